@@ -1,0 +1,132 @@
+import type { z } from "zod";
+import { type Envelope, type EnvelopeInit, EnvelopeSchema } from "./envelope.js";
+import { OcpError } from "./errors.js";
+
+/** The outcome of decoding: a value, or a typed error. Never a throw. */
+export type DecodeResult<T = Envelope> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: OcpError<"invalid_json" | "invalid_envelope" | "embedded_newline"> };
+
+/** Longest excerpt of offending input quoted in an error message. */
+const EXCERPT_CHARS = 80;
+
+function excerpt(text: string): string {
+  return text.length <= EXCERPT_CHARS ? text : `${text.slice(0, EXCERPT_CHARS)}…`;
+}
+
+/** One line per zod issue, with its JSON path: `result.frames.0.token_cost: …`. */
+export function describeIssues(error: z.ZodError, limit = 5): string {
+  const lines = error.issues.slice(0, limit).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join(".") : "(root)";
+    return `${path}: ${issue.message}`;
+  });
+  if (error.issues.length > limit) lines.push(`… and ${error.issues.length - limit} more`);
+  return lines.join("; ");
+}
+
+/**
+ * Decodes an already-parsed JSON value as an envelope. Structural decoding,
+ * as in the reference: unknown fields are dropped, `null` reads as absent,
+ * missing lists and booleans take their defaults, and u32 fields must be
+ * integers in [0, 2^32 - 1].
+ */
+export function decodeEnvelope(value: unknown): DecodeResult {
+  const parsed = EnvelopeSchema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const type =
+    typeof value === "object" && value !== null && "type" in value
+      ? String((value as { type: unknown }).type)
+      : undefined;
+  return {
+    ok: false,
+    error: new OcpError(
+      "invalid_envelope",
+      `not a valid OCP envelope${type === undefined ? "" : ` of type "${excerpt(type)}"`}: ${describeIssues(parsed.error)}`,
+      { details: { type, issues: parsed.error.issues } },
+    ),
+  };
+}
+
+/**
+ * Decodes one NDJSON line (a trailing `\n` or `\r\n` is allowed). Any string
+ * yields a value or a typed {@link OcpError}: `embedded_newline`,
+ * `invalid_json` or `invalid_envelope`.
+ */
+export function decodeLine(line: string): DecodeResult {
+  let text = line;
+  if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
+  if (text.includes("\n")) {
+    return {
+      ok: false,
+      error: new OcpError("embedded_newline", "an NDJSON line holds exactly one message"),
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    return {
+      ok: false,
+      error: new OcpError("invalid_json", `not JSON: ${excerpt(JSON.stringify(text))}`, { cause }),
+    };
+  }
+  return decodeEnvelope(value);
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Drops `null` and `undefined` members, recursively: the wire omits absent optionals. */
+function dropAbsent(value: unknown): Json {
+  if (Array.isArray(value)) return value.map(dropAbsent);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, Json> = {};
+    for (const [key, member] of Object.entries(value)) {
+      if (member === null || member === undefined) continue;
+      out[key] = dropAbsent(member);
+    }
+    return out;
+  }
+  return value as Json;
+}
+
+function omitEmpty(object: Record<string, Json>, keys: readonly string[]): void {
+  for (const key of keys) {
+    const member = object[key];
+    if (Array.isArray(member) && member.length === 0) delete object[key];
+  }
+}
+
+/**
+ * The wire form of an envelope, as the Rust reference writes it: fields in
+ * declaration order, `type` first; absent optionals omitted (never `null`);
+ * empty `kinds`, `anchors`, `provenance` and `relations` omitted.
+ *
+ * @throws {OcpError} `invalid_value` when `envelope` is not a valid envelope.
+ */
+export function toWire(envelope: EnvelopeInit): Record<string, Json> {
+  const parsed = EnvelopeSchema.safeParse(envelope);
+  if (!parsed.success) {
+    throw new OcpError("invalid_value", `cannot encode: ${describeIssues(parsed.error)}`, {
+      details: { issues: parsed.error.issues },
+    });
+  }
+  const wire = dropAbsent(parsed.data) as Record<string, Json>;
+  if (wire.type === "query") {
+    omitEmpty(wire.query as Record<string, Json>, ["kinds", "anchors"]);
+  } else if (wire.type === "frames") {
+    for (const frame of (wire.result as { frames: Record<string, Json>[] }).frames) {
+      omitEmpty(frame, ["provenance", "relations"]);
+    }
+  }
+  return wire;
+}
+
+/** Serialises an envelope to exactly one NDJSON line, trailing `\n` included. */
+export function encodeLine(envelope: EnvelopeInit): string {
+  return `${JSON.stringify(toWire(envelope))}\n`;
+}
+
+/** Serialises an envelope as one JSON document (an HTTP body): no trailing newline. */
+export function encodeJson(envelope: EnvelopeInit): string {
+  return JSON.stringify(toWire(envelope));
+}

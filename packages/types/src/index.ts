@@ -1,0 +1,89 @@
+export {
+  type Capabilities,
+  CapabilitiesSchema,
+  type DataFlow,
+  DataFlowSchema,
+  type ProviderInfo,
+  ProviderInfoSchema,
+  type QueryCapability,
+  QueryCapabilitySchema,
+  StrictProviderInfoSchema,
+} from "./capability.js";
+export {
+  type DecodeResult,
+  decodeEnvelope,
+  decodeLine,
+  describeIssues,
+  encodeJson,
+  encodeLine,
+  toWire,
+} from "./codec.js";
+export {
+  ENVELOPE_TYPES,
+  type Envelope,
+  type EnvelopeInit,
+  EnvelopeSchema,
+  type EnvelopeType,
+  type ErrorEnvelope,
+  ErrorEnvelopeSchema,
+  type FramesEnvelope,
+  FramesEnvelopeSchema,
+  type Handshake,
+  type HandshakeAck,
+  HandshakeAckSchema,
+  HandshakeSchema,
+  MAX_CORRELATION_ID_LENGTH,
+  type QueryEnvelope,
+  QueryEnvelopeSchema,
+  type ShutdownEnvelope,
+  ShutdownSchema,
+  StrictEnvelopeSchema,
+} from "./envelope.js";
+export {
+  isOcpError,
+  OcpError,
+  readWireErrorCode,
+  type TypesErrorCode,
+  WIRE_ERROR_CODES,
+  type WireErrorCode,
+} from "./errors.js";
+export {
+  type ContextFrame,
+  type ContextFrameInit,
+  ContextFrameSchema,
+  FRAME_KINDS,
+  type FrameEmbedding,
+  FrameEmbeddingSchema,
+  type FrameKind,
+  FrameKindSchema,
+  hasValidScore,
+  type Provenance,
+  ProvenanceSchema,
+  type Relation,
+  RelationSchema,
+  StrictContextFrameSchema,
+} from "./frame.js";
+export { ENVELOPE_SCHEMA_ID, envelopeJsonSchema } from "./json-schema.js";
+export { NonEmptyStringSchema, U32_MAX, U32Schema, VersionStringSchema } from "./primitives.js";
+export type { ContextProvider, QueryOptions } from "./provider.js";
+export {
+  type ContextQuery,
+  type ContextQueryInit,
+  type ContextQueryResult,
+  type ContextQueryResultInit,
+  ContextQueryResultSchema,
+  ContextQuerySchema,
+  respectsBudget,
+  respectsFrameLimit,
+  StrictContextQueryResultSchema,
+  StrictContextQuerySchema,
+  totalTokenCost,
+} from "./query.js";
+export { type RequirementId, type Violation, validateFrame, validateResult } from "./validate.js";
+export {
+  isVersionString,
+  PROTOCOL_VERSION,
+  protocolFamily,
+  VERSION_PATTERN,
+  versionsCompatible,
+} from "./version.js";

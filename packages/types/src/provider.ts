@@ -1,0 +1,25 @@
+import type { Capabilities, ProviderInfo } from "./capability.js";
+import type { ContextQuery, ContextQueryResult } from "./query.js";
+
+/** Options of one query. */
+export interface QueryOptions {
+  /** Aborts the query; the promise then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What every context provider is to a host, whether it runs in-process,
+ * behind a pipe or behind an HTTP endpoint.
+ */
+export interface ContextProvider {
+  /** Host-chosen, unique among the host's providers. */
+  readonly id: string;
+  /** Identity and declared data flow, from the handshake. */
+  readonly info: ProviderInfo;
+  readonly capabilities: Capabilities;
+  /** The version the provider answered the handshake with, when known. */
+  readonly protocolVersion?: string;
+  query(query: ContextQuery, options?: QueryOptions): Promise<ContextQueryResult>;
+  /** Tears the provider down; resolves once it is gone. Idempotent. */
+  shutdown(): Promise<void>;
+}
