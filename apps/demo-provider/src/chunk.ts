@@ -27,7 +27,10 @@ const SYMBOL_PATTERNS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   ],
   [/\.py$/i, /^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)/],
   [/\.go$/i, /^(?:func(?:\s*\([^)]*\))?|type)\s+([A-Za-z_]\w*)/],
-  [/\.(java|kt|cs|scala)$/i, /^(?:public\s+|private\s+|protected\s+|internal\s+)?(?:static\s+)?(?:final\s+)?(?:abstract\s+)?(?:class|interface|enum|record|object|fun)\s+([A-Za-z_]\w*)/],
+  [
+    /\.(java|kt|cs|scala)$/i,
+    /^(?:public\s+|private\s+|protected\s+|internal\s+)?(?:static\s+)?(?:final\s+)?(?:abstract\s+)?(?:class|interface|enum|record|object|fun)\s+([A-Za-z_]\w*)/,
+  ],
 ];
 
 /** Whether a path is Markdown (split by heading into `doc` frames). */

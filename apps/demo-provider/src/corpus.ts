@@ -76,7 +76,11 @@ export class Corpus {
       fields: ["title", "content", "relpath"],
       storeFields: [],
       tokenize,
-      searchOptions: { boost: { title: 2, relpath: 1.5 }, prefix: (term) => term.length > 3, fuzzy: false },
+      searchOptions: {
+        boost: { title: 2, relpath: 1.5 },
+        prefix: (term) => term.length > 3,
+        fuzzy: false,
+      },
     });
     this.search.addAll(entries);
   }

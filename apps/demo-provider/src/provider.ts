@@ -28,7 +28,9 @@ function normalise(score: number, best: number): number {
 
 function citation(entry: Entry): string {
   const name = entry.relpath.slice(entry.relpath.lastIndexOf("/") + 1);
-  return entry.start === entry.end ? `${name} L${entry.start}` : `${name} L${entry.start}-${entry.end}`;
+  return entry.start === entry.end
+    ? `${name} L${entry.start}`
+    : `${name} L${entry.start}-${entry.end}`;
 }
 
 function toFrame(entry: Entry, score: number, providerName: string): ContextFrame {
@@ -48,7 +50,12 @@ function toFrame(entry: Entry, score: number, providerName: string): ContextFram
         uri: entry.uri,
         range,
         digest: entry.digest,
-        method: entry.kind === "doc" ? "markdown-section" : entry.kind === "symbol" ? "symbol-lines" : "source-lines",
+        method:
+          entry.kind === "doc"
+            ? "markdown-section"
+            : entry.kind === "symbol"
+              ? "symbol-lines"
+              : "source-lines",
         by: providerName,
       },
     ],

@@ -107,7 +107,12 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Fou
   const rootStat = await stat(root);
   if (rootStat.isFile()) {
     if (rootStat.size <= MAX_FILE_BYTES && !(await isBinaryFile(root))) {
-      const file = { path: root, relpath: basename(root), size: rootStat.size, mtime: rootStat.mtime };
+      const file = {
+        path: root,
+        relpath: basename(root),
+        size: rootStat.size,
+        mtime: rootStat.mtime,
+      };
       found.push(file);
       options.onFile?.(file);
     }

@@ -14,7 +14,9 @@ describe("Markdown", () => {
 
   it("ignores heading-like lines inside code fences", () => {
     const text = "# Real\n```sh\n# not a heading\n```\ntext\n";
-    expect(chunkFile(text, "/r/a.md", "a.md")).toEqual([{ kind: "doc", title: "Real", start: 1, end: 5 }]);
+    expect(chunkFile(text, "/r/a.md", "a.md")).toEqual([
+      { kind: "doc", title: "Real", start: 1, end: 5 },
+    ]);
   });
 
   it(`splits a section longer than ${MAX_SECTION_LINES} lines into parts`, () => {
@@ -54,7 +56,12 @@ describe("source", () => {
   it(`cuts a symbol at ${MAX_SYMBOL_LINES} lines and serves the rest as snippets`, () => {
     const body = Array.from({ length: MAX_SYMBOL_LINES + 10 }, () => "  x++;").join("\n");
     const chunks = chunkFile(`function big() {\n${body}\n}\n`, "/r/a.js", "a.js");
-    expect(chunks[0]).toMatchObject({ kind: "symbol", title: "big", start: 1, end: MAX_SYMBOL_LINES });
+    expect(chunks[0]).toMatchObject({
+      kind: "symbol",
+      title: "big",
+      start: 1,
+      end: MAX_SYMBOL_LINES,
+    });
     expect(chunks.slice(1).every((c) => c.kind === "snippet")).toBe(true);
     expect(chunks.at(-1)?.end).toBe(MAX_SYMBOL_LINES + 12);
   });

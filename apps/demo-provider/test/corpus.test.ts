@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Corpus } from "../src/corpus.js";
-import { MAX_FILE_BYTES } from "../src/limits.js";
+import { ANCHOR_BOOST, MAX_FILE_BYTES } from "../src/limits.js";
 import { DemoProvider } from "../src/provider.js";
 import { countTokens } from "../src/tokens.js";
 
@@ -29,11 +29,17 @@ beforeAll(async () => {
     "export interface RetryPolicy {\n  max_attempts: number;\n  backoff_ms: number;\n}\n\nexport function loadConfig() {\n  return { retry: { max_attempts: 3, backoff_ms: 100 } };\n}\n",
   );
   writeFileSync(join(dir, "src", "other.ts"), "export const retryLabel = 'retry policy';\n");
-  writeFileSync(join(dir, "node_modules", "dep", "README.md"), "# Retry policy\nvendored, never indexed\n");
+  writeFileSync(
+    join(dir, "node_modules", "dep", "README.md"),
+    "# Retry policy\nvendored, never indexed\n",
+  );
   writeFileSync(join(dir, "build", "out.md"), "# Retry policy\nignored by .gitignore\n");
   writeFileSync(join(dir, "key.secret"), "retry policy secret\n");
   writeFileSync(join(dir, "image.bin"), Buffer.from([0x72, 0x65, 0, 1, 2]));
-  writeFileSync(join(dir, "blob.txt"), Buffer.concat([Buffer.from("retry policy"), Buffer.from([0])]));
+  writeFileSync(
+    join(dir, "blob.txt"),
+    Buffer.concat([Buffer.from("retry policy"), Buffer.from([0])]),
+  );
   writeFileSync(join(dir, "huge.md"), `# Retry policy\n${"x".repeat(MAX_FILE_BYTES)}`);
   corpus = await Corpus.build([dir]);
   provider = new DemoProvider(corpus);
@@ -78,7 +84,9 @@ describe("DemoProvider.query", () => {
       const [, start, end] = /^L(\d+)-(\d+)$/.exec(provenance!.range!)!.map(Number);
       const served = lines.slice(start! - 1, end).join("\n");
       expect(served).toBe(frame.content);
-      expect(provenance?.digest).toBe(`sha256:${createHash("sha256").update(served).digest("hex")}`);
+      expect(provenance?.digest).toBe(
+        `sha256:${createHash("sha256").update(served).digest("hex")}`,
+      );
       expect(frame.citation_label).toMatch(/^[\w.-]+ L\d+(-\d+)?$/);
       expect(Number.isNaN(Date.parse(frame.recorded_at!))).toBe(false);
     }
@@ -91,7 +99,9 @@ describe("DemoProvider.query", () => {
   });
 
   it("refuses a query for kinds it does not serve with unsupported_kind", async () => {
-    await expect(provider.query(query({ kinds: ["episode"] }))).rejects.toMatchObject({ code: "unsupported_kind" });
+    await expect(provider.query(query({ kinds: ["episode"] }))).rejects.toMatchObject({
+      code: "unsupported_kind",
+    });
   });
 
   it("honours max_frames and says how many it dropped", async () => {
@@ -118,11 +128,19 @@ describe("DemoProvider.query", () => {
     expect(result).toEqual({ frames: [], truncated: false });
   });
 
-  it("boosts frames from anchored files", async () => {
-    const plain = await provider.query(query({ goal: "retry" }));
-    const anchored = await provider.query(query({ goal: "retry", anchors: ["src/other.ts"] }));
-    const rank = (r: typeof plain) => r.frames.findIndex((f) => f.uri?.endsWith("other.ts"));
-    expect(rank(anchored)).toBeLessThan(rank(plain));
+  it("boosts hits from anchored files by ANCHOR_BOOST, named by path or by file URI", async () => {
+    const plain = corpus.query("retry", [], [], ANCHOR_BOOST);
+    const target = plain.at(-1)!.entry;
+    const scoreOf = (hits: typeof plain, id: string) => hits.find((h) => h.entry.id === id)!.score;
+    const byPath = corpus.query("retry", [], [target.path], ANCHOR_BOOST);
+    expect(scoreOf(byPath, target.id)).toBeCloseTo(scoreOf(plain, target.id) * ANCHOR_BOOST, 9);
+    for (const hit of plain.filter((h) => h.entry.path !== target.path)) {
+      expect(scoreOf(byPath, hit.entry.id)).toBe(hit.score);
+    }
+    const byUri = await provider.query(query({ goal: "retry", anchors: [target.uri] }));
+    const byRelative = await provider.query(query({ goal: "retry", anchors: [target.relpath] }));
+    expect(byUri).toEqual(byRelative);
+    expect(byUri).not.toEqual(await provider.query(query({ goal: "retry" })));
   });
 
   it("answers the same query with the same frames every time", async () => {
