@@ -34,6 +34,8 @@ function inMemoryProvider(options: { correlation?: boolean } = {}) {
         score: 1,
         token_cost: 1,
         citation_label: "c",
+        provenance: [],
+        relations: [],
       };
       return { frames: [frame], truncated: false, dropped_estimate: null };
     },
