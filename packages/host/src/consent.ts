@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { describeIssues } from "@ocp/types";
+import { describeIssues, isOcpError } from "@ocp/types";
 import { z } from "zod";
 import { hostError } from "./errors.js";
 import { MAX_CONSENT_FILE_BYTES, MAX_CONSENT_TEXT_LENGTH } from "./limits.js";
@@ -81,7 +81,11 @@ export class ConsentStore {
       text = await readFile(path, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return store;
-      throw error;
+      if (isOcpError(error)) throw error;
+      throw hostError("consent_file_unreadable", `cannot read consent file ${path}`, {
+        cause: error,
+        details: { path, errno: (error as NodeJS.ErrnoException).code },
+      });
     }
     for (const receipt of parseConsentFile(text, path)) store.#apply(receipt);
     return store;

@@ -8,6 +8,7 @@ export type HostErrorCode =
   | "consent_required"
   | "consent_file_corrupt"
   | "consent_file_too_large"
+  | "consent_file_unreadable"
   | "consent_write_failed"
   | "unknown_provider"
   | "duplicate_provider"

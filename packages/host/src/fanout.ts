@@ -92,6 +92,7 @@ export type LegOutcome =
  */
 const CRASH_CODES: ReadonlySet<string> = new Set([
   "crashed",
+  "provider_crashed",
   "exited",
   "provider_exited",
   "process_exited",
