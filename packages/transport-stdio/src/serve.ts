@@ -1,0 +1,183 @@
+import type { Readable, Writable } from "node:stream";
+import {
+  type ContextProvider,
+  type ContextQuery,
+  decodeLine,
+  type EnvelopeInit,
+  encodeLine,
+  isOcpError,
+  PROTOCOL_VERSION,
+  readWireErrorCode,
+  versionsCompatible,
+  type WireErrorCode,
+} from "@ocp/types";
+import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
+import { LineSplitter } from "./line-splitter.js";
+
+export interface ServeStdioOptions {
+  /** Default `process.stdin`. */
+  readonly input?: Readable;
+  /** Default `process.stdout`: only envelopes are ever written to it. */
+  readonly output?: Writable;
+  /** Diagnostics; default: one line on `process.stderr`, never stdout. */
+  readonly log?: (message: string) => void;
+  /** Called once the loop is over, with 0; default `process.exit`. */
+  readonly exit?: (code: number) => void;
+  readonly maxLineBytes?: number;
+  /** Bound on `provider.shutdown()` before the process exits anyway. */
+  readonly shutdownGraceMs?: number;
+}
+
+export interface StdioServer {
+  /** Settles with the exit code once the loop is over (`shutdown` or end of input). */
+  readonly done: Promise<number>;
+}
+
+/** The error envelope for a failure of the served provider. */
+function errorReply(error: unknown, id: string | undefined): EnvelopeInit {
+  const code: WireErrorCode = isOcpError(error) ? readWireErrorCode(error.code) : "internal";
+  const message = error instanceof Error ? error.message : String(error);
+  return { type: "error", id, code, message: message === "" ? code : message };
+}
+
+/**
+ * Serves `provider` over NDJSON on stdin/stdout until `shutdown` or the end
+ * of stdin, then exits with code 0 (R2); a host that dies closes our stdin,
+ * so a served provider never outlives it. A malformed line, an over-long
+ * line or an unexpected envelope gets an `error` reply (`bad_request`) and
+ * the loop goes on (R1). Queries that carry an `id` run concurrently and
+ * their replies echo it; queries without one are answered one at a time, in
+ * order.
+ */
+export function serveStdio(
+  provider: ContextProvider,
+  options: ServeStdioOptions = {},
+): StdioServer {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const log =
+    options.log ?? ((message: string) => process.stderr.write(`[ocp ${provider.id}] ${message}\n`));
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const grace = positiveLimit("shutdownGraceMs", options.shutdownGraceMs, SHUTDOWN_GRACE_MS);
+  const version = provider.protocolVersion ?? PROTOCOL_VERSION;
+  const inFlight = new AbortController();
+  let ordered: Promise<void> = Promise.resolve();
+  let ending = false;
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((resolve) => {
+    resolveDone = resolve;
+  });
+
+  const send = (envelope: EnvelopeInit): void => {
+    if (ending) return;
+    let line: string;
+    try {
+      line = encodeLine(envelope);
+    } catch (error) {
+      const id = "id" in envelope ? envelope.id : undefined;
+      log(`provider returned an unencodable reply: ${(error as Error).message}`);
+      line = encodeLine(errorReply(new Error("provider returned an invalid reply"), id));
+    }
+    output.write(line);
+  };
+
+  const answer = async (query: ContextQuery, id: string | undefined): Promise<void> => {
+    try {
+      const result = await provider.query(query, { signal: inFlight.signal });
+      send({ type: "frames", id, result });
+    } catch (error) {
+      send(errorReply(error, id));
+    }
+  };
+
+  const end = async (reason: string): Promise<void> => {
+    if (ending) return;
+    ending = true;
+    input.removeListener("data", onData);
+    input.pause();
+    inFlight.abort(new Error(reason));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), grace);
+    });
+    try {
+      const outcome = await Promise.race([provider.shutdown(), late]);
+      if (outcome === "late") log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
+    } catch (error) {
+      log(`provider.shutdown() failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    output.write("", () => {
+      resolveDone(0);
+      exit(0);
+    });
+  };
+
+  const onLine = (line: string): void => {
+    const decoded = decodeLine(line);
+    if (!decoded.ok) {
+      log(`malformed line: ${decoded.error.message}`);
+      send({ type: "error", code: "bad_request", message: decoded.error.message });
+      return;
+    }
+    const envelope = decoded.value;
+    switch (envelope.type) {
+      case "handshake":
+        if (!versionsCompatible(version, envelope.protocol_version)) {
+          send({
+            type: "error",
+            code: "incompatible_version",
+            message: `this provider speaks ${version}, not ${envelope.protocol_version}`,
+          });
+          return;
+        }
+        send({
+          type: "handshake_ack",
+          protocol_version: version,
+          provider: provider.info,
+          capabilities: provider.capabilities,
+        });
+        return;
+      case "query":
+        if (envelope.id !== undefined) {
+          void answer(envelope.query, envelope.id);
+        } else {
+          ordered = ordered.then(() => answer(envelope.query, undefined));
+        }
+        return;
+      case "shutdown":
+        void end("shutdown requested");
+        return;
+      default:
+        send({
+          type: "error",
+          code: "bad_request",
+          message: `a provider does not accept "${envelope.type}"`,
+        });
+    }
+  };
+
+  const splitter = new LineSplitter({
+    maxLineBytes: options.maxLineBytes,
+    onLine,
+    onOverflow: (error) => {
+      log(error.message);
+      send({ type: "error", code: "bad_request", message: error.message });
+    },
+  });
+  const onData = (chunk: Buffer | string): void => {
+    splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  };
+  input.on("data", onData);
+  input.once("end", () => void end("end of input"));
+  input.once("error", (error) => {
+    log(`input failed: ${error.message}`);
+    void end("input failed");
+  });
+  output.on("error", (error) => {
+    log(`output failed: ${error.message}`);
+    void end("output failed");
+  });
+  return { done };
+}
