@@ -1,3 +1,4 @@
+import { type SpawnStdioProviderOptions, spawnStdioProvider } from "@ocp/transport-stdio";
 import {
   type Capabilities,
   CapabilitiesSchema,
@@ -156,6 +157,25 @@ export class Host {
   }
 
   /**
+   * Spawns a provider child over NDJSON stdio (`@ocp/transport-stdio`: scrubbed
+   * environment, own process group, handshake checked for H3) and registers
+   * it. The id is checked before anything is spawned; a child that cannot be
+   * registered is shut down again.
+   */
+  async addStdio(options: SpawnStdioProviderOptions & AddOptions): Promise<ProviderListing> {
+    const { timeoutMs, ...spawnOptions } = options;
+    this.#assertCanAdd(options.id);
+    checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
+    const provider = await spawnStdioProvider(spawnOptions);
+    try {
+      return this.register(provider, "stdio", { timeoutMs });
+    } catch (error) {
+      await provider.shutdown().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
    * Registers a provider reached over `transport`. Used by `add`, `addStdio`
    * and `addHttp`; exported for transports of other kinds. An `http`
    * provider is egress whatever it declares (C4).
@@ -165,30 +185,9 @@ export class Host {
     transport: ProviderTransport,
     options: AddOptions & { endpoint?: string } = {},
   ): ProviderListing {
-    this.#assertOpen();
     checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
     const id = provider.id;
-    if (typeof id !== "string" || id === "" || id.length > MAX_PROVIDER_ID_LENGTH) {
-      throw hostError(
-        "invalid_provider",
-        `a provider id must be a non-empty string of at most ${MAX_PROVIDER_ID_LENGTH} characters`,
-        { details: { id: String(id) } },
-      );
-    }
-    if (this.#entries.has(id)) {
-      throw hostError("duplicate_provider", `a provider with id "${id}" is already registered`, {
-        details: { providerId: id },
-      });
-    }
-    if (this.#entries.size >= this.#maxProviders) {
-      throw hostError(
-        "too_many_providers",
-        `this host holds at most ${this.#maxProviders} providers`,
-        {
-          details: { providerId: id, max: this.#maxProviders },
-        },
-      );
-    }
+    this.#assertCanAdd(id);
     const info = StrictProviderInfoSchema.safeParse(provider.info);
     if (!info.success) {
       throw hostError(
@@ -483,6 +482,32 @@ export class Host {
       consent,
       ...(entry.egress ? { whatLeaves: describeEgress(entry) } : {}),
     };
+  }
+
+  /** Id and capacity checks, run before anything is spawned or connected. */
+  #assertCanAdd(id: string): void {
+    this.#assertOpen();
+    if (typeof id !== "string" || id === "" || id.length > MAX_PROVIDER_ID_LENGTH) {
+      throw hostError(
+        "invalid_provider",
+        `a provider id must be a non-empty string of at most ${MAX_PROVIDER_ID_LENGTH} characters`,
+        { details: { id: String(id) } },
+      );
+    }
+    if (this.#entries.has(id)) {
+      throw hostError("duplicate_provider", `a provider with id "${id}" is already registered`, {
+        details: { providerId: id },
+      });
+    }
+    if (this.#entries.size >= this.#maxProviders) {
+      throw hostError(
+        "too_many_providers",
+        `this host holds at most ${this.#maxProviders} providers`,
+        {
+          details: { providerId: id, max: this.#maxProviders },
+        },
+      );
+    }
   }
 
   #assertOpen(): void {
