@@ -14,6 +14,7 @@ export {
   compose,
   type DroppedFrame,
   type DropReason,
+  MIN_BLOCK_TOKENS,
 } from "./compose.js";
 export {
   type ConsentGrant,
