@@ -50,7 +50,7 @@ function provider(id) {
   };
 }
 
-async function time(label, rounds, fn) {
+async function time(rounds, fn) {
   for (let i = 0; i < Math.min(20, rounds); i++) await fn(); // warm-up
   const start = process.hrtime.bigint();
   for (let i = 0; i < rounds; i++) await fn();
@@ -63,13 +63,13 @@ const providers = Array.from({ length: PROVIDERS }, (_, i) => provider(`p${i}`))
 const host = new Host({ warn: () => undefined });
 for (const p of providers) host.add(p);
 
-const direct = await time("direct", FANOUT_ROUNDS, () =>
+const direct = await time(FANOUT_ROUNDS, () =>
   Promise.all(providers.map((p) => p.query(query))),
 );
-const fanout = await time("fanout", FANOUT_ROUNDS, () => host.queryAll(query));
+const fanout = await time(FANOUT_ROUNDS, () => host.queryAll(query));
 const fanoutNoT1 = new Host({ warn: () => undefined, measureCosts: false });
-for (const p of providers) fanoutNoT1.add({ ...p, id: p.id });
-const fanoutDeclared = await time("fanout-declared", FANOUT_ROUNDS, () =>
+for (const p of providers) fanoutNoT1.add(p);
+const fanoutDeclared = await time(FANOUT_ROUNDS, () =>
   fanoutNoT1.queryAll(query),
 );
 
@@ -81,14 +81,14 @@ for (let i = 0; i < CANDIDATES / 20; i++)
   candidates[i * 20].frame = { ...candidates[i * 20 + 1].frame, id: `dup-${i}` };
 
 let sink = 0;
-const sort = await time("sort", COMPOSE_ROUNDS, () => {
+const sort = await time(COMPOSE_ROUNDS, () => {
   const sorted = [...candidates].sort((a, b) => b.frame.score - a.frame.score);
   sink += sorted.length;
 });
-const compose8k = await time("compose-8k", COMPOSE_ROUNDS, () => {
+const compose8k = await time(COMPOSE_ROUNDS, () => {
   sink += compose({ accepted: candidates }, { maxTokens: 8_000 }).included.length;
 });
-const compose128k = await time("compose-128k", COMPOSE_ROUNDS, () => {
+const compose128k = await time(COMPOSE_ROUNDS, () => {
   sink += compose({ accepted: candidates }, { maxTokens: 128_000, maxFrames: 10_000 }).included
     .length;
 });
