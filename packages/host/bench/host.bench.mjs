@@ -63,15 +63,11 @@ const providers = Array.from({ length: PROVIDERS }, (_, i) => provider(`p${i}`))
 const host = new Host({ warn: () => undefined });
 for (const p of providers) host.add(p);
 
-const direct = await time(FANOUT_ROUNDS, () =>
-  Promise.all(providers.map((p) => p.query(query))),
-);
+const direct = await time(FANOUT_ROUNDS, () => Promise.all(providers.map((p) => p.query(query))));
 const fanout = await time(FANOUT_ROUNDS, () => host.queryAll(query));
 const fanoutNoT1 = new Host({ warn: () => undefined, measureCosts: false });
 for (const p of providers) fanoutNoT1.add(p);
-const fanoutDeclared = await time(FANOUT_ROUNDS, () =>
-  fanoutNoT1.queryAll(query),
-);
+const fanoutDeclared = await time(FANOUT_ROUNDS, () => fanoutNoT1.queryAll(query));
 
 const candidates = [];
 for (let i = 0; i < CANDIDATES; i++)

@@ -236,4 +236,35 @@ describe("queryAll fan-out", () => {
     expect(isOcpError(seen?.reason, "timeout")).toBe(true);
     expect(result.accepted).toHaveLength(2);
   });
+
+  it("emits leg_started, consent_asked, frames_dropped and leg_finished so an app can show progress", async () => {
+    const { host } = quietHost();
+    host.add(fakeProvider({ id: "ok" }));
+    host.add(fakeProvider({ id: "cloud", egress: true }));
+    host.add(
+      fakeProvider({
+        id: "liar",
+        answer: async () => ({ frames: [frame({ id: "x", token_cost: 999 })], truncated: false }),
+      }),
+    );
+    const log: string[] = [];
+    host.on("leg_started", (e) => log.push(`started ${e.providerId} ${e.timeoutMs}`));
+    host.on("consent_asked", (e) => log.push(`consent_asked ${e.providerId}`));
+    host.on("frames_dropped", (e) =>
+      log.push(`dropped ${e.providerId} ${e.frames} ${e.rules.join(",")}`),
+    );
+    host.on("leg_finished", (e) =>
+      log.push(`finished ${e.providerId} ${e.outcome} ${e.reason ?? ""}`.trim()),
+    );
+    await host.queryAll(QUERY);
+    expect(log.filter((l) => l.startsWith("started")).sort()).toEqual([
+      `started liar ${TIMEOUT_MS}`,
+      `started ok ${TIMEOUT_MS}`,
+    ]);
+    expect(log).toContain("consent_asked cloud");
+    expect(log).toContain("finished cloud failed consent_required");
+    expect(log).toContain("dropped liar 1 B1");
+    expect(log.indexOf("dropped liar 1 B1")).toBeLessThan(log.indexOf("finished liar dropped"));
+    expect(log).toContain("finished ok ok");
+  });
 });
