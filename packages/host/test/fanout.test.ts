@@ -1,4 +1,4 @@
-import { isOcpError } from "@ocp/types";
+import { isOcpError, OcpError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
 import { Host, type HostEvents } from "../src/index.js";
 import { fakeProvider, frame, honestAnswer, never, QUERY } from "./helpers.js";
@@ -135,6 +135,20 @@ describe("queryAll fan-out", () => {
     const violation = result.liars[0]!.violations[0]!;
     expect(violation.rule).toBe("T1");
     expect(result.liars[0]!.message).toMatch(/declares token_cost 1 but measures \d+ tokens/);
+  });
+
+  it("H3: reports a provider that answers incompatible_version as incompatible", async () => {
+    const { host } = quietHost();
+    host.add(
+      fakeProvider({
+        id: "old",
+        answer: async () => {
+          throw new OcpError("incompatible_version", "speaks ocp/2.0");
+        },
+      }),
+    );
+    const result = await host.queryAll(QUERY);
+    expect(result.failures.map((f) => [f.providerId, f.reason])).toEqual([["old", "incompatible"]]);
   });
 
   it("reports a provider answering with a malformed result as invalid_response", async () => {
