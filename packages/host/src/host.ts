@@ -1,3 +1,4 @@
+import { type ConnectHttpProviderOptions, connectHttpProvider } from "@ocp/transport-http";
 import { type SpawnStdioProviderOptions, spawnStdioProvider } from "@ocp/transport-stdio";
 import {
   type Capabilities,
@@ -169,6 +170,25 @@ export class Host {
     const provider = await spawnStdioProvider(spawnOptions);
     try {
       return this.register(provider, "stdio", { timeoutMs });
+    } catch (error) {
+      await provider.shutdown().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Connects to a remote provider (`@ocp/transport-http`: handshake checked
+   * for H3, TLS required off loopback, token never logged) and registers it.
+   * It is egress whatever it declares (C4), so it stays disabled until
+   * consent is granted. The id is checked before anything is sent.
+   */
+  async addHttp(options: ConnectHttpProviderOptions & AddOptions): Promise<ProviderListing> {
+    const { timeoutMs, ...connectOptions } = options;
+    this.#assertCanAdd(options.id);
+    checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
+    const provider = await connectHttpProvider(connectOptions);
+    try {
+      return this.register(provider, "http", { timeoutMs, endpoint: provider.url });
     } catch (error) {
       await provider.shutdown().catch(() => undefined);
       throw error;
