@@ -112,7 +112,9 @@ function reasonOf(error: unknown): LegFailureReason {
   if (isOcpError(error)) {
     if (error.code === "timeout") return "timeout";
     if (error.code === "aborted") return "aborted";
-    if (error.code === "invalid_response") return "invalid_response";
+    if (error.code === "invalid_response" || error.code === "malformed_reply") {
+      return "invalid_response";
+    }
     if (error.code === "incompatible_version") return "incompatible";
     if (CRASH_CODES.has(error.code)) return "crashed";
     const cause = (error as { cause?: unknown }).cause as { code?: unknown } | undefined;

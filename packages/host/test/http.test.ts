@@ -2,29 +2,30 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createHttpProviderServer, type HttpProviderServer } from "@ocp/transport-http";
 import { isOcpError } from "@ocp/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConsentStore, Host } from "../src/index.js";
 import { type ByteCounter, countBytesTo } from "./byte-counter.js";
-import { fakeProvider, QUERY } from "./helpers.js";
-import { connectHttpFixture, type FixtureServer, serveHttpFixture } from "./http-fixture.js";
+import { type FakeProvider, fakeProvider, QUERY } from "./helpers.js";
 
 const PROVIDER = fileURLToPath(new URL("./fixtures/provider.mjs", import.meta.url));
 const TIMEOUT_MS = 500;
 const GOAL = "the secret goal that must not leave";
 
 let dir: string;
-let server: FixtureServer;
+let remote: FakeProvider;
+let server: HttpProviderServer;
 let counter: ByteCounter;
 const hosts: Host[] = [];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "ocp-http-"));
   // The remote provider declares egress: false; it is egress anyway (C4).
-  server = await serveHttpFixture(
-    fakeProvider({ id: "remote", name: "remote-search", egress: false }),
-  );
-  counter = await countBytesTo(server.port);
+  remote = fakeProvider({ id: "remote", name: "remote-search", egress: false });
+  server = createHttpProviderServer(remote, { log: () => undefined });
+  const url = new URL(await server.listen({ host: "127.0.0.1", port: 0 }));
+  counter = await countBytesTo(Number(url.port));
 });
 
 afterEach(async () => {
@@ -44,10 +45,9 @@ function newHost(consent?: ConsentStore): Host {
   return host;
 }
 
-/** Registers the remote provider through the byte counter. */
-async function addRemote(host: Host) {
-  const url = `http://127.0.0.1:${counter.port}/`;
-  return host.register(await connectHttpFixture({ id: "remote", url }), "http", { endpoint: url });
+/** Connects to the remote provider through the byte counter. */
+function addRemote(host: Host) {
+  return host.addHttp({ id: "remote", url: `http://127.0.0.1:${counter.port}/` });
 }
 
 const query = { ...QUERY, goal: GOAL };
@@ -65,20 +65,20 @@ describe("Host with a real HTTP provider behind a byte counter", () => {
     expect(before.failures.map((f) => f.reason)).toEqual(["consent_required"]);
     expect(counter.bytes() - afterHandshake).toBe(0);
     expect(counter.received()).not.toContain(GOAL);
-    expect(server.queries).toBe(0);
+    expect(remote.received.length).toBe(0);
 
     await host.grantConsent("remote", { grantedBy: "test" });
     const granted = await host.queryAll(query);
     expect(granted.accepted.map((a) => a.frame.id)).toEqual(["remote-1", "remote-2"]);
     expect(counter.received()).toContain(GOAL);
-    expect(server.queries).toBe(1);
+    expect(remote.received.length).toBe(1);
 
     await host.revokeConsent("remote", { revokedBy: "test" });
     const afterRevoke = counter.bytes();
     const revoked = await host.queryAll(query);
     expect(revoked.failures.map((f) => f.reason)).toEqual(["consent_required"]);
     expect(counter.bytes()).toBe(afterRevoke);
-    expect(server.queries).toBe(1);
+    expect(remote.received.length).toBe(1);
   });
 
   it("C1: the consent file survives a restart (grant, then revoke), and a corrupted file is refused loudly", async () => {
@@ -86,14 +86,14 @@ describe("Host with a real HTTP provider behind a byte counter", () => {
     const first = newHost(await ConsentStore.open(file));
     await addRemote(first);
     await first.grantConsent("remote", { grantedBy: "alice" });
-    await first.shutdown();
+    // A host restart: a new host and store over the same file. (Not
+    // first.shutdown(): that would send the remote provider a shutdown, R2.)
 
     const second = newHost(await ConsentStore.open(file));
     expect((await addRemote(second)).consent).toBe("granted");
     expect((await second.queryProvider("remote", query)).frames).toHaveLength(2);
     await second.revokeConsent("remote", { revokedBy: "alice" });
-    await second.shutdown();
-    expect(server.queries).toBe(1);
+    expect(remote.received.length).toBe(1);
 
     const third = newHost(await ConsentStore.open(file));
     expect((await addRemote(third)).consent).toBe("required");
@@ -104,7 +104,7 @@ describe("Host with a real HTTP provider behind a byte counter", () => {
     );
     expect(isOcpError(error, "consent_required")).toBe(true);
     expect(counter.bytes()).toBe(quiet);
-    expect(server.queries).toBe(1);
+    expect(remote.received.length).toBe(1);
 
     // Cut the revocation in half: the load must fail, never fall back to the grant.
     const text = await readFile(file, "utf8");
@@ -152,5 +152,15 @@ describe("Host with a real HTTP provider behind a byte counter", () => {
       ["honest", "ok"],
       ["remote", "failed"],
     ]);
+  });
+
+  it("addHttp passes the transport's refusal through and registers nothing (plain http off loopback)", async () => {
+    const host = newHost();
+    const error = await host.addHttp({ id: "far", url: "http://192.0.2.1/ocp" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isOcpError(error, "insecure_url")).toBe(true);
+    expect(host.list()).toEqual([]);
   });
 });
