@@ -10,15 +10,27 @@ import { connectHttpProvider, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS } from "../
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 400);
-const query = { goal: "bench", query_text: "a query", kinds: ["doc"], anchors: [], max_frames: 5, max_tokens: 1000 };
+const query = {
+  goal: "bench",
+  query_text: "a query",
+  kinds: ["doc"],
+  anchors: [],
+  max_frames: 5,
+  max_tokens: 1000,
+};
 
 const child = spawn(process.execPath, [fileURLToPath(new URL("servers.mjs", import.meta.url))], {
   stdio: ["pipe", "pipe", "inherit"],
 });
-const urls = JSON.parse(await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)));
+const urls = JSON.parse(
+  await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+);
 
 /** The raw baseline: the same undici Pool, JSON.stringify out, JSON.parse in. */
-const pool = new Pool(new URL(urls.echo).origin, { connections: MAX_CONNECTIONS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+const pool = new Pool(new URL(urls.echo).origin, {
+  connections: MAX_CONNECTIONS,
+  keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+});
 async function rawRoundTrip() {
   const response = await pool.request({
     path: "/",
@@ -55,7 +67,9 @@ for (let round = 0; round < ROUNDS; round += 1) {
 }
 const raw = median(rates.raw);
 const fmt = (n) => Math.round(n).toLocaleString("en-US").padStart(7);
-console.log(`@ocp/transport-http sequential round trips per second (median of ${ROUNDS} alternating rounds of ${ROUND_MS} ms)`);
+console.log(
+  `@ocp/transport-http sequential round trips per second (median of ${ROUNDS} alternating rounds of ${ROUND_MS} ms)`,
+);
 console.log(`  raw: undici Pool -> bare node:http echo server                   ${fmt(raw)}`);
 for (const [name, label] of [
   ["fastify", "connectHttpProvider -> createHttpProviderServer (fastify)"],
