@@ -44,6 +44,37 @@ export interface Hit {
   readonly score: number;
 }
 
+/**
+ * Words too common to say anything about relevance; dropped from documents and
+ * queries alike so "how does a host decide" ranks by "host" and "decide".
+ */
+const STOP_WORDS = new Set(
+  "a an and are as at be but by can do does for from has have how i if in into is it its of on or so such that the their then there these this to was what when where whether which who why will with you your".split(
+    " ",
+  ),
+);
+
+/**
+ * A light English stemmer (plural and verb endings), so "versions" finds
+ * "version" and "composing" finds "compose". Deterministic and cheap; not a
+ * linguistic stemmer.
+ */
+export function stem(word: string): string {
+  if (word.length <= 4) return word;
+  if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("sses")) return word.slice(0, -2);
+  if (word.endsWith("ing") && word.length > 6) return word.slice(0, -3);
+  if (word.endsWith("ed") && word.length > 5) return word.slice(0, -2);
+  if (word.endsWith("es") && /(x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s") && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+function processTerm(term: string): string | null {
+  const lower = term.toLowerCase();
+  return STOP_WORDS.has(lower) ? null : stem(lower);
+}
+
 /** Splits identifiers as well as words: `backoff_ms` and `retryPolicy` match `backoff`, `retry`. */
 function tokenize(text: string): string[] {
   const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -76,6 +107,7 @@ export class Corpus {
       fields: ["title", "content", "relpath"],
       storeFields: [],
       tokenize,
+      processTerm,
       searchOptions: {
         boost: { title: 2, relpath: 1.5 },
         prefix: (term) => term.length > 3,
