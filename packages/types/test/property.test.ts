@@ -118,6 +118,9 @@ const envelope: fc.Arbitrary<EnvelopeInit> = fc.oneof(
   ),
 );
 
+/** Generous: hundreds of runs each, on a CI machine that may be busy. */
+const PROPERTY_TIMEOUT_MS = 60_000;
+
 const conformant = compileSchema(envelopeJsonSchema());
 
 describe("property: any valid envelope", () => {
@@ -132,7 +135,7 @@ describe("property: any valid envelope", () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it("validates against the generated JSON Schema once encoded", () => {
     fc.assert(
@@ -141,7 +144,7 @@ describe("property: any valid envelope", () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });
 
 describe("property: decoding never throws", () => {
@@ -159,7 +162,7 @@ describe("property: decoding never throws", () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it("any JSON text fed to decodeLine returns a value or a typed error", () => {
     fc.assert(
@@ -168,7 +171,7 @@ describe("property: decoding never throws", () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it("any mutation of a valid envelope's JSON value decodes or fails typed", () => {
     fc.assert(
@@ -181,5 +184,5 @@ describe("property: decoding never throws", () => {
       }),
       { numRuns: 500 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });
