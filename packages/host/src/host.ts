@@ -168,7 +168,8 @@ export class Host {
       info,
       capabilities,
       transport,
-      egress: transport === "http" || info.data_flow.egress,
+      egress:
+        transport === "http" || info.data_flow.egress || provider.info?.data_flow?.egress === true,
       endpoint: options.endpoint,
       timeoutMs: options.timeoutMs,
     };
