@@ -192,7 +192,10 @@ export function compose(
         providerId,
         frameId: frame.id,
         reason: "over_budget",
-        detail: `needs more than the ${Math.max(0, remaining)} tokens left of ${maxTokens}`,
+        detail:
+          remaining >= MIN_BLOCK_TOKENS
+            ? `needs more than the ${remaining} tokens left of ${maxTokens}`
+            : `only ${Math.max(0, remaining)} tokens left of ${maxTokens}, less than any fenced frame`,
       });
       continue;
     }
