@@ -18,7 +18,15 @@ afterEach(async () => {
 
 describe("limits", () => {
   it("every limit has a finite, positive default", () => {
-    expect({ MAX_LINE_BYTES, HANDSHAKE_TIMEOUT_MS, QUERY_TIMEOUT_MS, SHUTDOWN_GRACE_MS, MAX_STDERR_BYTES, MAX_IN_FLIGHT, EXIT_DRAIN_MS }).toEqual({
+    expect({
+      MAX_LINE_BYTES,
+      HANDSHAKE_TIMEOUT_MS,
+      QUERY_TIMEOUT_MS,
+      SHUTDOWN_GRACE_MS,
+      MAX_STDERR_BYTES,
+      MAX_IN_FLIGHT,
+      EXIT_DRAIN_MS,
+    }).toEqual({
       MAX_LINE_BYTES: 16 * 1024 * 1024,
       HANDSHAKE_TIMEOUT_MS: 10_000,
       QUERY_TIMEOUT_MS: 30_000,
@@ -30,7 +38,14 @@ describe("limits", () => {
   });
 
   it("refuses 0 as a limit: 0 never means unlimited", async () => {
-    for (const option of ["maxLineBytes", "handshakeTimeoutMs", "queryTimeoutMs", "shutdownGraceMs", "maxStderrBytes", "maxInFlight"]) {
+    for (const option of [
+      "maxLineBytes",
+      "handshakeTimeoutMs",
+      "queryTimeoutMs",
+      "shutdownGraceMs",
+      "maxStderrBytes",
+      "maxInFlight",
+    ]) {
       const error = await rejection(spawnFixture("hang.mjs", [], { [option]: 0 }));
       expect(error).toBeInstanceOf(RangeError);
     }
@@ -40,7 +55,9 @@ describe("limits", () => {
     const provider = await spawnFixture("inflight.mjs", [], { maxInFlight: 3 });
     started.push(provider);
     expect(provider.correlated).toBe(true);
-    const results = await Promise.all(Array.from({ length: 9 }, (_, i) => provider.query(query(`q${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => provider.query(query(`q${i}`))),
+    );
     const seen = results.map((result) => Number(result.frames[0]!.content));
     expect(Math.max(...seen)).toBe(3);
   });
