@@ -1,15 +1,227 @@
-export * from "./envelope.js";
-export * from "./errors.js";
-export * from "./limits.js";
-export * from "./messages.js";
-export * from "./decode.js";
-export * from "./version.js";
-export * from "./payloads/common.js";
-export * from "./payloads/knowledge.js";
-export * from "./payloads/collective.js";
-export * from "./payloads/consensus.js";
-export * from "./payloads/awareness.js";
-export * from "./payloads/events.js";
-export * from "./payloads/sync.js";
-export * from "./payloads/capability.js";
-export * from "./json-schema.js";
+export { isOcpError, OcpError } from "@ocp/types";
+export { fromBase64, fromBase64Exact, toBase64 } from "./base64.js";
+export { canonicalBytes, canonicalize } from "./canonical.js";
+export { decodeMessage } from "./decode.js";
+export {
+  BASE64_PATTERN,
+  Base64Schema,
+  BROADCAST,
+  COMPRESSIONS,
+  type CompressedMessage,
+  CompressedMessageSchema,
+  type Compression,
+  CompressionSchema,
+  CUSTOM_MESSAGE_TYPE_PATTERN,
+  type CustomMessageType,
+  CustomMessageTypeSchema,
+  type EncryptedMessage,
+  EncryptedMessageSchema,
+  type EncryptedPayload,
+  EncryptedPayloadSchema,
+  isCustomMessageType,
+  KNOWN_MESSAGE_TYPES,
+  type KnownMessageType,
+  KnownMessageTypeSchema,
+  type MessageType,
+  MessageTypeSchema,
+  PRIORITIES,
+  type Priority,
+  PrioritySchema,
+  type RecipientKey,
+  RecipientKeySchema,
+  type Recipients,
+  RecipientsSchema,
+  SignatureSchema,
+} from "./envelope.js";
+export {
+  fail,
+  MESSAGING_ERROR_CODES,
+  type MessagingError,
+  type MessagingErrorCode,
+  messagingError,
+  ok,
+  type Result,
+} from "./errors.js";
+export {
+  type AgentIdentity,
+  type AgentProfile,
+  AgentProfileSchema,
+  createAgentProfile,
+  generateIdentity,
+  identityFromSecretKey,
+  keyLookupFromProfiles,
+  PublicKeySchema,
+  profilePublicKey,
+  verifyAgentProfile,
+} from "./identity.js";
+export {
+  type AcceptedMessage,
+  type Decompressor,
+  type Decryptor,
+  type InboundErrorCode,
+  type InboundOptions,
+  InboundPipeline,
+  publicKeyFromBase64,
+} from "./inbound.js";
+export { exceedsDepth, parseJson, utf8Length } from "./json.js";
+export { MESSAGE_SCHEMA_ID, messageJsonSchema } from "./json-schema.js";
+export {
+  COMPRESSION_THRESHOLD_BYTES,
+  DEFAULT_TTL_SECONDS,
+  MAX_AGENT_URI_LENGTH,
+  MAX_BATCH_ITEMS,
+  MAX_CLOCK_SKEW_MS,
+  MAX_DECOMPRESSED_BYTES,
+  MAX_ID_LENGTH,
+  MAX_JSON_DEPTH,
+  MAX_MESSAGE_BYTES,
+  MAX_MESSAGE_TYPE_LENGTH,
+  MAX_RECIPIENTS,
+  MAX_TTL_SECONDS,
+  NATIVE_KEY_CACHE_MAX_ENTRIES,
+  RATE_LIMIT_BROADCASTS_PER_MINUTE,
+  RATE_LIMIT_COLLECTIVE_QUERIES_PER_MINUTE,
+  RATE_LIMIT_MAX_SENDERS,
+  RATE_LIMIT_MESSAGES_PER_MINUTE,
+  RATE_LIMIT_WINDOW_MS,
+  REPLAY_WINDOW_MAX_ENTRIES,
+} from "./limits.js";
+export {
+  type CustomMessage,
+  CustomMessageSchema,
+  CustomPayloadSchema,
+  createMessage,
+  describeIssues,
+  type KnownMessage,
+  KnownMessageSchema,
+  type MessageInit,
+  type MessageOf,
+  PAYLOAD_SCHEMAS,
+  type PayloadInit,
+  type PayloadOf,
+  type PlainMessage,
+  schemaFor,
+  type WireMessage,
+  WireMessageSchema,
+} from "./messages.js";
+export {
+  AVAILABILITIES,
+  AWARENESS_STATUSES,
+  type AwarenessBeaconPayload,
+  AwarenessBeaconPayloadSchema,
+  type AwarenessQueryPayload,
+  AwarenessQueryPayloadSchema,
+  type AwarenessResponsePayload,
+  AwarenessResponsePayloadSchema,
+  type AwarenessUpdatePayload,
+  AwarenessUpdatePayloadSchema,
+} from "./payloads/awareness.js";
+export {
+  type CapabilityAnnouncePayload,
+  CapabilityAnnouncePayloadSchema,
+  type CapabilityConfirmPayload,
+  CapabilityConfirmPayloadSchema,
+  OCP_FEATURES,
+  type OcpFeature,
+  OcpFeatureSchema,
+} from "./payloads/capability.js";
+export {
+  type CollectiveQueryPayload,
+  CollectiveQueryPayloadSchema,
+  type CollectiveResponsePayload,
+  CollectiveResponsePayloadSchema,
+  type CollectiveSynthesisPayload,
+  CollectiveSynthesisPayloadSchema,
+  type QueryFinding,
+  QueryFindingSchema,
+} from "./payloads/collective.js";
+export {
+  AGENT_URI_PATTERN,
+  AgentUriSchema,
+  CountSchema,
+  IdSchema,
+  MetadataSchema,
+  TimestampSchema,
+  UnitIntervalSchema,
+} from "./payloads/common.js";
+export {
+  type ConsensusAchievedPayload,
+  ConsensusAchievedPayloadSchema,
+  type ConsensusProposePayload,
+  ConsensusProposePayloadSchema,
+  type ConsensusTimeoutPayload,
+  ConsensusTimeoutPayloadSchema,
+  type ConsensusVotePayload,
+  ConsensusVotePayloadSchema,
+  type VoteCounts,
+  VoteCountsSchema,
+} from "./payloads/consensus.js";
+export {
+  type EventNotificationPayload,
+  EventNotificationPayloadSchema,
+  type EventPublishPayload,
+  EventPublishPayloadSchema,
+  type EventSubscribePayload,
+  EventSubscribePayloadSchema,
+  type EventUnsubscribePayload,
+  EventUnsubscribePayloadSchema,
+} from "./payloads/events.js";
+export {
+  type BatchedKnowledgeStreamPayload,
+  BatchedKnowledgeStreamPayloadSchema,
+  type KnowledgeConflictPayload,
+  KnowledgeConflictPayloadSchema,
+  type KnowledgeControlPayload,
+  KnowledgeControlPayloadSchema,
+  type KnowledgeEdge,
+  KnowledgeEdgeSchema,
+  type KnowledgeNode,
+  KnowledgeNodeSchema,
+  KnowledgeStreamMessagePayloadSchema,
+  type KnowledgeStreamPayload,
+  KnowledgeStreamPayloadSchema,
+  type KnowledgeSubscribePayload,
+  KnowledgeSubscribePayloadSchema,
+  type KnowledgeSyncRequestPayload,
+  KnowledgeSyncRequestPayloadSchema,
+  type KnowledgeSyncResponsePayload,
+  KnowledgeSyncResponsePayloadSchema,
+  type KnowledgeUnsubscribePayload,
+  KnowledgeUnsubscribePayloadSchema,
+  type KnowledgeUpdatePayload,
+  KnowledgeUpdatePayloadSchema,
+  type NodeUpdate,
+  NodeUpdateSchema,
+  VISIBILITIES,
+  type Visibility,
+  VisibilitySchema,
+} from "./payloads/knowledge.js";
+export {
+  type SyncAcceptPayload,
+  SyncAcceptPayloadSchema,
+  type SyncCompletePayload,
+  SyncCompletePayloadSchema,
+  type SyncConflictPayload,
+  SyncConflictPayloadSchema,
+  type SyncOfferPayload,
+  SyncOfferPayloadSchema,
+  type SyncRequestPayload,
+  SyncRequestPayloadSchema,
+} from "./payloads/sync.js";
+export { type RateLimitBucket, RateLimiter, type RateLimitOptions } from "./rate-limit.js";
+export { ReplayWindow } from "./replay.js";
+export {
+  ED25519_PUBLIC_KEY_BYTES,
+  ED25519_SECRET_KEY_BYTES,
+  ED25519_SIGNATURE_BYTES,
+  type Ed25519Backend,
+  ed25519PublicKey,
+  generateEd25519KeyPair,
+  type KeyLookup,
+  nobleEd25519,
+  signingInput,
+  signObject,
+  verifyObject,
+  withoutSignature,
+} from "./signing.js";
+export { PROTOCOL, PROTOCOL_VERSION, SEMVER_PATTERN, semverMajor, versionsCompatible } from "./version.js";

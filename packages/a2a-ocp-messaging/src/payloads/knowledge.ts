@@ -74,7 +74,7 @@ export const BatchedKnowledgeStreamPayloadSchema = z
 export type BatchedKnowledgeStreamPayload = z.infer<typeof BatchedKnowledgeStreamPayloadSchema>;
 
 /** The payload of `ocp.knowledge.stream`: one chunk, or a batch of them. */
-export const KnowledgeStreamMessagePayloadSchema = z.union([
+export const KnowledgeStreamMessagePayloadSchema = z.discriminatedUnion("batched", [
   BatchedKnowledgeStreamPayloadSchema,
   KnowledgeStreamPayloadSchema,
 ]);
