@@ -52,7 +52,8 @@ export const KnownMessageTypeSchema = z.enum(KNOWN_MESSAGE_TYPES);
 export type KnownMessageType = z.infer<typeof KnownMessageTypeSchema>;
 
 /** §11.1 organization-defined types live under `ocp.custom.*`. */
-export const CUSTOM_MESSAGE_TYPE_PATTERN: RegExp = /^ocp\.custom\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+export const CUSTOM_MESSAGE_TYPE_PATTERN: RegExp =
+  /^ocp\.custom\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 export const CustomMessageTypeSchema = z
   .string()
   .max(MAX_MESSAGE_TYPE_LENGTH)
@@ -71,7 +72,9 @@ export function isCustomMessageType(type: string): type is CustomMessageType {
 
 /** §4.1 MessagePriority. */
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
-export const PrioritySchema = z.enum(PRIORITIES).meta({ id: "Priority", description: "§4.1 MessagePriority." });
+export const PrioritySchema = z
+  .enum(PRIORITIES)
+  .meta({ id: "Priority", description: "§4.1 MessagePriority." });
 export type Priority = z.infer<typeof PrioritySchema>;
 
 /** The `to` value that addresses every agent. */
@@ -79,16 +82,16 @@ export const BROADCAST = "broadcast";
 
 /** §4.1 `to`: one agent, a list of agents, or `"broadcast"`. */
 export const RecipientsSchema = z
-  .union([
-    z.literal(BROADCAST),
-    AgentUriSchema,
-    z.array(AgentUriSchema).min(1).max(MAX_RECIPIENTS),
-  ])
-  .meta({ id: "Recipients", description: "One agent URI, a non-empty list of them, or \"broadcast\"." });
+  .union([z.literal(BROADCAST), AgentUriSchema, z.array(AgentUriSchema).min(1).max(MAX_RECIPIENTS)])
+  .meta({
+    id: "Recipients",
+    description: 'One agent URI, a non-empty list of them, or "broadcast".',
+  });
 export type Recipients = z.infer<typeof RecipientsSchema>;
 
 /** Standard base64 (RFC 4648 §4) with padding. */
-export const BASE64_PATTERN: RegExp = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+export const BASE64_PATTERN: RegExp =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 export const Base64Schema = z.string().regex(BASE64_PATTERN, "must be padded base64");
 
 /** An Ed25519 signature: 64 bytes, base64. */
@@ -104,7 +107,9 @@ export const envelopeFields = {
     .string()
     .regex(SEMVER_PATTERN, "must be a semantic version")
     .meta({ id: "Version", description: "Semantic version; same major = compatible." }),
-  id: z.uuid({ version: "v4" }).meta({ id: "MessageId", description: "UUID v4, unique per message." }),
+  id: z
+    .uuid({ version: "v4" })
+    .meta({ id: "MessageId", description: "UUID v4, unique per message." }),
   from: AgentUriSchema,
   to: RecipientsSchema,
   timestamp: TimestampSchema,

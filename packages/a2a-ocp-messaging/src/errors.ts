@@ -10,7 +10,8 @@ export const MESSAGING_ERROR_CODES = {
   message_too_deep: "inbound JSON: arrays/objects nested deeper than maxJsonDepth",
   invalid_message: "inbound schema / builder: the value is not a valid a2a+ocp message",
   incompatible_version: "inbound schema: the message's semver major differs from ours",
-  canonicalization_failed: "signing: the value has no RFC 8785 form (lone surrogate, non-finite number, too deep)",
+  canonicalization_failed:
+    "signing: the value has no RFC 8785 form (lone surrogate, non-finite number, too deep)",
   signature_missing: "inbound signature: the message is unsigned and signatures are required",
   unknown_sender: "inbound signature: the key lookup has no public key for `from`",
   signature_invalid: "inbound signature: the signature does not verify over the canonical form",

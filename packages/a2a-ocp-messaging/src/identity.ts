@@ -77,12 +77,17 @@ export function identityFromSecretKey(
 ): AgentIdentity {
   assertAgentUri(id);
   const publicKey = ed25519PublicKey(secretKey);
-  return encryption === undefined ? { id, secretKey, publicKey } : { id, secretKey, publicKey, encryption };
+  return encryption === undefined
+    ? { id, secretKey, publicKey }
+    : { id, secretKey, publicKey, encryption };
 }
 
 function assertAgentUri(id: string): void {
   if (!AgentUriSchema.safeParse(id).success) {
-    throw messagingError("invalid_profile", `not an a2a:// agent URI: ${JSON.stringify(id.slice(0, 80))}`);
+    throw messagingError(
+      "invalid_profile",
+      `not an a2a:// agent URI: ${JSON.stringify(id.slice(0, 80))}`,
+    );
   }
 }
 
@@ -118,12 +123,19 @@ export function verifyAgentProfile(
 ): Result<AgentProfile, "invalid_profile"> {
   const parsed = AgentProfileSchema.safeParse(value);
   if (!parsed.success) {
-    return fail("invalid_profile", `malformed agent profile: ${parsed.error.issues[0]?.message ?? ""}`, {
-      details: { issues: parsed.error.issues },
-    });
+    return fail(
+      "invalid_profile",
+      `malformed agent profile: ${parsed.error.issues[0]?.message ?? ""}`,
+      {
+        details: { issues: parsed.error.issues },
+      },
+    );
   }
   const publicKey = fromBase64Exact(parsed.data.publicKey, ED25519_PUBLIC_KEY_BYTES);
-  if (publicKey === undefined || !verifyObject(value as Record<string, unknown>, publicKey, backend)) {
+  if (
+    publicKey === undefined ||
+    !verifyObject(value as Record<string, unknown>, publicKey, backend)
+  ) {
     return fail("invalid_profile", `the profile of ${parsed.data.id} is not signed by its own key`);
   }
   return ok(parsed.data);

@@ -111,7 +111,9 @@ export interface InboundOptions {
 
 function positive(name: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) {
-    throw messagingError("invalid_option", `${name} must be a positive finite number`, { details: { [name]: value } });
+    throw messagingError("invalid_option", `${name} must be a positive finite number`, {
+      details: { [name]: value },
+    });
   }
   return value;
 }
@@ -132,10 +134,16 @@ export class InboundPipeline {
     this.#options = options;
     this.#backend = options.ed25519 ?? nobleEd25519;
     this.#now = options.now ?? Date.now;
-    this.maxMessageBytes = positive("maxMessageBytes", options.maxMessageBytes ?? MAX_MESSAGE_BYTES);
+    this.maxMessageBytes = positive(
+      "maxMessageBytes",
+      options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
+    );
     this.maxJsonDepth = positive("maxJsonDepth", options.maxJsonDepth ?? MAX_JSON_DEPTH);
     this.maxClockSkewMs = positive("maxClockSkewMs", options.maxClockSkewMs ?? MAX_CLOCK_SKEW_MS);
-    this.defaultTtlSeconds = positive("defaultTtlSeconds", options.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS);
+    this.defaultTtlSeconds = positive(
+      "defaultTtlSeconds",
+      options.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
+    );
     this.replay = options.replay ?? new ReplayWindow();
   }
 
@@ -151,7 +159,8 @@ export class InboundPipeline {
 
   async #accept(input: string | Uint8Array): Promise<Result<AcceptedMessage, InboundErrorCode>> {
     // 1. size cap
-    const size = typeof input === "string" ? stringBytes(input, this.maxMessageBytes) : input.length;
+    const size =
+      typeof input === "string" ? stringBytes(input, this.maxMessageBytes) : input.length;
     if (size > this.maxMessageBytes) {
       return fail("message_too_large", `message exceeds ${this.maxMessageBytes} bytes`, {
         details: { maxMessageBytes: this.maxMessageBytes },
@@ -221,7 +230,9 @@ export class InboundPipeline {
       return fail("unknown_sender", `the key lookup for ${wire.from} failed`, { cause });
     }
     if (key === undefined) {
-      return fail("unknown_sender", `no public key for ${wire.from}`, { details: { from: wire.from } });
+      return fail("unknown_sender", `no public key for ${wire.from}`, {
+        details: { from: wire.from },
+      });
     }
     if (key.length !== ED25519_PUBLIC_KEY_BYTES || !verifyObject(raw, key, this.#backend)) {
       return fail("signature_invalid", `message ${wire.id} does not verify for ${wire.from}`, {

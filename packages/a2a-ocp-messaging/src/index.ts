@@ -224,4 +224,10 @@ export {
   verifyObject,
   withoutSignature,
 } from "./signing.js";
-export { PROTOCOL, PROTOCOL_VERSION, SEMVER_PATTERN, semverMajor, versionsCompatible } from "./version.js";
+export {
+  PROTOCOL,
+  PROTOCOL_VERSION,
+  SEMVER_PATTERN,
+  semverMajor,
+  versionsCompatible,
+} from "./version.js";

@@ -46,7 +46,9 @@ export function parseJson(
     return fail("invalid_json", "the message is not JSON", { cause });
   }
   if (exceedsDepth(value, maxDepth)) {
-    return fail("message_too_deep", `the message nests deeper than ${maxDepth}`, { details: { maxDepth } });
+    return fail("message_too_deep", `the message nests deeper than ${maxDepth}`, {
+      details: { maxDepth },
+    });
   }
   return ok(value);
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import {
   CompressedMessageSchema,
-  CustomMessageTypeSchema,
   type CustomMessageType,
+  CustomMessageTypeSchema,
   EncryptedMessageSchema,
   envelopeFields,
   isCustomMessageType,
@@ -100,10 +100,9 @@ export type PayloadOf<T extends KnownMessageType | CustomMessageType> = T extend
   : z.output<typeof CustomPayloadSchema>;
 
 /** The payload (as a builder accepts it) of a message type. */
-export type PayloadInit<T extends KnownMessageType | CustomMessageType> =
-  T extends KnownMessageType
-    ? z.input<(typeof PAYLOAD_SCHEMAS)[T]>
-    : z.input<typeof CustomPayloadSchema>;
+export type PayloadInit<T extends KnownMessageType | CustomMessageType> = T extends KnownMessageType
+  ? z.input<(typeof PAYLOAD_SCHEMAS)[T]>
+  : z.input<typeof CustomPayloadSchema>;
 
 function plainVariant<T extends KnownMessageType>(type: T) {
   return z.looseObject({
@@ -176,7 +175,10 @@ export type MessageOf<T extends KnownMessageType | CustomMessageType> = T extend
 export const WireMessageSchema = z
   .union([KnownMessageSchema, CustomMessageSchema, EncryptedMessageSchema, CompressedMessageSchema])
   .meta({ id: "A2aOcpMessage", description: "An a2a+ocp 1.x message (§4.1)." });
-export type WireMessage = PlainMessage | z.infer<typeof EncryptedMessageSchema> | z.infer<typeof CompressedMessageSchema>;
+export type WireMessage =
+  | PlainMessage
+  | z.infer<typeof EncryptedMessageSchema>
+  | z.infer<typeof CompressedMessageSchema>;
 
 /**
  * The schema that applies to `value`, chosen by its form and type, so that a
@@ -237,9 +239,13 @@ export function createMessage<T extends KnownMessageType | CustomMessageType>(
   }
   const parsed = schemaFor(candidate).safeParse(candidate);
   if (!parsed.success) {
-    throw messagingError("invalid_message", `cannot build ${init.type}: ${describeIssues(parsed.error)}`, {
-      details: { issues: parsed.error.issues },
-    });
+    throw messagingError(
+      "invalid_message",
+      `cannot build ${init.type}: ${describeIssues(parsed.error)}`,
+      {
+        details: { issues: parsed.error.issues },
+      },
+    );
   }
   return parsed.data as MessageOf<T>;
 }

@@ -43,7 +43,9 @@ type SenderBuckets = Record<RateLimitBucket, Bucket>;
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw messagingError("invalid_option", `${name} must be a positive integer`, { details: { [name]: value } });
+    throw messagingError("invalid_option", `${name} must be a positive integer`, {
+      details: { [name]: value },
+    });
   }
   return value;
 }
@@ -59,7 +61,10 @@ export class RateLimiter {
   constructor(options: RateLimitOptions = {}) {
     this.limits = {
       messages: positiveInteger("messages", options.messages ?? RATE_LIMIT_MESSAGES_PER_MINUTE),
-      broadcasts: positiveInteger("broadcasts", options.broadcasts ?? RATE_LIMIT_BROADCASTS_PER_MINUTE),
+      broadcasts: positiveInteger(
+        "broadcasts",
+        options.broadcasts ?? RATE_LIMIT_BROADCASTS_PER_MINUTE,
+      ),
       collectiveQueries: positiveInteger(
         "collectiveQueries",
         options.collectiveQueries ?? RATE_LIMIT_COLLECTIVE_QUERIES_PER_MINUTE,
@@ -94,9 +99,19 @@ export class RateLimiter {
       if (bucket.tokens < 1) {
         const rate = this.limits[name] / this.windowMs;
         const retryAfterMs = Math.ceil((1 - bucket.tokens) / rate);
-        return fail("rate_limited", `${sender} exceeded ${this.limits[name]} ${name} per ${this.windowMs} ms`, {
-          details: { sender, bucket: name, limit: this.limits[name], windowMs: this.windowMs, retryAfterMs },
-        });
+        return fail(
+          "rate_limited",
+          `${sender} exceeded ${this.limits[name]} ${name} per ${this.windowMs} ms`,
+          {
+            details: {
+              sender,
+              bucket: name,
+              limit: this.limits[name],
+              windowMs: this.windowMs,
+              retryAfterMs,
+            },
+          },
+        );
       }
     }
     for (const name of needed) buckets[name].tokens -= 1;
@@ -113,8 +128,15 @@ export class RateLimiter {
   #bucketsOf(sender: string, now: number): SenderBuckets {
     let buckets = this.#senders.get(sender);
     if (buckets === undefined) {
-      const full = (name: RateLimitBucket): Bucket => ({ tokens: this.limits[name], updatedAt: now });
-      buckets = { messages: full("messages"), broadcasts: full("broadcasts"), collectiveQueries: full("collectiveQueries") };
+      const full = (name: RateLimitBucket): Bucket => ({
+        tokens: this.limits[name],
+        updatedAt: now,
+      });
+      buckets = {
+        messages: full("messages"),
+        broadcasts: full("broadcasts"),
+        collectiveQueries: full("collectiveQueries"),
+      };
       while (this.#senders.size >= this.maxSenders) {
         const oldest = this.#senders.keys().next().value as string;
         this.#senders.delete(oldest);

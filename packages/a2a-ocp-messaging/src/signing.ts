@@ -70,7 +70,9 @@ export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
 }
 
 /** The value with its `signature` member removed: what a signature covers. */
-export function withoutSignature(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function withoutSignature(
+  value: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const { signature: _signature, ...rest } = value;
   return rest;
 }

@@ -88,6 +88,8 @@ describe("RFC 8785 canonical JSON", () => {
   });
 
   it("has no whitespace and keeps arrays in order", () => {
-    expect(canonicalize({ b: [3, 1, 2], a: { d: null, c: "x" } })).toBe('{"a":{"c":"x","d":null},"b":[3,1,2]}');
+    expect(canonicalize({ b: [3, 1, 2], a: { d: null, c: "x" } })).toBe(
+      '{"a":{"c":"x","d":null},"b":[3,1,2]}',
+    );
   });
 });

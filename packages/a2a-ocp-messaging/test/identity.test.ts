@@ -23,12 +23,20 @@ describe("agent identity and profile (§8.1)", () => {
   it("binds the a2a:// URI to the Ed25519 public key in a self-signed profile", () => {
     const alice = generateIdentityWithEncryption(ALICE);
     const profile = createAgentProfile(alice, { name: "Alice", issuedAt: "2026-01-01T00:00:00Z" });
-    expect(profile).toMatchObject({ id: ALICE, name: "Alice", keyAlgorithm: "Ed25519", encryptionKeyAlgorithm: "X25519", protocols: ["a2a", "a2a+ocp"] });
+    expect(profile).toMatchObject({
+      id: ALICE,
+      name: "Alice",
+      keyAlgorithm: "Ed25519",
+      encryptionKeyAlgorithm: "X25519",
+      protocols: ["a2a", "a2a+ocp"],
+    });
     const verified = verifyAgentProfile(JSON.parse(JSON.stringify(profile)));
     expect(verified.ok).toBe(true);
     expect(verifyAgentProfile(profile, nativeEd25519).ok).toBe(true);
     expect(Buffer.from(profilePublicKey(profile))).toEqual(Buffer.from(alice.publicKey));
-    expect(Buffer.from(recipientFromProfile(profile).publicKey)).toEqual(Buffer.from(alice.encryption!.publicKey));
+    expect(Buffer.from(recipientFromProfile(profile).publicKey)).toEqual(
+      Buffer.from(alice.encryption!.publicKey),
+    );
   });
 
   it("refuses a profile whose URI, key or any other member was changed", () => {
@@ -80,9 +88,16 @@ describe("identity files", () => {
     expect(loaded.id).toBe(ALICE);
     expect(Buffer.from(loaded.secretKey)).toEqual(Buffer.from(alice.secretKey));
     expect(Buffer.from(loaded.publicKey)).toEqual(Buffer.from(alice.publicKey));
-    expect(Buffer.from(loaded.encryption!.publicKey)).toEqual(Buffer.from(alice.encryption!.publicKey));
+    expect(Buffer.from(loaded.encryption!.publicKey)).toEqual(
+      Buffer.from(alice.encryption!.publicKey),
+    );
     const file = JSON.parse(await readFile(path, "utf8"));
-    expect(Object.keys(file).sort()).toEqual(["ed25519SecretKey", "format", "id", "x25519SecretKey"]);
+    expect(Object.keys(file).sort()).toEqual([
+      "ed25519SecretKey",
+      "format",
+      "id",
+      "x25519SecretKey",
+    ]);
   });
 
   it("overwrites an existing file atomically and loads a signing-only identity", async () => {
@@ -98,7 +113,13 @@ describe("identity files", () => {
 
   it("refuses a file that is not JSON or not an identity with invalid_key", async () => {
     const dir = await mkdtemp(join(tmpdir(), "a2a-ocp-id-"));
-    for (const [name, content] of [["a.json", "{nope"], ["b.json", JSON.stringify({ format: "a2a+ocp-identity/1", id: ALICE, ed25519SecretKey: "short" })]]) {
+    for (const [name, content] of [
+      ["a.json", "{nope"],
+      [
+        "b.json",
+        JSON.stringify({ format: "a2a+ocp-identity/1", id: ALICE, ed25519SecretKey: "short" }),
+      ],
+    ]) {
       await writeFile(join(dir, name!), content!);
       await expect(loadIdentity(join(dir, name!))).rejects.toMatchObject({ code: "invalid_key" });
     }

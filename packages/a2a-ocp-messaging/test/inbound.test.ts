@@ -17,7 +17,10 @@ import { plainMessage } from "./support/arbitraries.js";
 import { harness, NOW } from "./support/pipeline.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
 
-async function codeOf(pipeline: InboundPipeline, input: string | Uint8Array): Promise<InboundErrorCode | "ok"> {
+async function codeOf(
+  pipeline: InboundPipeline,
+  input: string | Uint8Array,
+): Promise<InboundErrorCode | "ok"> {
   const result = await pipeline.accept(input);
   return result.ok ? "ok" : result.error.code;
 }
@@ -54,15 +57,23 @@ describe("inbound pipeline: each stage", () => {
 
   it(`JSON: refuses nesting deeper than MAX_JSON_DEPTH (${MAX_JSON_DEPTH}) with message_too_deep`, async () => {
     const { pipeline } = harness();
-    expect(await codeOf(pipeline, `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`)).toBe("invalid_message");
-    expect(await codeOf(pipeline, `${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`)).toBe("message_too_deep");
+    expect(
+      await codeOf(pipeline, `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`),
+    ).toBe("invalid_message");
+    expect(
+      await codeOf(pipeline, `${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`),
+    ).toBe("message_too_deep");
   });
 
   it("schema: refuses an invalid message with invalid_message and another major with incompatible_version", async () => {
     const { pipeline, wire } = harness();
     const message = JSON.parse(wire("ocp.consensus.vote"));
-    expect(await codeOf(pipeline, JSON.stringify({ ...message, payload: { vote: "maybe" } }))).toBe("invalid_message");
-    expect(await codeOf(pipeline, JSON.stringify({ ...message, version: "2.0.0" }))).toBe("incompatible_version");
+    expect(await codeOf(pipeline, JSON.stringify({ ...message, payload: { vote: "maybe" } }))).toBe(
+      "invalid_message",
+    );
+    expect(await codeOf(pipeline, JSON.stringify({ ...message, version: "2.0.0" }))).toBe(
+      "incompatible_version",
+    );
   });
 
   it("signature: signature_missing, unknown_sender, signature_invalid", async () => {
@@ -70,7 +81,16 @@ describe("inbound pipeline: each stage", () => {
     const { signature: _s, ...unsigned } = JSON.parse(wire("ocp.sync.accept"));
     expect(await codeOf(pipeline, JSON.stringify(unsigned))).toBe("signature_missing");
     const stranger = generateIdentity("a2a://stranger");
-    const fromStranger = signObject(createMessage({ type: "ocp.sync.accept", from: "a2a://stranger", to: BOB, payload: SAMPLE_PAYLOADS["ocp.sync.accept"], timestamp: new Date(NOW).toISOString() }), stranger.secretKey);
+    const fromStranger = signObject(
+      createMessage({
+        type: "ocp.sync.accept",
+        from: "a2a://stranger",
+        to: BOB,
+        payload: SAMPLE_PAYLOADS["ocp.sync.accept"],
+        timestamp: new Date(NOW).toISOString(),
+      }),
+      stranger.secretKey,
+    );
     expect(await codeOf(pipeline, JSON.stringify(fromStranger))).toBe("unknown_sender");
     const forged = signObject(JSON.parse(wire("ocp.sync.accept")), stranger.secretKey);
     expect(await codeOf(pipeline, JSON.stringify(forged))).toBe("signature_invalid");
@@ -78,7 +98,10 @@ describe("inbound pipeline: each stage", () => {
 
   it("signature: a throwing key lookup is unknown_sender, not a throw", async () => {
     const { wire, clock } = harness();
-    const pipeline = new InboundPipeline({ now: clock.now, lookupKey: () => Promise.reject(new Error("directory down")) });
+    const pipeline = new InboundPipeline({
+      now: clock.now,
+      lookupKey: () => Promise.reject(new Error("directory down")),
+    });
     expect(await codeOf(pipeline, wire("ocp.sync.accept"))).toBe("unknown_sender");
   });
 
@@ -86,38 +109,73 @@ describe("inbound pipeline: each stage", () => {
     const { pipeline: strict, wire, clock } = harness();
     const { signature: _s, ...unsigned } = JSON.parse(wire("ocp.sync.accept"));
     expect(await codeOf(strict, JSON.stringify(unsigned))).toBe("signature_missing");
-    const lax = new InboundPipeline({ lookupKey: () => undefined, now: clock.now, requireSignature: false });
+    const lax = new InboundPipeline({
+      lookupKey: () => undefined,
+      now: clock.now,
+      requireSignature: false,
+    });
     const result = await lax.accept(JSON.stringify(unsigned));
     expect(result.ok && result.value.verified).toBe(false);
   });
 
   it("signature covers extension fields the schema does not know", async () => {
     const { pipeline, wire, alice } = harness();
-    const signed = signObject({ ...JSON.parse(wire("ocp.sync.accept")), acme_route: "eu" }, alice.secretKey);
+    const signed = signObject(
+      { ...JSON.parse(wire("ocp.sync.accept")), acme_route: "eu" },
+      alice.secretKey,
+    );
     expect(await codeOf(pipeline, JSON.stringify(signed))).toBe("ok");
     const { pipeline: other } = harness({ lookupKey: () => alice.publicKey });
-    expect(await codeOf(other, JSON.stringify({ ...signed, acme_route: "us" }))).toBe("signature_invalid");
+    expect(await codeOf(other, JSON.stringify({ ...signed, acme_route: "us" }))).toBe(
+      "signature_invalid",
+    );
   });
 
   it(`freshness: accepts a timestamp up to MAX_CLOCK_SKEW_MS (${MAX_CLOCK_SKEW_MS}) ahead, refuses 1 ms more`, async () => {
     const { pipeline, wire } = harness();
-    expect(await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: new Date(NOW + MAX_CLOCK_SKEW_MS).toISOString() }))).toBe("ok");
-    expect(await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: new Date(NOW + MAX_CLOCK_SKEW_MS + 1).toISOString() }))).toBe("message_from_future");
+    expect(
+      await codeOf(
+        pipeline,
+        wire("ocp.sync.accept", { timestamp: new Date(NOW + MAX_CLOCK_SKEW_MS).toISOString() }),
+      ),
+    ).toBe("ok");
+    expect(
+      await codeOf(
+        pipeline,
+        wire("ocp.sync.accept", { timestamp: new Date(NOW + MAX_CLOCK_SKEW_MS + 1).toISOString() }),
+      ),
+    ).toBe("message_from_future");
   });
 
   it("freshness: a message expires ttl + skew after its timestamp; DEFAULT_TTL_SECONDS applies without ttl", async () => {
     const { pipeline, wire } = harness();
     const at = (ms: number) => new Date(NOW - ms).toISOString();
-    expect(await codeOf(pipeline, wire("ocp.sync.accept", { ttl: 10, timestamp: at(10_000 + MAX_CLOCK_SKEW_MS) }))).toBe("ok");
-    expect(await codeOf(pipeline, wire("ocp.sync.accept", { ttl: 10, timestamp: at(10_000 + MAX_CLOCK_SKEW_MS + 1) }))).toBe("message_expired");
+    expect(
+      await codeOf(
+        pipeline,
+        wire("ocp.sync.accept", { ttl: 10, timestamp: at(10_000 + MAX_CLOCK_SKEW_MS) }),
+      ),
+    ).toBe("ok");
+    expect(
+      await codeOf(
+        pipeline,
+        wire("ocp.sync.accept", { ttl: 10, timestamp: at(10_000 + MAX_CLOCK_SKEW_MS + 1) }),
+      ),
+    ).toBe("message_expired");
     const defaultTtl = DEFAULT_TTL_SECONDS * 1000 + MAX_CLOCK_SKEW_MS;
-    expect(await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: at(defaultTtl) }))).toBe("ok");
-    expect(await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: at(defaultTtl + 1) }))).toBe("message_expired");
+    expect(await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: at(defaultTtl) }))).toBe(
+      "ok",
+    );
+    expect(await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: at(defaultTtl + 1) }))).toBe(
+      "message_expired",
+    );
   });
 
   it("freshness: an offset timestamp is compared as the instant it names", async () => {
     const { pipeline, wire } = harness();
-    expect(await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: "2026-01-15T14:00:00+02:00" }))).toBe("ok");
+    expect(
+      await codeOf(pipeline, wire("ocp.sync.accept", { timestamp: "2026-01-15T14:00:00+02:00" })),
+    ).toBe("ok");
   });
 
   it("replay: a duplicate id inside the window is refused with replay_detected", async () => {
@@ -139,7 +197,10 @@ describe("inbound pipeline: each stage", () => {
     expect(await codeOf(pipeline, h.wire("ocp.sync.accept"))).toBe("ok");
     const third = h.wire("ocp.sync.accept");
     const refused = await pipeline.accept(third);
-    expect(!refused.ok && refused.error.details).toMatchObject({ bucket: "messages", retryAfterMs: 30_000 });
+    expect(!refused.ok && refused.error.details).toMatchObject({
+      bucket: "messages",
+      retryAfterMs: 30_000,
+    });
     h.clock.advance(30_000);
     expect(await codeOf(pipeline, third)).toBe("ok");
     expect(await codeOf(pipeline, third)).toBe("replay_detected");
@@ -152,13 +213,20 @@ describe("inbound pipeline: order of stages", () => {
     expect(await codeOf(pipeline, "{not json at all}")).toBe("message_too_large");
     const { pipeline: p2 } = harness();
     expect(await codeOf(p2, "{not json")).toBe("invalid_json");
-    expect(await codeOf(p2, JSON.stringify({ protocol: "a2a+ocp", type: "ocp.sync.accept" }))).toBe("invalid_message");
+    expect(await codeOf(p2, JSON.stringify({ protocol: "a2a+ocp", type: "ocp.sync.accept" }))).toBe(
+      "invalid_message",
+    );
   });
 
   it("signature before freshness, freshness before replay", async () => {
     const { pipeline, wire, clock } = harness();
     const stranger = generateIdentity(ALICE);
-    const expiredForgery = signObject(JSON.parse(wire("ocp.sync.accept", { ttl: 1, timestamp: new Date(NOW - 3_600_000).toISOString() })), stranger.secretKey);
+    const expiredForgery = signObject(
+      JSON.parse(
+        wire("ocp.sync.accept", { ttl: 1, timestamp: new Date(NOW - 3_600_000).toISOString() }),
+      ),
+      stranger.secretKey,
+    );
     expect(await codeOf(pipeline, JSON.stringify(expiredForgery))).toBe("signature_invalid");
     const message = wire("ocp.sync.accept", { ttl: 1 });
     expect(await codeOf(pipeline, message)).toBe("ok");
@@ -173,10 +241,13 @@ describe("inbound pipeline: robustness", () => {
   it("property: arbitrary text gives a value or a typed error, never a throw", async () => {
     const { pipeline } = harness();
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.json()), async (input) => {
-        const result = await pipeline.accept(input);
-        return result.ok || codes.has(result.error.code);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.json()),
+        async (input) => {
+          const result = await pipeline.accept(input);
+          return result.ok || codes.has(result.error.code);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -194,11 +265,13 @@ describe("inbound pipeline: robustness", () => {
 
   it("property: arbitrary JSON values and mangled valid messages give a value or a typed error", async () => {
     const { pipeline, alice } = harness();
-    const mangled = fc.tuple(plainMessage, fc.string(), fc.anything()).map(([message, key, value]) => {
-      const signed = signObject(message, alice.secretKey) as Record<string, unknown>;
-      signed[key] = value;
-      return signed;
-    });
+    const mangled = fc
+      .tuple(plainMessage, fc.string(), fc.anything())
+      .map(([message, key, value]) => {
+        const signed = signObject(message, alice.secretKey) as Record<string, unknown>;
+        signed[key] = value;
+        return signed;
+      });
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.anything(), mangled), async (value) => {
         let text: string | undefined;
@@ -216,8 +289,14 @@ describe("inbound pipeline: robustness", () => {
   });
 
   it("refuses out-of-range options with invalid_option", () => {
-    for (const bad of [{ maxMessageBytes: 0 }, { maxClockSkewMs: Number.POSITIVE_INFINITY }, { defaultTtlSeconds: -1 }]) {
-      expect(() => new InboundPipeline({ lookupKey: () => undefined, ...bad })).toThrow(/positive finite/);
+    for (const bad of [
+      { maxMessageBytes: 0 },
+      { maxClockSkewMs: Number.POSITIVE_INFINITY },
+      { defaultTtlSeconds: -1 },
+    ]) {
+      expect(() => new InboundPipeline({ lookupKey: () => undefined, ...bad })).toThrow(
+        /positive finite/,
+      );
     }
   });
 });

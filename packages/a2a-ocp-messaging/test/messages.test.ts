@@ -36,55 +36,124 @@ describe("payload schemas (§5, §7.2, §12)", () => {
     ["confidence", -0.01],
     ["confidence", 1.01],
   ])("bounds knowledge node %s to [0,1] (%s refused)", (field, value) => {
-    const stream = { ...SAMPLE_PAYLOADS["ocp.knowledge.stream"], nodes: [{ ...NODE, [field]: value }] };
+    const stream = {
+      ...SAMPLE_PAYLOADS["ocp.knowledge.stream"],
+      nodes: [{ ...NODE, [field]: value }],
+    };
     expect(payloadError("ocp.knowledge.stream", stream)).toContain(`nodes.0.${field}`);
   });
 
   it("bounds edge weight, finding relevance, subscription minConfidence and threshold to [0,1]", () => {
-    const edge = { ...SAMPLE_PAYLOADS["ocp.knowledge.update"], newEdges: [{ id: "e", source: "a", target: "b", relationship: "r", weight: 2 }] };
+    const edge = {
+      ...SAMPLE_PAYLOADS["ocp.knowledge.update"],
+      newEdges: [{ id: "e", source: "a", target: "b", relationship: "r", weight: 2 }],
+    };
     expect(payloadError("ocp.knowledge.update", edge)).toContain("newEdges.0.weight");
     const response = SAMPLE_PAYLOADS["ocp.collective.response"];
-    expect(payloadError("ocp.collective.response", { ...response, findings: [{ node: NODE, relevance: 1.5 }] })).toContain("findings.0.relevance");
-    expect(payloadError("ocp.knowledge.subscribe", { subscriptionId: "s", deliveryMode: "push", filters: { minConfidence: -1 } })).toContain("filters.minConfidence");
-    expect(payloadError("ocp.consensus.propose", { ...SAMPLE_PAYLOADS["ocp.consensus.propose"], threshold: 1.2 })).toContain("threshold");
-    expect(payloadError("ocp.collective.synthesis", { ...SAMPLE_PAYLOADS["ocp.collective.synthesis"], confidence: 3 })).toContain("confidence");
+    expect(
+      payloadError("ocp.collective.response", {
+        ...response,
+        findings: [{ node: NODE, relevance: 1.5 }],
+      }),
+    ).toContain("findings.0.relevance");
+    expect(
+      payloadError("ocp.knowledge.subscribe", {
+        subscriptionId: "s",
+        deliveryMode: "push",
+        filters: { minConfidence: -1 },
+      }),
+    ).toContain("filters.minConfidence");
+    expect(
+      payloadError("ocp.consensus.propose", {
+        ...SAMPLE_PAYLOADS["ocp.consensus.propose"],
+        threshold: 1.2,
+      }),
+    ).toContain("threshold");
+    expect(
+      payloadError("ocp.collective.synthesis", {
+        ...SAMPLE_PAYLOADS["ocp.collective.synthesis"],
+        confidence: 3,
+      }),
+    ).toContain("confidence");
   });
 
   it("closes the enums: status, availability, vote, votingRule, deliveryMode, severity, visibility, features", () => {
-    expect(payloadError("ocp.awareness.beacon", { status: "sleeping", availability: "available" })).toBe("status");
-    expect(payloadError("ocp.awareness.beacon", { status: "idle", availability: "maybe" })).toBe("availability");
-    expect(payloadError("ocp.consensus.vote", { proposalId: "p", vote: "yes", votedBy: BOB })).toBe("vote");
-    expect(payloadError("ocp.knowledge.subscribe", { subscriptionId: "s", deliveryMode: "email" })).toBe("deliveryMode");
-    expect(payloadError("ocp.event.publish", { ...SAMPLE_PAYLOADS["ocp.event.publish"], severity: "fatal" })).toBe("severity");
-    const stream = { ...SAMPLE_PAYLOADS["ocp.knowledge.stream"], nodes: [{ ...NODE, visibility: "secret" }] };
+    expect(
+      payloadError("ocp.awareness.beacon", { status: "sleeping", availability: "available" }),
+    ).toBe("status");
+    expect(payloadError("ocp.awareness.beacon", { status: "idle", availability: "maybe" })).toBe(
+      "availability",
+    );
+    expect(payloadError("ocp.consensus.vote", { proposalId: "p", vote: "yes", votedBy: BOB })).toBe(
+      "vote",
+    );
+    expect(
+      payloadError("ocp.knowledge.subscribe", { subscriptionId: "s", deliveryMode: "email" }),
+    ).toBe("deliveryMode");
+    expect(
+      payloadError("ocp.event.publish", {
+        ...SAMPLE_PAYLOADS["ocp.event.publish"],
+        severity: "fatal",
+      }),
+    ).toBe("severity");
+    const stream = {
+      ...SAMPLE_PAYLOADS["ocp.knowledge.stream"],
+      nodes: [{ ...NODE, visibility: "secret" }],
+    };
     expect(payloadError("ocp.knowledge.stream", stream)).toContain("nodes.0.visibility");
-    expect(payloadError("capability.announce", { features: ["telepathy"], version: "1.0.0" })).toBe("features.0");
+    expect(payloadError("capability.announce", { features: ["telepathy"], version: "1.0.0" })).toBe(
+      "features.0",
+    );
     expect(payloadError("ocp.knowledge.control", { streamId: "s", action: "stop" })).toBe("action");
   });
 
-  it("requires threshold exactly for votingRule \"threshold\"", () => {
+  it('requires threshold exactly for votingRule "threshold"', () => {
     const { threshold: _t, ...noThreshold } = SAMPLE_PAYLOADS["ocp.consensus.propose"];
     expect(payloadError("ocp.consensus.propose", noThreshold)).toBe("threshold");
-    expect(payloadError("ocp.consensus.propose", { ...noThreshold, votingRule: "majority" })).toBeUndefined();
-    expect(payloadError("ocp.consensus.propose", { ...noThreshold, votingRule: "majority", threshold: 0.5 })).toBe("threshold");
+    expect(
+      payloadError("ocp.consensus.propose", { ...noThreshold, votingRule: "majority" }),
+    ).toBeUndefined();
+    expect(
+      payloadError("ocp.consensus.propose", {
+        ...noThreshold,
+        votingRule: "majority",
+        threshold: 0.5,
+      }),
+    ).toBe("threshold");
   });
 
   it("§12.1 accepts a batched knowledge stream and refuses an empty batch", () => {
     const item = SAMPLE_PAYLOADS["ocp.knowledge.stream"];
-    expect(payloadError("ocp.knowledge.stream", { batched: true, items: [item, { ...item, sequenceNumber: 43 }] })).toBeUndefined();
+    expect(
+      payloadError("ocp.knowledge.stream", {
+        batched: true,
+        items: [item, { ...item, sequenceNumber: 43 }],
+      }),
+    ).toBeUndefined();
     expect(payloadError("ocp.knowledge.stream", { batched: true, items: [] })).toBeDefined();
   });
 
   it("§11.2 keeps unknown (org-prefixed) payload fields instead of dropping them", () => {
-    const payload = { ...SAMPLE_PAYLOADS["ocp.knowledge.stream"], acme_priority: 3, nodes: [{ ...NODE, acme_owner: "team-x" }] };
+    const payload = {
+      ...SAMPLE_PAYLOADS["ocp.knowledge.stream"],
+      acme_priority: 3,
+      nodes: [{ ...NODE, acme_owner: "team-x" }],
+    };
     const message = build("ocp.knowledge.stream", payload);
     expect(message.payload).toMatchObject({ acme_priority: 3, nodes: [{ acme_owner: "team-x" }] });
   });
 
   it("§11.1 accepts ocp.custom.* types with an object payload and refuses other unknown types", () => {
-    const custom = createMessage({ type: "ocp.custom.analytics", from: ALICE, to: "broadcast", payload: { metrics: [] } });
+    const custom = createMessage({
+      type: "ocp.custom.analytics",
+      from: ALICE,
+      to: "broadcast",
+      payload: { metrics: [] },
+    });
     expect(custom.type).toBe("ocp.custom.analytics");
-    expect(() => createMessage({ type: "ocp.analytics" as "ocp.custom.x", from: ALICE, to: BOB, payload: {} })).toThrow(/type/);
+    expect(() =>
+      createMessage({ type: "ocp.analytics" as "ocp.custom.x", from: ALICE, to: BOB, payload: {} }),
+    ).toThrow(/type/);
     const decoded = decodeMessage({ ...custom, type: "acme.analytics" });
     expect(decoded.ok || decoded.error.code).toBe("invalid_message");
   });
@@ -115,9 +184,16 @@ describe("envelope (§4.1)", () => {
     if (!decoded.ok) expect(decoded.error.code).toBe("invalid_message");
   });
 
-  it("accepts one URI, a list of URIs or \"broadcast\" in to, and all optional fields", () => {
+  it('accepts one URI, a list of URIs or "broadcast" in to, and all optional fields', () => {
     for (const to of [BOB, [BOB, ALICE], "broadcast"]) {
-      const message = { ...valid(), to, ttl: 60, correlation_id: "c-1", reply_to: ALICE, priority: "urgent" };
+      const message = {
+        ...valid(),
+        to,
+        ttl: 60,
+        correlation_id: "c-1",
+        reply_to: ALICE,
+        priority: "urgent",
+      };
       expect(decodeMessage(message).ok).toBe(true);
     }
   });
@@ -145,8 +221,13 @@ describe("typed builder", () => {
     expectTypeOf(vote.type).toEqualTypeOf<"ocp.consensus.vote">();
     expectTypeOf(vote.payload.vote).toEqualTypeOf<"approve" | "reject" | "abstain">();
     const wrong = () =>
-      // @ts-expect-error a vote payload is not a beacon payload
-      createMessage({ type: "ocp.consensus.vote", from: ALICE, to: BOB, payload: { status: "idle", availability: "away" } });
+      createMessage({
+        type: "ocp.consensus.vote",
+        from: ALICE,
+        to: BOB,
+        // @ts-expect-error a vote payload is not a beacon payload
+        payload: { status: "idle", availability: "away" },
+      });
     expect(wrong).toThrow(/payload/);
   });
 
@@ -154,13 +235,20 @@ describe("typed builder", () => {
     const message = build("ocp.sync.accept");
     expect(message.protocol).toBe("a2a+ocp");
     expect(message.version).toBe("1.0.0");
-    expect(message.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(message.id).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(Number.isNaN(Date.parse(message.timestamp))).toBe(false);
   });
 
   it("throws invalid_message instead of building an invalid message", () => {
     try {
-      createMessage({ type: "ocp.sync.accept", from: ALICE, to: BOB, payload: { syncId: "", accepted: true } });
+      createMessage({
+        type: "ocp.sync.accept",
+        from: ALICE,
+        to: BOB,
+        payload: { syncId: "", accepted: true },
+      });
       expect.unreachable();
     } catch (error) {
       expect(isOcpError(error, "invalid_message")).toBe(true);

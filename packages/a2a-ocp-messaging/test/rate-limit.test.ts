@@ -11,7 +11,12 @@ const direct = { type: "ocp.sync.accept", to: "a2a://bob" };
 const broadcast = { type: "ocp.awareness.beacon", to: "broadcast" };
 const query = { type: "ocp.collective.query", to: "a2a://bob" };
 
-function admitted(limiter: RateLimiter, sender: string, message: { type: string; to: unknown }, times: number): number {
+function admitted(
+  limiter: RateLimiter,
+  sender: string,
+  message: { type: string; to: unknown },
+  times: number,
+): number {
   let count = 0;
   for (let i = 0; i < times; i++) if (limiter.take(sender, message).ok) count++;
   return count;
@@ -33,7 +38,12 @@ describe("rate limits (§12.3)", () => {
     expect(refused.ok).toBe(false);
     if (!refused.ok) {
       expect(refused.error.code).toBe("rate_limited");
-      expect(refused.error.details).toMatchObject({ sender: "a", bucket: "collectiveQueries", limit: 5, retryAfterMs: 12_000 });
+      expect(refused.error.details).toMatchObject({
+        sender: "a",
+        bucket: "collectiveQueries",
+        limit: 5,
+        retryAfterMs: 12_000,
+      });
     }
   });
 
@@ -67,11 +77,22 @@ describe("rate limits (§12.3)", () => {
 
   it("is configurable, and refuses 0, negatives, fractions and Infinity", () => {
     const clock = new FakeClock();
-    const limiter = new RateLimiter({ messages: 3, broadcasts: 1, collectiveQueries: 2, windowMs: 1_000, now: clock.now });
+    const limiter = new RateLimiter({
+      messages: 3,
+      broadcasts: 1,
+      collectiveQueries: 2,
+      windowMs: 1_000,
+      now: clock.now,
+    });
     expect(admitted(limiter, "a", direct, 10)).toBe(3);
     clock.advance(1_000);
     expect(admitted(limiter, "a", broadcast, 10)).toBe(1);
-    for (const bad of [{ messages: 0 }, { broadcasts: -1 }, { windowMs: 0.5 }, { maxSenders: Number.POSITIVE_INFINITY }]) {
+    for (const bad of [
+      { messages: 0 },
+      { broadcasts: -1 },
+      { windowMs: 0.5 },
+      { maxSenders: Number.POSITIVE_INFINITY },
+    ]) {
       expect(() => new RateLimiter(bad)).toThrow(/positive integer/);
     }
   });

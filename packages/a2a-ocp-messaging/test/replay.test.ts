@@ -28,7 +28,11 @@ describe("replay window", () => {
 
   it("when full, fails closed: an evicted id's replay is refused as replay_window_saturated, never accepted", () => {
     const window = new ReplayWindow({ maxEntries: 3 });
-    for (const [id, deadline] of [["a", 100], ["b", 200], ["c", 300]] as const) {
+    for (const [id, deadline] of [
+      ["a", 100],
+      ["b", 200],
+      ["c", 300],
+    ] as const) {
       expect(window.admit(id, deadline, 0).ok).toBe(true);
     }
     expect(window.admit("d", 400, 0).ok).toBe(true); // evicts "a" (earliest deadline, 100)
@@ -42,7 +46,12 @@ describe("replay window", () => {
 
   it("expires ids in deadline order, whatever the insertion order", () => {
     const window = new ReplayWindow();
-    for (const [id, deadline] of [["x", 300], ["y", 100], ["z", 200]] as const) window.record(id, deadline, 0);
+    for (const [id, deadline] of [
+      ["x", 300],
+      ["y", 100],
+      ["z", 200],
+    ] as const)
+      window.record(id, deadline, 0);
     expect(window.size).toBe(3);
     window.check("probe", 1_000, 150);
     expect(window.size).toBe(2);

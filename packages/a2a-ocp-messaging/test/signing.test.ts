@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nativeEd25519 } from "../src/node/index.js";
 import {
   canonicalize,
   createMessage,
@@ -12,6 +11,7 @@ import {
   signObject,
   verifyObject,
 } from "../src/index.js";
+import { nativeEd25519 } from "../src/node/index.js";
 import { plainMessage } from "./support/arbitraries.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
 
@@ -52,38 +52,65 @@ describe("Ed25519 backends", () => {
       const message = hex(vector.message);
       expect(Buffer.from(ed25519PublicKey(secret)).toString("hex")).toBe(vector.public);
       for (const backend of BACKENDS) {
-        expect(Buffer.from(backend.sign(message, secret)).toString("hex"), backend.name).toBe(vector.signature);
-        expect(backend.verify(hex(vector.signature), message, hex(vector.public)), backend.name).toBe(true);
+        expect(Buffer.from(backend.sign(message, secret)).toString("hex"), backend.name).toBe(
+          vector.signature,
+        );
+        expect(
+          backend.verify(hex(vector.signature), message, hex(vector.public)),
+          backend.name,
+        ).toBe(true);
       }
     }
-    const envelope = createMessage({ type: "ocp.knowledge.stream", from: ALICE, to: BOB, payload: SAMPLE_PAYLOADS["ocp.knowledge.stream"] });
+    const envelope = createMessage({
+      type: "ocp.knowledge.stream",
+      from: ALICE,
+      to: BOB,
+      payload: SAMPLE_PAYLOADS["ocp.knowledge.stream"],
+    });
     const byNoble = signObject(envelope, alice.secretKey, nobleEd25519);
     const byNative = signObject(envelope, alice.secretKey, nativeEd25519);
     expect(byNative.signature).toBe(byNoble.signature);
     for (const signer of [byNoble, byNative]) {
       for (const verifier of BACKENDS) {
-        expect(verifyObject(JSON.parse(JSON.stringify(signer)), alice.publicKey, verifier)).toBe(true);
+        expect(verifyObject(JSON.parse(JSON.stringify(signer)), alice.publicKey, verifier)).toBe(
+          true,
+        );
       }
     }
   });
 
-  it.each(BACKENDS.map((b) => [b.name, b] as const))("%s: verify is false, never a throw, for malformed input", (_name, backend) => {
-    const vector = RFC8032[1]!;
-    const signature = hex(vector.signature);
-    expect(backend.verify(signature, hex("73"), hex(vector.public))).toBe(false);
-    expect(backend.verify(signature.subarray(1), hex(vector.message), hex(vector.public))).toBe(false);
-    expect(backend.verify(signature, hex(vector.message), new Uint8Array(31))).toBe(false);
-    expect(backend.verify(new Uint8Array(64).fill(0xff), hex(vector.message), hex(vector.public))).toBe(false);
-  });
+  it.each(BACKENDS.map((b) => [b.name, b] as const))(
+    "%s: verify is false, never a throw, for malformed input",
+    (_name, backend) => {
+      const vector = RFC8032[1]!;
+      const signature = hex(vector.signature);
+      expect(backend.verify(signature, hex("73"), hex(vector.public))).toBe(false);
+      expect(backend.verify(signature.subarray(1), hex(vector.message), hex(vector.public))).toBe(
+        false,
+      );
+      expect(backend.verify(signature, hex(vector.message), new Uint8Array(31))).toBe(false);
+      expect(
+        backend.verify(new Uint8Array(64).fill(0xff), hex(vector.message), hex(vector.public)),
+      ).toBe(false);
+    },
+  );
 });
 
 describe("message signatures (§8.2, §8.3)", () => {
   it("signs the RFC 8785 form of the whole message minus signature", () => {
-    const message = createMessage({ type: "ocp.sync.accept", from: ALICE, to: BOB, payload: { syncId: "s", accepted: true }, ttl: 60, priority: "high" });
+    const message = createMessage({
+      type: "ocp.sync.accept",
+      from: ALICE,
+      to: BOB,
+      payload: { syncId: "s", accepted: true },
+      ttl: 60,
+      priority: "high",
+    });
     const signed = signObject(message, alice.secretKey);
     const { signature, ...rest } = signed;
     expect(new TextDecoder().decode(signingInput(signed))).toBe(canonicalize(rest));
-    for (const field of ["ttl", "version", "priority"]) expect(canonicalize(rest)).toContain(`"${field}"`);
+    for (const field of ["ttl", "version", "priority"])
+      expect(canonicalize(rest)).toContain(`"${field}"`);
     expect(signature).toMatch(/^[A-Za-z0-9+/]{86}==$/);
   });
 
@@ -100,7 +127,10 @@ describe("message signatures (§8.2, §8.3)", () => {
   it("property: changing, removing or adding any single field makes verification fail", () => {
     const mutation = fc.oneof(
       fc.constant({ kind: "remove" as const }),
-      fc.record({ kind: fc.constant("replace" as const), value: fc.jsonValue({ maxDepth: 1, stringUnit: "grapheme" }) }),
+      fc.record({
+        kind: fc.constant("replace" as const),
+        value: fc.jsonValue({ maxDepth: 1, stringUnit: "grapheme" }),
+      }),
     );
     fc.assert(
       fc.property(plainMessage, fc.nat(), mutation, (message, pick, change) => {
@@ -115,7 +145,9 @@ describe("message signatures (§8.2, §8.3)", () => {
         }
         const added = { ...signed, acme_injected: true };
         return BACKENDS.every(
-          (backend) => !verifyObject(tampered, alice.publicKey, backend) && !verifyObject(added, alice.publicKey, backend),
+          (backend) =>
+            !verifyObject(tampered, alice.publicKey, backend) &&
+            !verifyObject(added, alice.publicKey, backend),
         );
       }),
       { numRuns: 150 },
@@ -132,31 +164,48 @@ describe("message signatures (§8.2, §8.3)", () => {
       }
     };
     fc.assert(
-      fc.property(plainMessage, fc.nat(), fc.integer({ min: 1, max: 255 }), (message, index, xor) => {
-        const signed = JSON.parse(JSON.stringify(signObject(message, alice.secretKey)));
-        const bytes = Buffer.from(JSON.stringify(signed.payload), "utf8");
-        bytes[index % bytes.length]! ^= xor;
-        let payload: unknown;
-        try {
-          payload = JSON.parse(utf8.decode(bytes));
-        } catch {
-          return true; // no longer JSON: the decoder refuses it before any signature check
-        }
-        fc.pre(canonicalOrUndefined(payload) !== canonicalize(signed.payload));
-        const tampered = { ...signed, payload };
-        return BACKENDS.every((backend) => !verifyObject(tampered, alice.publicKey, backend));
-      }),
+      fc.property(
+        plainMessage,
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        (message, index, xor) => {
+          const signed = JSON.parse(JSON.stringify(signObject(message, alice.secretKey)));
+          const bytes = Buffer.from(JSON.stringify(signed.payload), "utf8");
+          bytes[index % bytes.length]! ^= xor;
+          let payload: unknown;
+          try {
+            payload = JSON.parse(utf8.decode(bytes));
+          } catch {
+            return true; // no longer JSON: the decoder refuses it before any signature check
+          }
+          fc.pre(canonicalOrUndefined(payload) !== canonicalize(signed.payload));
+          const tampered = { ...signed, payload };
+          return BACKENDS.every((backend) => !verifyObject(tampered, alice.publicKey, backend));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("a signature by another key, or a mangled signature, does not verify", () => {
-    const signed = signObject(createMessage({ type: "ocp.event.unsubscribe", from: ALICE, to: BOB, payload: { subscriptionId: "x" } }), alice.secretKey);
+    const signed = signObject(
+      createMessage({
+        type: "ocp.event.unsubscribe",
+        from: ALICE,
+        to: BOB,
+        payload: { subscriptionId: "x" },
+      }),
+      alice.secretKey,
+    );
     const mallory = generateIdentity("a2a://mallory");
     for (const backend of BACKENDS) {
       expect(verifyObject(signed, mallory.publicKey, backend)).toBe(false);
-      expect(verifyObject({ ...signed, signature: `${"A".repeat(86)}==` }, alice.publicKey, backend)).toBe(false);
-      expect(verifyObject({ ...signed, signature: "not base64" }, alice.publicKey, backend)).toBe(false);
+      expect(
+        verifyObject({ ...signed, signature: `${"A".repeat(86)}==` }, alice.publicKey, backend),
+      ).toBe(false);
+      expect(verifyObject({ ...signed, signature: "not base64" }, alice.publicKey, backend)).toBe(
+        false,
+      );
       const { signature: _s, ...unsigned } = signed;
       expect(verifyObject(unsigned, alice.publicKey, backend)).toBe(false);
     }

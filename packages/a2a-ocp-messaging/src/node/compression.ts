@@ -1,11 +1,11 @@
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { decodeMessage } from "../decode.js";
-import type { Compression, CompressedMessage } from "../envelope.js";
+import type { CompressedMessage, Compression } from "../envelope.js";
 import { fail, type Result } from "../errors.js";
+import type { Decompressor } from "../inbound.js";
 import { parseJson } from "../json.js";
 import { COMPRESSION_THRESHOLD_BYTES, MAX_DECOMPRESSED_BYTES } from "../limits.js";
 import type { PlainMessage } from "../messages.js";
-import type { Decompressor } from "../inbound.js";
 
 /**
  * §12.2 compression. The JSON of `payload` is compressed and carried, base64,
@@ -58,7 +58,9 @@ export function decompressMessage(
         details: { maxBytes },
       });
     }
-    return fail("decompression_failed", `compressedPayload is not valid ${message.compression}`, { cause });
+    return fail("decompression_failed", `compressedPayload is not valid ${message.compression}`, {
+      cause,
+    });
   }
   let text: string;
   try {
@@ -67,7 +69,8 @@ export function decompressMessage(
     return fail("decompression_failed", "the decompressed payload is not UTF-8", { cause });
   }
   const payload = parseJson(text);
-  if (!payload.ok) return fail("decompression_failed", payload.error.message, { cause: payload.error });
+  if (!payload.ok)
+    return fail("decompression_failed", payload.error.message, { cause: payload.error });
   const { compression: _c, compressedPayload: _p, signature: _s, ...envelope } = message;
   const decoded = decodeMessage({ ...envelope, payload: payload.value });
   if (!decoded.ok) return fail("invalid_message", decoded.error.message, { cause: decoded.error });

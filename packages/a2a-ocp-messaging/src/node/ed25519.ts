@@ -26,7 +26,11 @@ function publicKeyObject(raw: Uint8Array): KeyObject {
 function secretKeyObject(raw: Uint8Array): KeyObject {
   let key = secretKeys.get(raw);
   if (key === undefined) {
-    key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, raw]), format: "der", type: "pkcs8" });
+    key = createPrivateKey({
+      key: Buffer.concat([PKCS8_PREFIX, raw]),
+      format: "der",
+      type: "pkcs8",
+    });
     secretKeys.set(raw, key);
   }
   return key;

@@ -66,24 +66,39 @@ export interface DecryptionKey {
 }
 
 function x25519Public(raw: Uint8Array): KeyObject {
-  if (raw.length !== X25519_KEY_BYTES) throw messagingError("invalid_key", "an X25519 key is 32 bytes");
-  return createPublicKey({ key: Buffer.concat([X25519_SPKI_PREFIX, raw]), format: "der", type: "spki" });
+  if (raw.length !== X25519_KEY_BYTES)
+    throw messagingError("invalid_key", "an X25519 key is 32 bytes");
+  return createPublicKey({
+    key: Buffer.concat([X25519_SPKI_PREFIX, raw]),
+    format: "der",
+    type: "spki",
+  });
 }
 
 function x25519Secret(raw: Uint8Array): KeyObject {
-  if (raw.length !== X25519_KEY_BYTES) throw messagingError("invalid_key", "an X25519 key is 32 bytes");
-  return createPrivateKey({ key: Buffer.concat([X25519_PKCS8_PREFIX, raw]), format: "der", type: "pkcs8" });
+  if (raw.length !== X25519_KEY_BYTES)
+    throw messagingError("invalid_key", "an X25519 key is 32 bytes");
+  return createPrivateKey({
+    key: Buffer.concat([X25519_PKCS8_PREFIX, raw]),
+    format: "der",
+    type: "pkcs8",
+  });
 }
 
 function rawPublic(key: KeyObject): Uint8Array {
-  return new Uint8Array(key.export({ format: "der", type: "spki" }).subarray(X25519_SPKI_PREFIX.length));
+  return new Uint8Array(
+    key.export({ format: "der", type: "spki" }).subarray(X25519_SPKI_PREFIX.length),
+  );
 }
 
 /** A fresh X25519 key pair for receiving encrypted messages. */
 export function generateX25519KeyPair(): { secretKey: Uint8Array; publicKey: Uint8Array } {
   const { privateKey, publicKey } = generateKeyPairSync("x25519");
   const pkcs8 = privateKey.export({ format: "der", type: "pkcs8" });
-  return { secretKey: new Uint8Array(pkcs8.subarray(X25519_PKCS8_PREFIX.length)), publicKey: rawPublic(publicKey) };
+  return {
+    secretKey: new Uint8Array(pkcs8.subarray(X25519_PKCS8_PREFIX.length)),
+    publicKey: rawPublic(publicKey),
+  };
 }
 
 /** The X25519 public key of a secret key. */
@@ -96,16 +111,36 @@ export function recipientFromProfile(profile: AgentProfile): EncryptionRecipient
   if (profile.encryptionKey === undefined) {
     throw messagingError("invalid_key", `${profile.id} publishes no encryption key`);
   }
-  return { agentId: profile.id, publicKey: new Uint8Array(Buffer.from(profile.encryptionKey, "base64")) };
+  return {
+    agentId: profile.id,
+    publicKey: new Uint8Array(Buffer.from(profile.encryptionKey, "base64")),
+  };
 }
 
-function associatedData(message: { protocol: string; id: string; from: string; type: string }): Uint8Array {
-  return canonicalBytes({ protocol: message.protocol, id: message.id, from: message.from, type: message.type });
+function associatedData(message: {
+  protocol: string;
+  id: string;
+  from: string;
+  type: string;
+}): Uint8Array {
+  return canonicalBytes({
+    protocol: message.protocol,
+    id: message.id,
+    from: message.from,
+    type: message.type,
+  });
 }
 
-function keyEncryptionKey(shared: Uint8Array, ephemeral: Uint8Array, recipient: Uint8Array, agentId: string): Buffer {
+function keyEncryptionKey(
+  shared: Uint8Array,
+  ephemeral: Uint8Array,
+  recipient: Uint8Array,
+  agentId: string,
+): Buffer {
   const salt = Buffer.concat([ephemeral, recipient]);
-  return Buffer.from(hkdfSync("sha256", shared, salt, Buffer.from(WRAP_INFO + agentId, "utf8"), CONTENT_KEY_BYTES));
+  return Buffer.from(
+    hkdfSync("sha256", shared, salt, Buffer.from(WRAP_INFO + agentId, "utf8"), CONTENT_KEY_BYTES),
+  );
 }
 
 function seal(key: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, aad?: Uint8Array): Buffer {
@@ -118,16 +153,25 @@ function open(key: Uint8Array, iv: Uint8Array, sealed: Uint8Array, aad?: Uint8Ar
   const decipher = createDecipheriv("aes-256-gcm", key, iv);
   if (aad !== undefined) decipher.setAAD(aad);
   decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+  return Buffer.concat([
+    decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)),
+    decipher.final(),
+  ]);
 }
 
 /**
  * Encrypts the payload of a plain message for `recipients` (include yourself
  * to read it back). Returns the unsigned encrypted message: sign it next.
  */
-export function encryptMessage(message: PlainMessage, recipients: readonly EncryptionRecipient[]): EncryptedMessage {
+export function encryptMessage(
+  message: PlainMessage,
+  recipients: readonly EncryptionRecipient[],
+): EncryptedMessage {
   if (recipients.length === 0 || recipients.length > MAX_RECIPIENTS) {
-    throw messagingError("invalid_option", `an encrypted message has 1 to ${MAX_RECIPIENTS} recipients`);
+    throw messagingError(
+      "invalid_option",
+      `an encrypted message has 1 to ${MAX_RECIPIENTS} recipients`,
+    );
   }
   if (new Set(recipients.map((r) => r.agentId)).size !== recipients.length) {
     throw messagingError("invalid_option", "each recipient appears once");
@@ -138,11 +182,17 @@ export function encryptMessage(message: PlainMessage, recipients: readonly Encry
   const ephemeral = generateKeyPairSync("x25519");
   const ephemeralPublic = rawPublic(ephemeral.publicKey);
   const recipientKeys = recipients.map(({ agentId, publicKey }) => {
-    const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: x25519Public(publicKey) });
+    const shared = diffieHellman({
+      privateKey: ephemeral.privateKey,
+      publicKey: x25519Public(publicKey),
+    });
     const kek = keyEncryptionKey(shared, ephemeralPublic, publicKey, agentId);
     const wrapIv = randomBytes(IV_BYTES);
     const wrapped = seal(kek, wrapIv, contentKey);
-    return { agentId, encryptedKey: Buffer.concat([ephemeralPublic, wrapIv, wrapped]).toString("base64") };
+    return {
+      agentId,
+      encryptedKey: Buffer.concat([ephemeralPublic, wrapIv, wrapped]).toString("base64"),
+    };
   });
   const { payload: _payload, signature: _signature, ...envelope } = message;
   return {
@@ -193,7 +243,9 @@ export function decryptMessage(
       associatedData(message),
     );
   } catch (cause) {
-    return fail("decryption_failed", `message ${message.id} does not decrypt for ${key.agentId}`, { cause });
+    return fail("decryption_failed", `message ${message.id} does not decrypt for ${key.agentId}`, {
+      cause,
+    });
   }
   let text: string;
   try {

@@ -1,8 +1,13 @@
-import { InboundPipeline, type InboundOptions } from "../inbound.js";
-import { nativeEd25519 } from "./ed25519.js";
+import { type InboundOptions, InboundPipeline } from "../inbound.js";
 import { createDecompressor } from "./compression.js";
+import { nativeEd25519 } from "./ed25519.js";
 
-export { type CompressOptions, compressMessage, createDecompressor, decompressMessage } from "./compression.js";
+export {
+  type CompressOptions,
+  compressMessage,
+  createDecompressor,
+  decompressMessage,
+} from "./compression.js";
 export { hasNativeEd25519, nativeEd25519 } from "./ed25519.js";
 export {
   createDecryptor,
@@ -31,5 +36,9 @@ export {
  * gzip/brotli decompression (capped). Any option given wins.
  */
 export function createNodeInboundPipeline(options: InboundOptions): InboundPipeline {
-  return new InboundPipeline({ ed25519: nativeEd25519, decompress: createDecompressor(), ...options });
+  return new InboundPipeline({
+    ed25519: nativeEd25519,
+    decompress: createDecompressor(),
+    ...options,
+  });
 }

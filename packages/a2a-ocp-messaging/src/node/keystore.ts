@@ -3,7 +3,12 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { fromBase64Exact, toBase64 } from "../base64.js";
 import { messagingError } from "../errors.js";
-import { type AgentIdentity, generateIdentity, identityFromSecretKey, PublicKeySchema } from "../identity.js";
+import {
+  type AgentIdentity,
+  generateIdentity,
+  identityFromSecretKey,
+  PublicKeySchema,
+} from "../identity.js";
 import { AgentUriSchema } from "../payloads/common.js";
 import { generateX25519KeyPair, x25519PublicKey } from "./encryption.js";
 
@@ -39,7 +44,8 @@ export function identityToFile(identity: AgentIdentity): IdentityFile {
     id: identity.id,
     ed25519SecretKey: toBase64(identity.secretKey),
   };
-  if (identity.encryption !== undefined) file.x25519SecretKey = toBase64(identity.encryption.secretKey);
+  if (identity.encryption !== undefined)
+    file.x25519SecretKey = toBase64(identity.encryption.secretKey);
   return file;
 }
 
@@ -47,12 +53,18 @@ export function identityToFile(identity: AgentIdentity): IdentityFile {
 export function identityFromFile(value: unknown): AgentIdentity {
   const parsed = IdentityFileSchema.safeParse(value);
   if (!parsed.success) {
-    throw messagingError("invalid_key", "not an a2a+ocp identity file", { details: { issues: parsed.error.issues } });
+    throw messagingError("invalid_key", "not an a2a+ocp identity file", {
+      details: { issues: parsed.error.issues },
+    });
   }
   const secretKey = fromBase64Exact(parsed.data.ed25519SecretKey, 32)!;
-  if (parsed.data.x25519SecretKey === undefined) return identityFromSecretKey(parsed.data.id, secretKey);
+  if (parsed.data.x25519SecretKey === undefined)
+    return identityFromSecretKey(parsed.data.id, secretKey);
   const x = fromBase64Exact(parsed.data.x25519SecretKey, 32)!;
-  return identityFromSecretKey(parsed.data.id, secretKey, { secretKey: x, publicKey: x25519PublicKey(x) });
+  return identityFromSecretKey(parsed.data.id, secretKey, {
+    secretKey: x,
+    publicKey: x25519PublicKey(x),
+  });
 }
 
 /** Saves an identity to `path` (mode 0600, atomic replace). */

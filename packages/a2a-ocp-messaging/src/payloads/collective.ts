@@ -28,10 +28,16 @@ export const CollectiveQueryPayloadSchema = z
     minResponses: z.number().int().min(1).optional(),
     maxResponses: z.number().int().min(1).optional(),
   })
-  .refine((p) => p.minResponses === undefined || p.maxResponses === undefined || p.minResponses <= p.maxResponses, {
-    message: "minResponses must not exceed maxResponses",
-    path: ["minResponses"],
-  })
+  .refine(
+    (p) =>
+      p.minResponses === undefined ||
+      p.maxResponses === undefined ||
+      p.minResponses <= p.maxResponses,
+    {
+      message: "minResponses must not exceed maxResponses",
+      path: ["minResponses"],
+    },
+  )
   .meta({ id: "CollectiveQueryPayload", description: "§5.2.1 ocp.collective.query" });
 export type CollectiveQueryPayload = z.infer<typeof CollectiveQueryPayloadSchema>;
 

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { AgentUriSchema, CountSchema, IdSchema, TimestampSchema, UnitIntervalSchema } from "./common.js";
+import {
+  AgentUriSchema,
+  CountSchema,
+  IdSchema,
+  TimestampSchema,
+  UnitIntervalSchema,
+} from "./common.js";
 
 /** Vote tallies shared by §5.3.3 and §5.3.4. */
 export const VoteCountsSchema = z
@@ -24,7 +30,7 @@ export const ConsensusProposePayloadSchema = z
     threshold: UnitIntervalSchema.optional(),
   })
   .refine((p) => (p.votingRule === "threshold") === (p.threshold !== undefined), {
-    message: "threshold is required for, and only for, votingRule \"threshold\"",
+    message: 'threshold is required for, and only for, votingRule "threshold"',
     path: ["threshold"],
   })
   .meta({ id: "ConsensusProposePayload", description: "§5.3.1 ocp.consensus.propose" });

@@ -34,7 +34,10 @@ export const KnowledgeNodeSchema = z
     visibility: VisibilitySchema.optional(),
     sharedWith: z.array(AgentUriSchema).optional(),
   })
-  .meta({ id: "KnowledgeNode", description: "§5.1.1 a unit of knowledge, with §8.5 access fields." });
+  .meta({
+    id: "KnowledgeNode",
+    description: "§5.1.1 a unit of knowledge, with §8.5 access fields.",
+  });
 export type KnowledgeNode = z.infer<typeof KnowledgeNodeSchema>;
 
 /** §5.1.1 KnowledgeEdge. */

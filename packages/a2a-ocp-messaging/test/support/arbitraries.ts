@@ -19,11 +19,9 @@ export const recipients = fc.oneof(
 );
 
 /** Extension fields, org-prefixed as §11.2 asks. */
-export const extensions = fc.dictionary(
-  fc.stringMatching(/^acme_[a-z]{1,8}$/),
-  json,
-  { maxKeys: 3 },
-);
+export const extensions = fc.dictionary(fc.stringMatching(/^acme_[a-z]{1,8}$/), json, {
+  maxKeys: 3,
+});
 
 const envelopeOptions = fc.record(
   {
@@ -38,9 +36,21 @@ const envelopeOptions = fc.record(
 /** Any valid plain message: a known type with a sample payload plus extensions, or a custom type with any object. */
 export const plainMessage: fc.Arbitrary<PlainMessage> = fc.oneof(
   fc
-    .tuple(fc.constantFrom(...KNOWN_MESSAGE_TYPES), agentUri, recipients, extensions, envelopeOptions)
+    .tuple(
+      fc.constantFrom(...KNOWN_MESSAGE_TYPES),
+      agentUri,
+      recipients,
+      extensions,
+      envelopeOptions,
+    )
     .map(([type, from, to, ext, options]) =>
-      createMessage({ type, from, to, payload: { ...SAMPLE_PAYLOADS[type], ...ext } as never, ...options }),
+      createMessage({
+        type,
+        from,
+        to,
+        payload: { ...SAMPLE_PAYLOADS[type], ...ext } as never,
+        ...options,
+      }),
     ),
   fc
     .tuple(

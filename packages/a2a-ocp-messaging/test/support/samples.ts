@@ -27,7 +27,11 @@ export const EDGE = {
 
 const BEACON = {
   status: "blocked" as const,
-  currentContext: { task: "Implement OAuth", file: "src/auth/oauth.ts", blockedOn: "API credentials" },
+  currentContext: {
+    task: "Implement OAuth",
+    file: "src/auth/oauth.ts",
+    blockedOn: "API credentials",
+  },
   availability: "available" as const,
 };
 
@@ -129,7 +133,10 @@ export const SAMPLE_PAYLOADS: { [T in KnownMessageType]: PayloadInit<T> } = {
   "ocp.consensus.timeout": { proposalId: "prop-456", votes: VOTES, reason: "quorum not reached" },
   "ocp.awareness.beacon": BEACON,
   "ocp.awareness.update": { changes: { status: "working" } },
-  "ocp.awareness.query": { queryId: "aq-1", filters: { status: ["blocked"], availability: ["available"] } },
+  "ocp.awareness.query": {
+    queryId: "aq-1",
+    filters: { status: ["blocked"], availability: ["available"] },
+  },
   "ocp.awareness.response": { queryId: "aq-1", agents: [{ agentId: CAROL, awareness: BEACON }] },
   "ocp.event.publish": EVENT,
   "ocp.event.subscribe": { subscriptionId: "esub-1", eventTypes: ["code.deployed"] },
@@ -138,11 +145,20 @@ export const SAMPLE_PAYLOADS: { [T in KnownMessageType]: PayloadInit<T> } = {
   "ocp.sync.request": { syncId: "s-1", scope: ["knowledge", "awareness"], priority: "high" },
   "ocp.sync.offer": { syncId: "s-1", dataSize: 2048, dataTypes: ["knowledge"], estimatedTime: 1.5 },
   "ocp.sync.accept": { syncId: "s-1", accepted: true },
-  "ocp.sync.complete": { syncId: "s-1", bytesTransferred: 2048, itemsSynced: 12, conflicts: 0, duration: 350 },
+  "ocp.sync.complete": {
+    syncId: "s-1",
+    bytesTransferred: 2048,
+    itemsSynced: 12,
+    conflicts: 0,
+    duration: 350,
+  },
   "ocp.sync.conflict": {
     syncId: "s-1",
     conflicts: [{ type: "knowledge", itemId: "node-789", localVersion: 1, remoteVersion: 2 }],
   },
-  "capability.announce": { features: ["knowledge_streaming", "collective_query"], version: "1.0.0" },
+  "capability.announce": {
+    features: ["knowledge_streaming", "collective_query"],
+    version: "1.0.0",
+  },
   "capability.confirm": { supportedFeatures: ["knowledge_streaming"], version: "1.0.0" },
 };
