@@ -17,7 +17,7 @@ import {
   type Ed25519Backend,
   type KeyLookup,
   nobleEd25519,
-  verifyObject,
+  verifyMessage,
 } from "./signing.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
@@ -219,27 +219,8 @@ export class InboundPipeline {
     raw: Record<string, unknown>,
     wire: WireMessage,
   ): Promise<Result<boolean, "signature_missing" | "unknown_sender" | "signature_invalid">> {
-    if (wire.signature === undefined) {
-      if (this.#options.requireSignature === false) return ok(false);
-      return fail("signature_missing", `message ${wire.id} is not signed`);
-    }
-    let key: Uint8Array | undefined;
-    try {
-      key = await this.#options.lookupKey(wire.from);
-    } catch (cause) {
-      return fail("unknown_sender", `the key lookup for ${wire.from} failed`, { cause });
-    }
-    if (key === undefined) {
-      return fail("unknown_sender", `no public key for ${wire.from}`, {
-        details: { from: wire.from },
-      });
-    }
-    if (key.length !== ED25519_PUBLIC_KEY_BYTES || !verifyObject(raw, key, this.#backend)) {
-      return fail("signature_invalid", `message ${wire.id} does not verify for ${wire.from}`, {
-        details: { from: wire.from },
-      });
-    }
-    return ok(true);
+    if (wire.signature === undefined && this.#options.requireSignature === false) return ok(false);
+    return verifyMessage(raw, this.#options.lookupKey, this.#backend);
   }
 
   #unwrap(wire: WireMessage): Result<PlainMessage | EncryptedMessage, InboundErrorCode> {

@@ -221,6 +221,7 @@ export {
   nobleEd25519,
   signingInput,
   signObject,
+  verifyMessage,
   verifyObject,
   withoutSignature,
 } from "./signing.js";

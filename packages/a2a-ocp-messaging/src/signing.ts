@@ -2,7 +2,7 @@ import * as ed from "@noble/ed25519";
 import { sha512 } from "@noble/hashes/sha2.js";
 import { fromBase64Exact, toBase64 } from "./base64.js";
 import { canonicalBytes } from "./canonical.js";
-import { messagingError } from "./errors.js";
+import { fail, messagingError, ok, type Result } from "./errors.js";
 
 /**
  * Message signatures (§8.2, §8.3), Ed25519 over the RFC 8785 canonical JSON of
@@ -130,3 +130,33 @@ export function verifyObject(
 export type KeyLookup = (
   agentId: string,
 ) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
+
+/**
+ * §8.3 verifies a received message (the parsed JSON) against its sender's key
+ * found through `lookupKey`: `signature_missing` when it has no signature,
+ * `unknown_sender` when the lookup finds no key (or throws),
+ * `signature_invalid` when the signature does not verify.
+ */
+export async function verifyMessage(
+  raw: Readonly<Record<string, unknown>>,
+  lookupKey: KeyLookup,
+  backend: Ed25519Backend = nobleEd25519,
+): Promise<Result<true, "signature_missing" | "unknown_sender" | "signature_invalid">> {
+  const from = typeof raw["from"] === "string" ? raw["from"] : "";
+  if (raw["signature"] === undefined)
+    return fail("signature_missing", `message from ${from} is not signed`);
+  let key: Uint8Array | undefined;
+  try {
+    key = await lookupKey(from);
+  } catch (cause) {
+    return fail("unknown_sender", `the key lookup for ${from} failed`, { cause });
+  }
+  if (key === undefined)
+    return fail("unknown_sender", `no public key for ${from}`, { details: { from } });
+  if (!verifyObject(raw, key, backend)) {
+    return fail("signature_invalid", `the signature does not verify for ${from}`, {
+      details: { from },
+    });
+  }
+  return ok(true);
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   createMessage,
   DEFAULT_TTL_SECONDS,
+  decodeMessage,
   generateIdentity,
   type InboundErrorCode,
   InboundPipeline,
@@ -235,7 +236,35 @@ describe("inbound pipeline: order of stages", () => {
   });
 });
 
+describe("inbound pipeline: concurrency", () => {
+  it("of concurrent copies of one message, exactly one is accepted", async () => {
+    const h = harness();
+    const pipeline = new InboundPipeline({
+      lookupKey: async () => h.alice.publicKey,
+      now: h.clock.now,
+    });
+    const message = h.wire("ocp.sync.accept");
+    const results = await Promise.all(Array.from({ length: 8 }, () => pipeline.accept(message)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.error.code === "replay_detected")).toHaveLength(7);
+  });
+});
+
 describe("inbound pipeline: robustness", () => {
+  it("property: decodeMessage gives a value or a typed error for any value", () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        const result = decodeMessage(value);
+        return (
+          result.ok ||
+          result.error.code === "invalid_message" ||
+          result.error.code === "incompatible_version"
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   const codes = new Set(Object.keys(MESSAGING_ERROR_CODES));
 
   it("property: arbitrary text gives a value or a typed error, never a throw", async () => {

@@ -9,6 +9,7 @@ import {
   nobleEd25519,
   signingInput,
   signObject,
+  verifyMessage,
   verifyObject,
 } from "../src/index.js";
 import { nativeEd25519 } from "../src/node/index.js";
@@ -208,6 +209,41 @@ describe("message signatures (§8.2, §8.3)", () => {
       );
       const { signature: _s, ...unsigned } = signed;
       expect(verifyObject(unsigned, alice.publicKey, backend)).toBe(false);
+    }
+  });
+});
+
+describe("verifyMessage (§8.3, key lookup)", () => {
+  it("looks the sender's key up and reports missing, unknown and invalid signatures by code", async () => {
+    const message = createMessage({
+      type: "ocp.sync.accept",
+      from: ALICE,
+      to: BOB,
+      payload: { syncId: "s", accepted: true },
+    });
+    const signed = JSON.parse(JSON.stringify(signObject(message, alice.secretKey)));
+    const lookup = (id: string) => (id === ALICE ? alice.publicKey : undefined);
+    for (const backend of BACKENDS) {
+      expect((await verifyMessage(signed, lookup, backend)).ok).toBe(true);
+      const { signature: _s, ...unsigned } = signed;
+      const codes = [
+        await verifyMessage(unsigned, lookup, backend),
+        await verifyMessage(signed, () => undefined, backend),
+        await verifyMessage(
+          signed,
+          async () => {
+            throw new Error("directory down");
+          },
+          backend,
+        ),
+        await verifyMessage({ ...signed, to: ALICE }, lookup, backend),
+      ].map((r) => (r.ok ? "ok" : r.error.code));
+      expect(codes).toEqual([
+        "signature_missing",
+        "unknown_sender",
+        "unknown_sender",
+        "signature_invalid",
+      ]);
     }
   });
 });
