@@ -1,6 +1,7 @@
 // pnpm bench: Ed25519 sign/verify (noble vs native) and the inbound pipeline,
 // each beside JSON.parse of the same messages, measured in the same run.
 // Figures depend on the machine; the ratios are what to compare across runs.
+import { loadavg } from "node:os";
 import {
   createMessage,
   generateIdentity,
@@ -63,25 +64,28 @@ const texts = signed.map((m) => JSON.stringify(m));
 const parsed = texts.map((t) => JSON.parse(t));
 const meanBytes = Math.round(texts.reduce((n, t) => n + Buffer.byteLength(t), 0) / COUNT);
 
+const WARM_UP = Math.min(COUNT, 300);
+
+// fn(count) processes the first `count` messages; a short pass warms the JIT first.
 function rate(fn) {
-  fn(); // warm up
+  fn(WARM_UP);
   const start = process.hrtime.bigint();
-  fn();
+  fn(COUNT);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return COUNT / seconds;
 }
 
 async function rateAsync(fn) {
-  await fn(); // warm up
+  await fn(WARM_UP);
   const start = process.hrtime.bigint();
-  await fn();
+  await fn(COUNT);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return COUNT / seconds;
 }
 
 let sink = 0;
-const baseline = rate(() => {
-  for (const t of texts) sink += JSON.parse(t) === null ? 0 : 1;
+const baseline = rate((n) => {
+  for (let i = 0; i < n; i++) sink += JSON.parse(texts[i]) === null ? 0 : 1;
 });
 
 const results = [];
@@ -90,15 +94,18 @@ const record = (name, perSecond) => results.push({ name, perSecond });
 for (const backend of [nobleEd25519, nativeEd25519]) {
   record(
     `sign (${backend.name})`,
-    rate(() => {
-      for (const m of unsigned) sink += signObject(m, alice.secretKey, backend).signature.length;
+    rate((n) => {
+      for (let i = 0; i < n; i++) {
+        sink += signObject(unsigned[i], alice.secretKey, backend).signature.length;
+      }
     }),
   );
   record(
     `verify (${backend.name})`,
-    rate(() => {
-      for (const m of parsed)
-        if (!verifyObject(m, alice.publicKey, backend)) throw new Error("verify failed");
+    rate((n) => {
+      for (let i = 0; i < n; i++) {
+        if (!verifyObject(parsed[i], alice.publicKey, backend)) throw new Error("verify failed");
+      }
     }),
   );
 }
@@ -111,10 +118,10 @@ for (const [name, make] of [
   // A fresh pipeline per pass: the same ids twice would be replays.
   record(
     name,
-    await rateAsync(async () => {
+    await rateAsync(async (n) => {
       const pipeline = make();
-      for (const t of texts) {
-        const result = await pipeline.accept(t);
+      for (let i = 0; i < n; i++) {
+        const result = await pipeline.accept(texts[i]);
         if (!result.ok) throw result.error;
       }
     }),
@@ -134,4 +141,9 @@ for (const { name, perSecond } of results) {
 const nobleVerify = results.find((r) => r.name === "verify (noble)").perSecond;
 const nativeVerify = results.find((r) => r.name === "verify (native)").perSecond;
 console.log(`native verify is ${(nativeVerify / nobleVerify).toFixed(1)}x noble verify`);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")} (noisy when high)`,
+);
 if (sink === -1) console.log("");
