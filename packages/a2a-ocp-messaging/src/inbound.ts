@@ -152,7 +152,7 @@ export class InboundPipeline {
     try {
       return await this.#accept(input);
     } catch (cause) {
-      // A throwing key lookup or decryptor is the caller's fault, but must still be a typed refusal.
+      // A throwing decryptor, decompressor or clock is the caller's fault, but must still be a typed refusal.
       return fail("invalid_message", "the message could not be processed", { cause });
     }
   }
