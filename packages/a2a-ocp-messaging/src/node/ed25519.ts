@@ -36,6 +36,11 @@ function secretKeyObject(raw: Uint8Array): KeyObject {
   return key;
 }
 
+/** How many parsed public keys the native backend holds (at most {@link NATIVE_KEY_CACHE_MAX_ENTRIES}). */
+export function nativeKeyCacheSize(): number {
+  return publicKeys.size;
+}
+
 /** Whether this Node has native Ed25519 (OpenSSL); every supported Node does. */
 export function hasNativeEd25519(): boolean {
   try {

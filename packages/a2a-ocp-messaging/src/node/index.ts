@@ -8,7 +8,7 @@ export {
   createDecompressor,
   decompressMessage,
 } from "./compression.js";
-export { hasNativeEd25519, nativeEd25519 } from "./ed25519.js";
+export { hasNativeEd25519, nativeEd25519, nativeKeyCacheSize } from "./ed25519.js";
 export {
   createDecryptor,
   type DecryptionKey,
