@@ -124,27 +124,35 @@ const PROPERTY_TIMEOUT_MS = 60_000;
 const conformant = compileSchema(envelopeJsonSchema());
 
 describe("property: any valid envelope", () => {
-  it("encodes to one line that decodes and re-encodes to the same bytes", () => {
-    fc.assert(
-      fc.property(envelope, (value) => {
-        const line = encodeLine(value);
-        expect(line.indexOf("\n")).toBe(line.length - 1);
-        const decoded = decodeLine(line);
-        expect(decoded.ok).toBe(true);
-        if (decoded.ok) expect(encodeLine(decoded.value)).toBe(line);
-      }),
-      { numRuns: 400 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    "encodes to one line that decodes and re-encodes to the same bytes",
+    () => {
+      fc.assert(
+        fc.property(envelope, (value) => {
+          const line = encodeLine(value);
+          expect(line.indexOf("\n")).toBe(line.length - 1);
+          const decoded = decodeLine(line);
+          expect(decoded.ok).toBe(true);
+          if (decoded.ok) expect(encodeLine(decoded.value)).toBe(line);
+        }),
+        { numRuns: 400 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it("validates against the generated JSON Schema once encoded", () => {
-    fc.assert(
-      fc.property(envelope, (value) => {
-        expect(conformant(toWire(value))).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    "validates against the generated JSON Schema once encoded",
+    () => {
+      fc.assert(
+        fc.property(envelope, (value) => {
+          expect(conformant(toWire(value))).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
 
 describe("property: decoding never throws", () => {
@@ -155,34 +163,46 @@ describe("property: decoding never throws", () => {
     }
   };
 
-  it("any string fed to decodeLine returns a value or a typed error", () => {
-    fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 300 }), (line) => {
-        expectTyped(decodeLine(line));
-      }),
-      { numRuns: 1000 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    "any string fed to decodeLine returns a value or a typed error",
+    () => {
+      fc.assert(
+        fc.property(fc.string({ unit: "binary", maxLength: 300 }), (line) => {
+          expectTyped(decodeLine(line));
+        }),
+        { numRuns: 1000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it("any JSON text fed to decodeLine returns a value or a typed error", () => {
-    fc.assert(
-      fc.property(fc.json({ maxDepth: 4 }), (line) => {
-        expectTyped(decodeLine(line));
-      }),
-      { numRuns: 1000 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    "any JSON text fed to decodeLine returns a value or a typed error",
+    () => {
+      fc.assert(
+        fc.property(fc.json({ maxDepth: 4 }), (line) => {
+          expectTyped(decodeLine(line));
+        }),
+        { numRuns: 1000 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it("any mutation of a valid envelope's JSON value decodes or fails typed", () => {
-    fc.assert(
-      fc.property(envelope, fc.jsonValue({ maxDepth: 2 }), fc.nat(), (value, junk, pick) => {
-        const wire = toWire(value) as Record<string, unknown>;
-        const keys = Object.keys(wire);
-        const key = keys[pick % keys.length] ?? "type";
-        expectTyped(decodeLine(JSON.stringify({ ...wire, [key]: junk })));
-        expect(() => decodeEnvelope({ ...wire, [key]: junk })).not.toThrow();
-      }),
-      { numRuns: 500 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    "any mutation of a valid envelope's JSON value decodes or fails typed",
+    () => {
+      fc.assert(
+        fc.property(envelope, fc.jsonValue({ maxDepth: 2 }), fc.nat(), (value, junk, pick) => {
+          const wire = toWire(value) as Record<string, unknown>;
+          const keys = Object.keys(wire);
+          const key = keys[pick % keys.length] ?? "type";
+          expectTyped(decodeLine(JSON.stringify({ ...wire, [key]: junk })));
+          expect(() => decodeEnvelope({ ...wire, [key]: junk })).not.toThrow();
+        }),
+        { numRuns: 500 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
