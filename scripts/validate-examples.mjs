@@ -6,9 +6,16 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020Module from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
 import { decodeLine } from "../packages/types/dist/index.js";
 
 const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+const compile = (schemaValue) => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(schemaValue);
+};
 const root = fileURLToPath(new URL("..", import.meta.url));
 const schema = (name) => JSON.parse(readFileSync(join(root, "schema", name), "utf8"));
 
