@@ -22,9 +22,7 @@ const schema = (name) => JSON.parse(readFileSync(join(root, "schema", name), "ut
 let checked = 0;
 const failures = [];
 
-const ocp = new Ajv2020({ strict: false, allErrors: true }).compile(
-  schema("ocp-envelope.schema.json"),
-);
+const ocp = compile(schema("ocp-envelope.schema.json"));
 const ocpDir = join(root, "examples", "ocp");
 for (const file of readdirSync(ocpDir)
   .filter((f) => f.endsWith(".ndjson"))
@@ -46,9 +44,7 @@ for (const file of readdirSync(ocpDir)
 const a2aSchema = join(root, "schema", "a2a-ocp-message.schema.json");
 const a2aDir = join(root, "examples", "a2a-ocp");
 if (existsSync(a2aSchema) && existsSync(a2aDir)) {
-  const a2a = new Ajv2020({ strict: false, allErrors: true }).compile(
-    schema("a2a-ocp-message.schema.json"),
-  );
+  const a2a = compile(schema("a2a-ocp-message.schema.json"));
   for (const file of readdirSync(a2aDir)
     .filter((f) => f.endsWith(".json"))
     .sort()) {
