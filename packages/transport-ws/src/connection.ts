@@ -367,8 +367,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#ws.send(data, { binary }, this.#onWritten);
   }
 
-  readonly #onWritten = (error?: Error): void => {
-    if (error !== undefined || this.#state === "closed") return;
+  readonly #onWritten = (error?: Error | null): void => {
+    if (error != null || this.#state === "closed") return;
     this.#pump();
   };
 
