@@ -362,9 +362,23 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     return status;
   }
 
+  /**
+   * Hands one message to the socket. The write callback, which pumps the
+   * queue and reports `drain`, is only attached when the write may not
+   * complete at once: when the socket already holds bytes, or the message is
+   * at least `lowWaterBytes` long. Whenever the queue holds messages the
+   * socket holds at least `highWaterBytes`, of which at most the first write
+   * of the busy period (under `lowWaterBytes`) lacks a callback, so a later
+   * callback always comes to drain the queue. Sparing the callback on the
+   * common path keeps a broadcast close to a raw `ws.send`.
+   */
   #write(data: string | Buffer, binary: boolean, bytes: number): void {
     this.#bytesOut += bytes;
-    this.#ws.send(data, { binary }, this.#onWritten);
+    if (this.#ws.bufferedAmount > 0 || bytes >= this.limits.lowWaterBytes) {
+      this.#ws.send(data, { binary }, this.#onWritten);
+    } else {
+      this.#ws.send(data, { binary });
+    }
   }
 
   readonly #onWritten = (error?: Error | null): void => {
