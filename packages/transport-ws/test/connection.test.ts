@@ -90,7 +90,7 @@ describe("backpressure and slow consumers", () => {
     expect(maxOutbound).toBeLessThanOrEqual(limit);
     expect(connection.stats().peakOutboundBytes).toBeLessThanOrEqual(limit);
     expect(server.stats().peakOutboundBytes).toBeLessThanOrEqual(limit);
-    // A loose bound only: 128 MiB were offered, far less was ever held.
+    // A loose bound only: over 120 MiB were offered, far less was ever held.
     expect(maxMemory - before).toBeLessThan(64 * 1024 * 1024);
 
     const clientSaw = closeOf(ws);
