@@ -19,7 +19,7 @@ import {
   type SendStatus,
 } from "./connection.js";
 import { CLOSE_CODES, CONTROL_TYPES, SUBPROTOCOL, TERMINAL_CLOSE_CODES } from "./constants.js";
-import type { ConnectionAck } from "./control.js";
+import type { ConnectionAck, ConnectionRegistered } from "./control.js";
 import { type WsError, type WsErrorCode, wsError } from "./errors.js";
 import { type LimitOptions, type Limits, pickLimits, resolveLimits } from "./limits.js";
 
@@ -192,20 +192,12 @@ export class WsClient extends EventEmitter<WsClientEvents> {
       failure = error;
     };
     const onEarlyClose = () => {
-      this.#lost(
-        {
-          code: 1006,
-          reason: failure?.message ?? "connection failed",
-          initiator: "remote",
-          error: wsError(
-            "closed",
-            `could not connect: ${failure?.message ?? "closed"}`,
-            {},
-            failure,
-          ),
-        },
-        undefined,
-      );
+      this.#lost({
+        code: 1006,
+        reason: failure?.message ?? "connection failed",
+        initiator: "remote",
+        error: wsError("closed", `could not connect: ${failure?.message ?? "closed"}`, {}, failure),
+      });
     };
     ws.on("error", onError);
     ws.once("close", onEarlyClose);
@@ -233,7 +225,6 @@ export class WsClient extends EventEmitter<WsClientEvents> {
       );
     }
     let refusal: { code: number; reason: string } | undefined;
-    let registered = false;
     const timer = setTimeout(() => {
       connection.abort(
         CLOSE_CODES.HANDSHAKE_TIMEOUT,
@@ -267,7 +258,18 @@ export class WsClient extends EventEmitter<WsClientEvents> {
         Promise.resolve()
           .then(() => this.#options.announce(message.payload.nonce, context))
           .then(
-            (announcement) => {
+            (announcement: unknown) => {
+              if (typeof announcement !== "string" || announcement.length === 0) {
+                connection.abort(
+                  CLOSE_CODES.INTERNAL_ERROR,
+                  "announce failed",
+                  wsError(
+                    "internal",
+                    "the announce callback must return the announcement's JSON text",
+                  ),
+                );
+                return;
+              }
               stage = "registering";
               connection._sendHandshake(announcement);
             },
@@ -282,7 +284,6 @@ export class WsClient extends EventEmitter<WsClientEvents> {
       }
       if (stage === "registering" && message.type === CONTROL_TYPES.REGISTERED) {
         clearTimeout(timer);
-        registered = true;
         connection._open(message.payload.agentId);
         this.#registered(connection, message.payload);
         return;
@@ -305,14 +306,11 @@ export class WsClient extends EventEmitter<WsClientEvents> {
         refusal !== undefined && info.initiator === "remote"
           ? { ...info, reason: refusal.reason || info.reason }
           : info;
-      this.#lost(ended, registered ? connection : undefined);
+      this.#lost(ended);
     });
   }
 
-  #registered(
-    connection: Connection,
-    payload: ConnectionAck["payload"] | Record<string, unknown>,
-  ): void {
+  #registered(connection: Connection, payload: ConnectionRegistered["payload"]): void {
     const reconnected = this.#registeredOnce;
     this.#registeredOnce = true;
     this.#attempt = 0;
@@ -345,7 +343,7 @@ export class WsClient extends EventEmitter<WsClientEvents> {
   }
 
   /** A connection (or an attempt) ended: reconnect, or finish. */
-  #lost(info: CloseInfo, _was: Connection | undefined): void {
+  #lost(info: CloseInfo): void {
     if (this.#final !== undefined) return;
     if (this.#closing !== undefined) {
       this.#finish(info);

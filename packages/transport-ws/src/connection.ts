@@ -4,109 +4,44 @@
  * with backpressure, the peer is watched by a heartbeat, and every end of the
  * connection is reported once with a meaningful close code.
  *
- * Outbound accounting: a message is handed to the socket while the socket's
- * `bufferedAmount` is below `highWaterBytes` and nothing waits before it;
- * otherwise it waits in the connection's own queue, drained as the socket
- * flushes. Queue plus `bufferedAmount` above `highWaterBytes` reports
- * `backpressured`; a send that would take them above `maxOutboundBufferBytes`
- * is refused, the queue dropped, and the connection closed with 4003.
+ * Outbound accounting lives in `outbound.ts`: queue plus `bufferedAmount`
+ * above `highWaterBytes` reports `backpressured`; a send that would take them
+ * above `maxOutboundBufferBytes` is refused, the queue dropped, and the
+ * connection closed with 4003.
  */
 import { EventEmitter } from "node:events";
 import type { RawData, WebSocket } from "ws";
-import { CLOSE_CODES, CONTROL_TYPES, closeReason } from "./constants.js";
+import type {
+  CloseInfo,
+  ConnectionEvents,
+  ConnectionState,
+  ConnectionStats,
+  DisconnectNotice,
+  MessageMeta,
+  SendStatus,
+} from "./connection-types.js";
+import { CLOSE_CODES, CONTROL_TYPES, closeReason, isSendableCloseCode } from "./constants.js";
 import { type Classified, classify, encodeControl } from "./control.js";
 import { type WsError, wsError } from "./errors.js";
-import { byteLengthOf, decodeRecords, encodeRecords, recordText } from "./framing.js";
+import { encodeRecords, frameMessages } from "./framing.js";
 import { Heartbeat } from "./heartbeat.js";
 import type { Limits } from "./limits.js";
+import { Outbound } from "./outbound.js";
 
-/** What became of a message handed to `send` or `sendBatch`. */
-export type SendStatus =
-  /** Handed to the socket. */
-  | "sent"
-  /** Held in the connection's queue (check `backpressured`, wait for `drain`). */
-  | "queued"
-  /** Dropped: the connection is not open (handshake, closing or closed). */
-  | "closed"
-  /** Dropped: it would exceed `maxOutboundBufferBytes`; the connection is closing with 4003. */
-  | "overflow";
-
-export type ConnectionState = "handshake" | "open" | "closing" | "closed";
-
-export interface MessageMeta {
-  /** Whether the message arrived as a length-prefixed record of a binary frame (else a text frame). */
-  binary: boolean;
-}
-
-export interface DisconnectNotice {
-  code: number;
-  reason: string;
-}
-
-/** How a connection ended; reported once, by the `close` event and `closed`. */
-export interface CloseInfo {
-  /** The close code: the one this side closed with, or the one the peer sent. */
-  code: number;
-  reason: string;
-  /** Which side ended the connection. */
-  initiator: "local" | "remote";
-  /** The disconnect notice the peer sent before closing, if it did. */
-  notice?: DisconnectNotice;
-  /** The failure behind the close, if there was one. */
-  error?: WsError;
-}
-
-export interface ConnectionStats {
-  state: ConnectionState;
-  /** Bytes waiting in the connection's own queue. */
-  queuedBytes: number;
-  /** Messages waiting in the connection's own queue. */
-  queuedMessages: number;
-  /** Bytes the socket holds that are not yet written out. */
-  bufferedAmount: number;
-  /** `queuedBytes + bufferedAmount`: what this connection holds on its way out. */
-  outboundBytes: number;
-  /** Highest `outboundBytes` ever observed. Never exceeds `maxOutboundBufferBytes`. */
-  peakOutboundBytes: number;
-  backpressured: boolean;
-  messagesIn: number;
-  messagesOut: number;
-  bytesIn: number;
-  bytesOut: number;
-}
-
-export interface ConnectionEvents {
-  /** An application message, as the exact text that arrived. */
-  message: [raw: string, meta: MessageMeta];
-  /** Outbound bytes rose above `highWaterBytes`. */
-  backpressure: [];
-  /** Outbound bytes fell to `lowWaterBytes` after `backpressure`. */
-  drain: [];
-  /** The peer sent a graceful disconnect notice; its close follows. */
-  disconnecting: [notice: DisconnectNotice];
-  /** The connection ended. */
-  close: [info: CloseInfo];
-}
+export type {
+  CloseInfo,
+  ConnectionEvents,
+  ConnectionState,
+  ConnectionStats,
+  DisconnectNotice,
+  MessageMeta,
+  SendStatus,
+};
 
 /** @internal Receives every inbound message until the connection is open. */
 export type HandshakeHandler = (raw: string, classified: Classified, meta: MessageMeta) => void;
 
-interface Outbound {
-  data: string | Buffer;
-  binary: boolean;
-  bytes: number;
-}
-
 let counter = 0;
-
-/** Whether `code` may be sent in a close frame (RFC 6455 §7.4). */
-export function isSendableCloseCode(code: number): boolean {
-  return (
-    Number.isInteger(code) &&
-    ((code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) ||
-      (code >= 3000 && code <= 4999))
-  );
-}
 
 const WS_ERROR_CODES: Record<string, WsError["code"]> = {
   WS_ERR_UNSUPPORTED_MESSAGE_LENGTH: "payload_too_large",
@@ -128,21 +63,16 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   #state: ConnectionState = "handshake";
   #agentId: string | undefined;
   #handshake: HandshakeHandler | undefined;
-  #queue: Outbound[] = [];
-  #head = 0;
-  #queuedBytes = 0;
-  #backpressured = false;
+  readonly #out: Outbound;
   #pendingClose: { code: number; reason: string } | undefined;
   #local: { code: number; reason: string; error?: WsError } | undefined;
   #notice: DisconnectNotice | undefined;
   #socketError: WsError | undefined;
   #closeTimer: NodeJS.Timeout | undefined;
   #resolveClosed!: (info: CloseInfo) => void;
-  #peak = 0;
   #messagesIn = 0;
   #messagesOut = 0;
   #bytesIn = 0;
-  #bytesOut = 0;
 
   constructor(
     ws: WebSocket,
@@ -155,6 +85,15 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.limits = options.limits;
     this.remoteAddress = options.remoteAddress;
     this.#ws = ws;
+    this.#out = new Outbound(ws, options.limits, {
+      backpressure: () => this.emit("backpressure"),
+      drain: () => {
+        if (this.#state === "open") this.emit("drain");
+      },
+      overflow: (error) =>
+        this.abort(CLOSE_CODES.SLOW_CONSUMER, "slow consumer: outbound buffer exceeded", error),
+      pumped: () => this.#flushClose(),
+    });
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
@@ -197,7 +136,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   /** Whether outbound bytes are above `highWaterBytes` (since the last `drain`). */
   get backpressured(): boolean {
-    return this.#backpressured;
+    return this.#out.backpressured;
   }
 
   /** The negotiated subprotocol (always `a2a-ocp-v1` once open). */
@@ -261,7 +200,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (this.#state === "closing" && this.#pendingClose === undefined) return;
     this.#state = "closing";
     this.#local = error === undefined ? { code, reason } : { code, reason, error };
-    this.#dropQueue();
+    this.#out.clear();
     this.#pendingClose = undefined;
     this.#armCloseTimer();
     this.#closeSocket(code, reason);
@@ -272,16 +211,16 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const bufferedAmount = this.#ws.bufferedAmount;
     return {
       state: this.#state,
-      queuedBytes: this.#queuedBytes,
-      queuedMessages: this.#queue.length - this.#head,
+      queuedBytes: this.#out.queuedBytes,
+      queuedMessages: this.#out.queuedMessages,
       bufferedAmount,
-      outboundBytes: this.#queuedBytes + bufferedAmount,
-      peakOutboundBytes: this.#peak,
-      backpressured: this.#backpressured,
+      outboundBytes: this.#out.queuedBytes + bufferedAmount,
+      peakOutboundBytes: this.#out.peak,
+      backpressured: this.#out.backpressured,
       messagesIn: this.#messagesIn,
       messagesOut: this.#messagesOut,
       bytesIn: this.#bytesIn,
-      bytesOut: this.#bytesOut,
+      bytesOut: this.#out.bytesOut,
     };
   }
 
@@ -316,104 +255,14 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   }
 
   #enqueue(data: string | Buffer, binary: boolean, internal = false): SendStatus {
-    const bytes = byteLengthOf(data);
-    const limits = this.limits;
-    if (bytes > limits.maxPayloadBytes) {
-      throw wsError(
-        "payload_too_large",
-        `message of ${bytes} bytes exceeds maxPayloadBytes (${limits.maxPayloadBytes})`,
-        { bytes, limit: limits.maxPayloadBytes },
-      );
-    }
-    const buffered = this.#ws.bufferedAmount;
-    if (this.#queuedBytes + buffered + bytes > limits.maxOutboundBufferBytes) {
-      this.abort(
-        CLOSE_CODES.SLOW_CONSUMER,
-        "slow consumer: outbound buffer exceeded",
-        wsError(
-          "slow_consumer",
-          `outbound buffer would exceed ${limits.maxOutboundBufferBytes} bytes`,
-          {
-            queuedBytes: this.#queuedBytes,
-            bufferedAmount: buffered,
-            bytes,
-            limit: limits.maxOutboundBufferBytes,
-          },
-        ),
-      );
-      return "overflow";
-    }
-    let status: SendStatus;
-    if (this.#head === this.#queue.length && buffered < limits.highWaterBytes) {
-      this.#write(data, binary, bytes);
-      status = "sent";
-    } else {
-      this.#queue.push({ data, binary, bytes });
-      this.#queuedBytes += bytes;
-      status = "queued";
-    }
-    if (!internal) this.#messagesOut += 1;
-    const outbound = this.#queuedBytes + this.#ws.bufferedAmount;
-    if (outbound > this.#peak) this.#peak = outbound;
-    if (!this.#backpressured && outbound > limits.highWaterBytes) {
-      this.#backpressured = true;
-      this.emit("backpressure");
-    }
+    const status = this.#out.enqueue(data, binary);
+    if (status !== "overflow" && !internal) this.#messagesOut += 1;
     return status;
-  }
-
-  /**
-   * Hands one message to the socket. The write callback, which pumps the
-   * queue and reports `drain`, is only attached when the write may not
-   * complete at once: when the socket already holds bytes, or the message is
-   * at least `lowWaterBytes` long. Whenever the queue holds messages the
-   * socket holds at least `highWaterBytes`, of which at most the first write
-   * of the busy period (under `lowWaterBytes`) lacks a callback, so a later
-   * callback always comes to drain the queue. Sparing the callback on the
-   * common path keeps a broadcast close to a raw `ws.send`.
-   */
-  #write(data: string | Buffer, binary: boolean, bytes: number): void {
-    this.#bytesOut += bytes;
-    if (this.#ws.bufferedAmount > 0 || bytes >= this.limits.lowWaterBytes) {
-      this.#ws.send(data, { binary }, this.#onWritten);
-    } else {
-      this.#ws.send(data, { binary });
-    }
-  }
-
-  readonly #onWritten = (error?: Error | null): void => {
-    if (error != null || this.#state === "closed") return;
-    this.#pump();
-  };
-
-  #pump(): void {
-    const limits = this.limits;
-    while (this.#head < this.#queue.length && this.#ws.bufferedAmount < limits.highWaterBytes) {
-      const next = this.#queue[this.#head]!;
-      this.#head += 1;
-      this.#queuedBytes -= next.bytes;
-      this.#write(next.data, next.binary, next.bytes);
-    }
-    if (this.#head === this.#queue.length) {
-      this.#queue = [];
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
-    }
-    if (
-      this.#backpressured &&
-      this.#queuedBytes + this.#ws.bufferedAmount <= limits.lowWaterBytes
-    ) {
-      this.#backpressured = false;
-      if (this.#state === "open") this.emit("drain");
-    }
-    this.#flushClose();
   }
 
   #flushClose(): void {
     const pending = this.#pendingClose;
-    if (pending === undefined || this.#head < this.#queue.length) return;
+    if (pending === undefined || !this.#out.empty) return;
     this.#pendingClose = undefined;
     this.#closeSocket(pending.code, pending.reason);
   }
@@ -432,12 +281,6 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#closeTimer.unref();
   }
 
-  #dropQueue(): void {
-    this.#queue = [];
-    this.#head = 0;
-    this.#queuedBytes = 0;
-  }
-
   #onFrame(data: RawData, isBinary: boolean): void {
     this.#heartbeat.touch();
     if (this.#state === "closed") return;
@@ -447,29 +290,20 @@ export class Connection extends EventEmitter<ConnectionEvents> {
         ? data
         : Buffer.from(data);
     this.#bytesIn += frame.length;
-    if (!isBinary) {
-      this.#onMessage(frame.toString("utf8"), false);
+    const result = frameMessages(frame, isBinary, this.limits);
+    if (!result.ok) {
+      this.#fail(result.error);
       return;
     }
-    const decoded = decodeRecords(frame, this.limits);
-    if (!decoded.ok) {
-      this.#fail(decoded.error);
-      return;
-    }
-    for (const record of decoded.records) {
-      const text = recordText(record);
-      if (!text.ok) {
-        this.#fail(text.error);
-        return;
-      }
-      this.#onMessage(text.text, true);
-      if (this.#stopReading()) return;
+    for (const message of result.messages) {
+      this.#onMessage(message.text, message.binary);
+      // The rest of a batch is dropped once the connection ended or is failing.
+      if (this.#local?.error !== undefined || this.#isClosed()) return;
     }
   }
 
-  /** Whether the rest of a batch must be dropped (the connection ended or is failing). */
-  #stopReading(): boolean {
-    return this.#state === "closed" || this.#local?.error !== undefined;
+  #isClosed(): boolean {
+    return this.#state === "closed";
   }
 
   #onMessage(raw: string, binary: boolean): void {
@@ -524,7 +358,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#state = "closed";
     this.#heartbeat.stop();
     if (this.#closeTimer !== undefined) clearTimeout(this.#closeTimer);
-    this.#dropQueue();
+    this.#out.stop();
     this.#pendingClose = undefined;
     this.#handshake = undefined;
     const local = this.#local;

@@ -91,3 +91,12 @@ export function closeReason(reason: string): string {
   }
   return out;
 }
+
+/** Whether `code` may be sent in a close frame (RFC 6455 §7.4). */
+export function isSendableCloseCode(code: number): boolean {
+  return (
+    Number.isInteger(code) &&
+    ((code >= 1000 && code <= 1014 && code !== 1004 && code !== 1005 && code !== 1006) ||
+      (code >= 3000 && code <= 4999))
+  );
+}

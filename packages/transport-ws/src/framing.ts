@@ -150,3 +150,32 @@ export function recordText(
   }
   return { ok: true, text: record.toString("utf8") };
 }
+
+/** One inbound message: its text, and whether it came as a binary record. */
+export interface InboundMessage {
+  text: string;
+  binary: boolean;
+}
+
+/**
+ * The messages of one inbound frame: a text frame is one message (its UTF-8
+ * was checked by `ws`), a binary frame is its records, each checked as UTF-8.
+ * Fails as a value on the first bad record (no message of that frame is
+ * delivered then).
+ */
+export function frameMessages(
+  frame: Buffer,
+  isBinary: boolean,
+  limits: FramingLimits,
+): { ok: true; messages: InboundMessage[] } | { ok: false; error: WsError } {
+  if (!isBinary) return { ok: true, messages: [{ text: frame.toString("utf8"), binary: false }] };
+  const decoded = decodeRecords(frame, limits);
+  if (!decoded.ok) return decoded;
+  const messages: InboundMessage[] = [];
+  for (const record of decoded.records) {
+    const text = recordText(record);
+    if (!text.ok) return text;
+    messages.push({ text: text.text, binary: true });
+  }
+  return { ok: true, messages };
+}

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { IncomingMessage } from "node:http";
+import type { Server as HttpServer, IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
 import { Connection } from "./connection.js";
@@ -62,10 +62,16 @@ export type Authenticate = (
 ) => AuthenticateResult | Promise<AuthenticateResult>;
 
 export interface WsServerOptions extends LimitOptions {
-  /** Interface to listen on; `127.0.0.1` by default. */
+  /** Interface to listen on; `127.0.0.1` by default. Ignored with `httpServer`. */
   host?: string;
-  /** Port; 0 (the default) picks a free one. */
+  /** Port; 0 (the default) picks a free one. Ignored with `httpServer`. */
   port?: number;
+  /**
+   * An HTTP(S) server to attach to instead of listening on `host`/`port`
+   * (e.g. to share a port with the A2A HTTP endpoints). It must be listening
+   * already, and `close()` leaves it open.
+   */
+  httpServer?: HttpServer;
   /** Only upgrades to this path are accepted; any path by default. */
   path?: string;
   authenticate: Authenticate;
@@ -354,9 +360,16 @@ export class WsServer extends EventEmitter<WsServerEvents> {
 export function createWsServer(options: WsServerOptions): Promise<WsServer> {
   const limits = resolveLimits(pickLimits(options));
   return new Promise((resolve, reject) => {
+    if (options.httpServer !== undefined && !options.httpServer.listening) {
+      reject(new TypeError("httpServer must be listening before createWsServer"));
+      return;
+    }
+    const listen =
+      options.httpServer === undefined
+        ? { host: options.host ?? "127.0.0.1", port: options.port ?? 0 }
+        : { server: options.httpServer };
     const wss = new WebSocketServer({
-      host: options.host ?? "127.0.0.1",
-      port: options.port ?? 0,
+      ...listen,
       ...(options.path === undefined ? {} : { path: options.path }),
       maxPayload: limits.maxPayloadBytes,
       // Compression is a message-layer concern (§12.2); per-message deflate
@@ -373,13 +386,15 @@ export function createWsServer(options: WsServerOptions): Promise<WsServer> {
       },
     });
     const onError = (error: Error) => reject(error);
-    wss.once("error", onError);
-    wss.once("listening", () => {
+    const started = () => {
       wss.off("error", onError);
       wss.on("error", () => {
         // Listening errors after start surface on the sockets' own close events.
       });
       resolve(new WsServer(wss, options, limits));
-    });
+    };
+    wss.once("error", onError);
+    if (options.httpServer === undefined) wss.once("listening", started);
+    else started();
   });
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { decodeRecords, encodeRecords, RECORD_HEADER_BYTES, recordText } from "../src/framing.js";
+import {
+  decodeRecords,
+  encodeRecords,
+  frameMessages,
+  RECORD_HEADER_BYTES,
+  recordText,
+} from "../src/framing.js";
 
 const limits = { maxPayloadBytes: 64, maxBatchRecords: 3 };
 
@@ -117,5 +123,26 @@ describe("recordText", () => {
       ok: false,
       error: { code: "invalid_utf8", details: { closeCode: 1007 } },
     });
+  });
+});
+
+describe("frameMessages", () => {
+  it("a text frame is one message; a binary frame is its records, in order", () => {
+    expect(frameMessages(Buffer.from('{"a":1}'), false, limits)).toEqual({
+      ok: true,
+      messages: [{ text: '{"a":1}', binary: false }],
+    });
+    expect(frameMessages(frame(Buffer.from("1"), Buffer.from("2")), true, limits)).toEqual({
+      ok: true,
+      messages: [
+        { text: "1", binary: true },
+        { text: "2", binary: true },
+      ],
+    });
+  });
+
+  it("delivers no record of a frame with one invalid record", () => {
+    const result = frameMessages(frame(Buffer.from("1"), Buffer.from([0xff])), true, limits);
+    expect(result).toMatchObject({ ok: false, error: { code: "invalid_utf8" } });
   });
 });

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { CLOSE_CODES, type RefusalInfo, SUBPROTOCOL, type WsServer } from "../src/index.js";
@@ -236,6 +238,23 @@ describe("lifecycle (§6.4)", () => {
       payload: { code: 1001, reason: "server shutting down" },
     });
     expect(await closed).toEqual({ code: 1001, reason: "server shutting down" });
+  });
+});
+
+describe("attaching", () => {
+  it("W-S2: attaches to a listening HTTP server and leaves it open on close", async () => {
+    const http = createServer((_request, response) => response.end("a2a card"));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const { authenticate } = registryAuthenticate([alice]);
+    const s = await startServer({ authenticate, httpServer: http, path: "/ocp" });
+    expect(s.url).toBe(`ws://127.0.0.1:${(http.address() as AddressInfo).port}/ocp`);
+    const { ws, reply } = await registerRaw(s.url, alice);
+    expect(reply).toMatchObject({ type: "ocp.connection.registered" });
+    const closed = closeOf(ws);
+    await within(s.close(), 5_000, "ws server close");
+    expect((await closed).code).toBe(1001);
+    expect(http.listening).toBe(true);
+    await new Promise((resolve) => http.close(resolve));
   });
 });
 
