@@ -107,9 +107,14 @@ export class WsClient extends EventEmitter<WsClientEvents> {
   #ready: { resolve: () => void; reject: (error: WsError) => void } | undefined;
   #readyPromise: Promise<void> | undefined;
   #final: CloseInfo | undefined;
+  #dialing: WebSocket | undefined;
 
   constructor(options: WsClientOptions) {
     super();
+    const url = new URL(options.url);
+    if (url.protocol !== "ws:" && url.protocol !== "wss:") {
+      throw new TypeError(`url must be ws:// or wss:// (got ${url.protocol})`);
+    }
     this.#options = options;
     this.limits = resolveLimits(pickLimits(options));
     if (options.onMessage !== undefined) this.on("message", options.onMessage);
@@ -172,6 +177,7 @@ export class WsClient extends EventEmitter<WsClientEvents> {
     if (this.#closing === undefined) {
       this.#closing = { code, reason };
       if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#dialing?.terminate();
       const connection = this.#connection;
       if (connection !== undefined && connection.state !== "closed") connection.close(code, reason);
       else this.#finish({ code, reason, initiator: "local" });
@@ -187,11 +193,13 @@ export class WsClient extends EventEmitter<WsClientEvents> {
       handshakeTimeout: this.limits.handshakeTimeoutMs,
       ...(this.#options.headers === undefined ? {} : { headers: this.#options.headers }),
     });
+    this.#dialing = ws;
     let failure: Error | undefined;
     const onError = (error: Error) => {
       failure = error;
     };
     const onEarlyClose = () => {
+      this.#dialing = undefined;
       this.#lost({
         code: 1006,
         reason: failure?.message ?? "connection failed",
@@ -202,6 +210,7 @@ export class WsClient extends EventEmitter<WsClientEvents> {
     ws.on("error", onError);
     ws.once("close", onEarlyClose);
     ws.once("open", () => {
+      this.#dialing = undefined;
       ws.off("close", onEarlyClose);
       ws.off("error", onError);
       this.#open(ws);

@@ -315,7 +315,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
     switch (classified.kind) {
       case "application":
-        if (this.#state !== "open" && this.#state !== "closing") return;
+        // Only a registered connection delivers (not one refused mid-handshake).
+        if (this.#agentId === undefined) return;
         this.#messagesIn += 1;
         this.emit("message", raw, meta);
         return;

@@ -240,4 +240,28 @@ describe("connectWs", () => {
     await expect(once.connect()).rejects.toMatchObject({ code: "too_many_connections" });
     expect(holder.state).toBe("open");
   });
+
+  it("W-R9: close while waiting to reconnect stops for good", async () => {
+    const { server: s } = await server();
+    const url = s.url;
+    const first = nextConnection(s);
+    const client = await connectWs(
+      as(alice, url, { reconnectBaseMs: 1_000, reconnectMaxMs: 2_000 }),
+    );
+    const reconnecting = next<[ReconnectInfo]>(client, "reconnecting");
+    (await first).abort(1011, "hub hiccup");
+    await reconnecting;
+    expect(client.state).toBe("reconnecting");
+    const info = await within(client.close(), 5_000, "client close");
+    expect(info).toMatchObject({ code: 1000, initiator: "local" });
+    expect(client.state).toBe("closed");
+    // Nothing dials again: the server ends with no connection at all.
+    await until(() => s.stats().connections === 0, 5_000, "the aborted connection to end");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(s.stats().connections).toBe(0);
+  });
+
+  it("refuses a URL that is not ws:// or wss://", () => {
+    expect(() => new WsClient(as(alice, "http://127.0.0.1:1/"))).toThrow(TypeError);
+  });
 });
