@@ -20,6 +20,7 @@ import {
   registerRaw,
   registryAuthenticate,
   startServer,
+  until,
   within,
 } from "./helpers.js";
 
@@ -142,6 +143,50 @@ describe("backpressure and slow consumers", () => {
     expect(received).toEqual(Array.from({ length: total }, (_, i) => i));
     expect(drains).toBeGreaterThan(0);
     expect(connection.stats().peakOutboundBytes).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it("W-B4: a broadcast keeps serving fast subscribers while the one that stalls is closed with 4003", async () => {
+    const limit = 512 * 1024;
+    const options = {
+      maxOutboundBufferBytes: limit,
+      highWaterBytes: 128 * 1024,
+      lowWaterBytes: 32 * 1024,
+    };
+    const { server, ws: slow, connection: slowConnection } = await pair(options);
+    const fast: { ws: WebSocket; count: number }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const connected = nextConnection(server);
+      const { ws } = await registerRaw(server.url, alice);
+      clients.push(ws);
+      await connected;
+      const entry = { ws, count: 0 };
+      ws.on("message", () => {
+        entry.count += 1;
+      });
+      fast.push(entry);
+    }
+    reading(slow, false);
+    const total = 2000;
+    const pad = "z".repeat(8_000);
+    for (let seq = 0; seq < total; seq++) {
+      const bytes = Buffer.from(JSON.stringify({ seq, pad }));
+      for (const connection of server.connections()) connection.send(bytes);
+      // The hub waits for subscribers that read, never for one that stalls.
+      for (const connection of server.connections()) {
+        if (connection.backpressured && connection !== slowConnection)
+          await next(connection, "drain");
+      }
+      if (seq % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await until(
+      () => fast.every((entry) => entry.count === total),
+      10_000,
+      "fast subscribers to get all",
+    );
+    const info = await within(slowConnection.closed, 15_000, "slow subscriber close");
+    expect(info).toMatchObject({ code: 4003, error: { code: "slow_consumer" } });
+    expect(server.stats().peakOutboundBytes).toBeLessThanOrEqual(limit);
+    expect(server.stats().registered).toBe(2);
   });
 });
 
