@@ -26,7 +26,7 @@ export async function serveHttp(
       throw new Error(`environment variable ${options.tokenEnv} (the bearer token) is not set`);
     }
   }
-  const server = createHttpProviderServer(provider, { token });
+  const server = createHttpProviderServer(provider, { token, onShutdown: "acknowledge" });
   const url = await server.listen({ host: options.host, port: options.port });
   process.stderr.write(
     `ocp-demo-provider: listening on ${url}${token ? " (bearer token required)" : ""}\n`,

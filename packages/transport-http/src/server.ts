@@ -22,6 +22,14 @@ export interface HttpProviderServerOptions {
   readonly maxBodyBytes?: number;
   /** Server-side bound on receiving a whole request. Default {@link REQUEST_TIMEOUT_MS}. */
   readonly requestTimeoutMs?: number;
+  /**
+   * What a `shutdown` envelope does. `"stop"` (default): answer it, tear the
+   * provider down and refuse every later request with `shutting_down` (one
+   * host per server, R2). `"acknowledge"`: answer it and keep serving, for a
+   * server that many hosts share: one host leaving says nothing about the
+   * others, so the provider is not torn down.
+   */
+  readonly onShutdown?: "stop" | "acknowledge";
   /** Diagnostics (a failing `provider.shutdown()`); default one line on stderr. Requests are not logged. */
   readonly log?: (message: string) => void;
 }
@@ -33,7 +41,10 @@ export interface HttpProviderServer {
   listen(options?: { host?: string; port?: number }): Promise<string>;
   /** Stops listening and ends every connection, requests in flight included. */
   close(): Promise<void>;
-  /** Settles once a `shutdown` envelope has been answered and the provider torn down (R2). */
+  /**
+   * Settles once a `shutdown` envelope has been answered and (with
+   * `onShutdown: "stop"`) the provider torn down (R2).
+   */
   readonly shutdownRequested: Promise<void>;
 }
 
@@ -163,6 +174,10 @@ export function createHttpProviderServer(
         }
       }
       case "shutdown":
+        if (options.onShutdown === "acknowledge") {
+          resolveShutdown();
+          return answer(reply, 200, { type: "shutdown" });
+        }
         shuttingDown = true;
         answer(reply, 200, { type: "shutdown" });
         void reply.then(

@@ -123,6 +123,16 @@ describe("createHttpProviderServer", () => {
     });
   });
 
+  it('R2 with onShutdown "acknowledge": answers shutdown and keeps serving other hosts', async () => {
+    const { provider, calls } = memoryProvider();
+    const { post, server } = await serve(provider, { onShutdown: "acknowledge" });
+    expect(await post('{"type":"shutdown"}')).toEqual({ status: 200, body: { type: "shutdown" } });
+    await server.shutdownRequested;
+    expect(calls.shutdown).toBe(0);
+    expect(await post(handshake)).toMatchObject({ status: 200, body: { type: "handshake_ack" } });
+    expect((await post(queryBody("after"))).body).toMatchObject({ type: "frames" });
+  });
+
   it("leaves the provider's signal alone while the client waits for the answer", async () => {
     const { provider, calls } = memoryProvider();
     const { post } = await serve(provider);
