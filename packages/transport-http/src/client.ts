@@ -105,7 +105,13 @@ class HttpClient {
       "content-type": "application/json",
       accept: "application/json",
     };
-    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    if (options.token !== undefined) {
+      // RFC 6750 token characters only: a CR or LF could forge headers. The token is not echoed.
+      if (!/^[\x21-\x7e]+$/.test(options.token)) {
+        throw new RangeError("token must be non-empty visible ASCII");
+      }
+      headers.authorization = `Bearer ${options.token}`;
+    }
     this.#headers = headers;
     this.#pool = new Pool(url.origin, {
       connections: positiveLimit("connections", options.connections, MAX_CONNECTIONS),
