@@ -183,7 +183,7 @@ class HttpClient {
         body,
         signal: controller.signal,
       });
-      const text = await this.#readBody(response.body, response.statusCode);
+      const text = await this.#readBody(response.body, response.statusCode, response.headers);
       return this.#envelopeOf(response.statusCode, text);
     } catch (error) {
       if (signal?.aborted) throw this.#aborted(signal);
@@ -200,22 +200,26 @@ class HttpClient {
     }
   }
 
+  /** Reads the whole body, never holding more than the limit: refused up front when its declared length is over it. */
   async #readBody(
     body: AsyncIterable<Buffer> & { destroy(): void },
     status: number,
+    headers: Record<string, string | string[] | undefined>,
   ): Promise<string> {
+    const tooLarge = () => {
+      body.destroy();
+      return httpError(
+        "body_too_large",
+        `provider "${this.id}" answered a body over ${this.#limits.body} bytes`,
+        { limit: this.#limits.body, status },
+      );
+    };
+    if (Number(headers["content-length"]) > this.#limits.body) throw tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of body) {
       size += chunk.length;
-      if (size > this.#limits.body) {
-        body.destroy();
-        throw httpError(
-          "body_too_large",
-          `provider "${this.id}" answered a body over ${this.#limits.body} bytes`,
-          { limit: this.#limits.body, status },
-        );
-      }
+      if (size > this.#limits.body) throw tooLarge();
       chunks.push(chunk);
     }
     return chunks.length === 1
