@@ -3,7 +3,10 @@ import type { ContextQuery, ContextQueryResult } from "./query.js";
 
 /** Options of one query. */
 export interface QueryOptions {
-  /** Aborts the query; the promise then rejects with the signal's reason. */
+  /**
+   * Aborts the query. The promise then rejects with an `OcpError` coded
+   * `aborted` whose `cause` is the signal's reason.
+   */
   readonly signal?: AbortSignal;
 }
 
