@@ -5,7 +5,10 @@ import { OcpError } from "./errors.js";
 /** The outcome of decoding: a value, or a typed error. Never a throw. */
 export type DecodeResult<T = Envelope> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: OcpError<"invalid_json" | "invalid_envelope" | "embedded_newline"> };
+  | {
+      readonly ok: false;
+      readonly error: OcpError<"invalid_json" | "invalid_envelope" | "embedded_newline">;
+    };
 
 /** Longest excerpt of offending input quoted in an error message. */
 const EXCERPT_CHARS = 80;

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { CapabilitiesSchema, ProviderInfoSchema, StrictProviderInfoSchema } from "./capability.js";
+import { NonEmptyStringSchema, VersionStringSchema } from "./primitives.js";
 import {
   ContextQueryResultSchema,
   ContextQuerySchema,
   StrictContextQueryResultSchema,
   StrictContextQuerySchema,
 } from "./query.js";
-import { NonEmptyStringSchema, VersionStringSchema } from "./primitives.js";
 
 /**
  * Extension: a correlation id on `query`, `frames` and `error`, sent only to

@@ -2,7 +2,15 @@ import { z } from "zod";
 import { NonEmptyStringSchema, U32Schema } from "./primitives.js";
 
 /** What a frame represents. A closed set: any other kind fails to decode. */
-export const FRAME_KINDS = ["snippet", "symbol", "fact", "doc", "memory", "episode", "graph"] as const;
+export const FRAME_KINDS = [
+  "snippet",
+  "symbol",
+  "fact",
+  "doc",
+  "memory",
+  "episode",
+  "graph",
+] as const;
 export const FrameKindSchema = z.enum(FRAME_KINDS).meta({ id: "FrameKind" });
 export type FrameKind = z.infer<typeof FrameKindSchema>;
 

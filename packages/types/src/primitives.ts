@@ -11,14 +11,11 @@ export const U32_MAX = 4_294_967_295;
 export const U32Schema = z.number().int().min(0).max(U32_MAX);
 
 /** A protocol version string (`ocp/MAJOR.MINOR[-draft]`). */
-export const VersionStringSchema = z
-  .string()
-  .regex(VERSION_PATTERN)
-  .meta({
-    id: "versionString",
-    description:
-      "OCP protocol version string: ocp/MAJOR.MINOR with an optional -draft suffix. Two versions interoperate iff they share a major family (the substring up to the first dot).",
-  });
+export const VersionStringSchema = z.string().regex(VERSION_PATTERN).meta({
+  id: "versionString",
+  description:
+    "OCP protocol version string: ocp/MAJOR.MINOR with an optional -draft suffix. Two versions interoperate iff they share a major family (the substring up to the first dot).",
+});
 
 /** A string that must not be empty (conformance level). */
 export const NonEmptyStringSchema = z.string().min(1);

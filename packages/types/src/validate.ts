@@ -85,7 +85,7 @@ export function validateResult(
       rule: "B1",
       field: "token_cost",
       value: total,
-      message: `declared token cost ${total} exceeds max_tokens ${query.max_tokens} over ${result.frames.length} frames`,
+      message: `declared token cost ${total} exceeds max_tokens ${query.max_tokens} across ${result.frames.length} frame${result.frames.length === 1 ? "" : "s"}`,
     });
   }
   if (query.max_frames !== undefined && result.frames.length > query.max_frames) {

@@ -31,8 +31,9 @@ export function protocolFamily(version: string): string {
 /**
  * H3: whether two version strings interoperate (same major family). Compares
  * families, never whole strings, so `ocp/1.0-draft` and `ocp/1.7` interoperate
- * while `ocp/2.0` does not.
+ * while `ocp/2.0` does not. A string outside the grammar (`ocp/1`, `1.0`)
+ * interoperates with nothing.
  */
 export function versionsCompatible(a: string, b: string): boolean {
-  return protocolFamily(a) === protocolFamily(b);
+  return isVersionString(a) && isVersionString(b) && protocolFamily(a) === protocolFamily(b);
 }
