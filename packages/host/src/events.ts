@@ -1,0 +1,75 @@
+import type { Capabilities, ProviderInfo } from "@ocp/types";
+import type { ConsentReceipt } from "./consent.js";
+
+/** How a provider reaches the host. */
+export type ProviderTransport = "in-process" | "stdio" | "http";
+
+/** Everything the host reports while it works, by event name. */
+export interface HostEvents {
+  provider_added: {
+    providerId: string;
+    info: ProviderInfo;
+    capabilities: Capabilities;
+    transport: ProviderTransport;
+    egress: boolean;
+  };
+  provider_removed: { providerId: string };
+  /** An egress provider was wanted but has no consent (C1, C2): ask the user. */
+  consent_asked: { providerId: string; name: string; version: string; whatLeaves: string };
+  consent_granted: { receipt: ConsentReceipt };
+  consent_revoked: { receipt: ConsentReceipt };
+  leg_started: { providerId: string; timeoutMs: number };
+  leg_finished: {
+    providerId: string;
+    outcome: "ok" | "failed" | "dropped";
+    reason?: string;
+    frames: number;
+    latencyMs: number;
+  };
+  /** B2: a provider's frames were dropped, with the figures that condemned them. */
+  frames_dropped: { providerId: string; frames: number; rules: string[]; message: string };
+}
+
+export type HostEventName = keyof HostEvents;
+export type HostListener<E extends HostEventName> = (event: HostEvents[E]) => void;
+
+/**
+ * A small typed emitter. Listeners run synchronously in registration order;
+ * a listener that throws is isolated (its error is handed to `onListenerError`)
+ * so observability can never break a query.
+ */
+export class HostEventEmitter {
+  readonly #listeners = new Map<HostEventName, Set<(event: never) => void>>();
+  readonly #onListenerError: (error: unknown, event: HostEventName) => void;
+
+  constructor(onListenerError: (error: unknown, event: HostEventName) => void) {
+    this.#onListenerError = onListenerError;
+  }
+
+  /** Subscribes; returns the function that unsubscribes. */
+  on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void {
+    let set = this.#listeners.get(name);
+    if (set === undefined) {
+      set = new Set();
+      this.#listeners.set(name, set);
+    }
+    set.add(listener as (event: never) => void);
+    return () => this.off(name, listener);
+  }
+
+  off<E extends HostEventName>(name: E, listener: HostListener<E>): void {
+    this.#listeners.get(name)?.delete(listener as (event: never) => void);
+  }
+
+  emit<E extends HostEventName>(name: E, event: HostEvents[E]): void {
+    const set = this.#listeners.get(name);
+    if (set === undefined) return;
+    for (const listener of [...set]) {
+      try {
+        (listener as HostListener<E>)(event);
+      } catch (error) {
+        this.#onListenerError(error, name);
+      }
+    }
+  }
+}

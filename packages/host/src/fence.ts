@@ -1,0 +1,63 @@
+import type { ContextFrame } from "@ocp/types";
+
+/**
+ * R3: how untrusted frame content is delimited. Each frame becomes
+ *
+ *     <<<frame N cite="…" provider="…" kind="…" score="0.900" title="…">>>
+ *     content
+ *     <<<end frame N>>>
+ *
+ * Deterministic (no nonce, no clock). Sound because of one invariant: after
+ * {@link neutralise}, text contains no `<<`, no `>>` and no `<|`, so it can
+ * neither close its fence, nor open or forge another, nor spell a
+ * special-token delimiter. Header values are JSON strings (quotes, newlines
+ * and control characters escaped) passed through the same neutralisation.
+ */
+export const FENCE_OPEN = "<<<";
+export const FENCE_CLOSE = ">>>";
+
+const ANGLE_RUN = /<(?=[<|])/g;
+const CLOSE_RUN = />(?=>)/g;
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+/**
+ * Breaks every `<<`, `>>` and `<|` by inserting a backslash after the first
+ * character (`<<<end frame 1>>>` becomes `<\<\<end frame 1>\>\>`). Every other
+ * character is kept, so the content stays readable.
+ */
+export function neutralise(text: string): string {
+  return text.replace(ANGLE_RUN, "<\\").replace(CLOSE_RUN, ">\\");
+}
+
+/** A header attribute value: a JSON string on one line, neutralised. */
+export function attribute(value: string): string {
+  return neutralise(JSON.stringify(value)).replace(LINE_SEPARATORS, (c) =>
+    c === "\u2028" ? "\\u2028" : "\\u2029",
+  );
+}
+
+/** The label a frame is cited by: its citation label, else its title (F3). */
+export function citationOf(frame: ContextFrame): string {
+  const label = frame.citation_label;
+  return label !== undefined && label !== null && label.trim() !== "" ? label : frame.title;
+}
+
+/** The opening marker line of frame `n`. */
+export function openMarker(n: number, providerId: string, frame: ContextFrame): string {
+  const score = Number.isFinite(frame.score) ? frame.score.toFixed(3) : "NaN";
+  const uri = frame.uri ? ` uri=${attribute(frame.uri)}` : "";
+  return (
+    `${FENCE_OPEN}frame ${n} cite=${attribute(citationOf(frame))} provider=${attribute(providerId)}` +
+    ` kind=${attribute(frame.kind)} score="${score}" title=${attribute(frame.title)}${uri}${FENCE_CLOSE}`
+  );
+}
+
+/** The closing marker line of frame `n`. */
+export function closeMarker(n: number): string {
+  return `${FENCE_OPEN}end frame ${n}${FENCE_CLOSE}`;
+}
+
+/** One fenced frame, ending in a newline. */
+export function fenceFrame(n: number, providerId: string, frame: ContextFrame): string {
+  return `${openMarker(n, providerId, frame)}\n${neutralise(frame.content)}\n${closeMarker(n)}\n`;
+}

@@ -1,0 +1,535 @@
+import { type SpawnStdioProviderOptions, spawnStdioProvider } from "@ocp/transport-stdio";
+import {
+  type Capabilities,
+  CapabilitiesSchema,
+  type ContextProvider,
+  type ContextQuery,
+  type ContextQueryInit,
+  type ContextQueryResult,
+  ContextQuerySchema,
+  describeIssues,
+  PROTOCOL_VERSION,
+  type ProviderInfo,
+  StrictProviderInfoSchema,
+  versionsCompatible,
+} from "@ocp/types";
+import { type ConsentReceipt, ConsentStore } from "./consent.js";
+import { checkLimit, type HostError, hostError } from "./errors.js";
+import {
+  HostEventEmitter,
+  type HostEventName,
+  type HostListener,
+  type ProviderTransport,
+} from "./events.js";
+import {
+  assembleFanOut,
+  type FanOutResult,
+  failure,
+  type LegOutcome,
+  runLeg,
+  type SkippedProvider,
+  servesKinds,
+} from "./fanout.js";
+import {
+  DEFAULT_LEG_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  MAX_LEG_TIMEOUT_MS,
+  MAX_PROVIDER_ID_LENGTH,
+  MAX_PROVIDERS,
+} from "./limits.js";
+
+export interface HostOptions {
+  /** Where consent lives. Default: in memory (forgotten on exit). */
+  readonly consent?: ConsentStore;
+  /** Per-leg timeout of queries. Default {@link DEFAULT_LEG_TIMEOUT_MS}. */
+  readonly legTimeoutMs?: number;
+  /** Default {@link MAX_PROVIDERS}. */
+  readonly maxProviders?: number;
+  /** Per-provider grace of `shutdown()`. Default {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}. */
+  readonly shutdownTimeoutMs?: number;
+  /** Audit declared costs against measured tokens (T1). Default true. */
+  readonly measureCosts?: boolean;
+  /**
+   * Where loud reports go (dropped providers, throwing listeners). Default:
+   * one line each on stderr, never stdout.
+   */
+  readonly warn?: (line: string) => void;
+}
+
+/** Options of one registration. */
+export interface AddOptions {
+  /** This provider's own per-leg timeout, overriding the host's. */
+  readonly timeoutMs?: number;
+}
+
+export type ConsentState = "not_needed" | "granted" | "required";
+
+/** One registered provider, as `list()` shows it. */
+export interface ProviderListing {
+  readonly id: string;
+  /** Declared identity and data flow, as the provider stated it. */
+  readonly info: ProviderInfo;
+  readonly capabilities: Capabilities;
+  readonly protocolVersion?: string;
+  readonly transport: ProviderTransport;
+  /** Effective egress: declared, or forced for every HTTP provider (C4). */
+  readonly egress: boolean;
+  readonly consent: ConsentState;
+  /** What leaves the machine if consent is granted. */
+  readonly whatLeaves?: string;
+}
+
+export interface QueryCallOptions {
+  readonly signal?: AbortSignal;
+  /** Overrides the per-leg timeout for this call. */
+  readonly timeoutMs?: number;
+}
+
+export interface ShutdownReport {
+  /** Providers that shut down within the grace period. */
+  readonly stopped: readonly string[];
+  /** Providers that did not, and why. */
+  readonly stragglers: readonly {
+    providerId: string;
+    reason: "timeout" | "error";
+    error: HostError;
+  }[];
+}
+
+interface Entry {
+  readonly provider: ContextProvider;
+  readonly info: ProviderInfo;
+  readonly capabilities: Capabilities;
+  readonly transport: ProviderTransport;
+  readonly egress: boolean;
+  readonly endpoint: string | undefined;
+  readonly timeoutMs: number | undefined;
+}
+
+/**
+ * The host runtime: a registry of providers, the consent gate (C1, C2, C4),
+ * single and fan-out queries with per-leg timeout and crash isolation, and the
+ * budget audit (B1, B2). Compose the result with `compose()`.
+ */
+export class Host {
+  readonly consent: ConsentStore;
+  readonly #entries = new Map<string, Entry>();
+  readonly #events: HostEventEmitter;
+  readonly #legTimeoutMs: number;
+  readonly #maxProviders: number;
+  readonly #shutdownTimeoutMs: number;
+  readonly #measureCosts: boolean;
+  readonly #warn: (line: string) => void;
+  #closed = false;
+
+  constructor(options: HostOptions = {}) {
+    checkLimit("legTimeoutMs", options.legTimeoutMs, MAX_LEG_TIMEOUT_MS);
+    checkLimit("maxProviders", options.maxProviders, 10_000);
+    checkLimit("shutdownTimeoutMs", options.shutdownTimeoutMs, MAX_LEG_TIMEOUT_MS);
+    this.consent = options.consent ?? ConsentStore.inMemory();
+    this.#legTimeoutMs = options.legTimeoutMs ?? DEFAULT_LEG_TIMEOUT_MS;
+    this.#maxProviders = options.maxProviders ?? MAX_PROVIDERS;
+    this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    this.#measureCosts = options.measureCosts ?? true;
+    this.#warn = options.warn ?? ((line) => process.stderr.write(`[ocp-host] ${line}\n`));
+    this.#events = new HostEventEmitter((error, name) =>
+      this.#warn(
+        `a "${name}" listener threw: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  }
+
+  on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void {
+    return this.#events.on(name, listener);
+  }
+
+  off<E extends HostEventName>(name: E, listener: HostListener<E>): void {
+    this.#events.off(name, listener);
+  }
+
+  /**
+   * Registers an in-process provider. Its declared info must name the
+   * provider (H2) and its protocol version, when known, must be in our major
+   * family (H3). An egress provider is registered but not enabled (C1).
+   */
+  add(provider: ContextProvider, options: AddOptions = {}): ProviderListing {
+    return this.register(provider, "in-process", options);
+  }
+
+  /**
+   * Spawns a provider child over NDJSON stdio (`@ocp/transport-stdio`: scrubbed
+   * environment, own process group, handshake checked for H3) and registers
+   * it. The id is checked before anything is spawned; a child that cannot be
+   * registered is shut down again.
+   */
+  async addStdio(options: SpawnStdioProviderOptions & AddOptions): Promise<ProviderListing> {
+    const { timeoutMs, ...spawnOptions } = options;
+    this.#assertCanAdd(options.id);
+    checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
+    const provider = await spawnStdioProvider(spawnOptions);
+    try {
+      return this.register(provider, "stdio", { timeoutMs });
+    } catch (error) {
+      await provider.shutdown().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Registers a provider reached over `transport`. Used by `add`, `addStdio`
+   * and `addHttp`; exported for transports of other kinds. An `http`
+   * provider is egress whatever it declares (C4).
+   */
+  register(
+    provider: ContextProvider,
+    transport: ProviderTransport,
+    options: AddOptions & { endpoint?: string } = {},
+  ): ProviderListing {
+    checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+    const id = provider.id;
+    this.#assertCanAdd(id);
+    const info = StrictProviderInfoSchema.safeParse(provider.info);
+    if (!info.success) {
+      throw hostError(
+        "invalid_provider",
+        `provider "${id}" declares invalid info (H2): ${describeIssues(info.error)}`,
+        {
+          details: { providerId: id },
+        },
+      );
+    }
+    const capabilities = CapabilitiesSchema.safeParse(provider.capabilities ?? {});
+    if (!capabilities.success) {
+      throw hostError(
+        "invalid_provider",
+        `provider "${id}" declares invalid capabilities: ${describeIssues(capabilities.error)}`,
+        { details: { providerId: id } },
+      );
+    }
+    const version = provider.protocolVersion;
+    if (version !== undefined && !versionsCompatible(version, PROTOCOL_VERSION)) {
+      throw hostError(
+        "incompatible_version",
+        `provider "${id}" speaks ${version}, not in the family of ${PROTOCOL_VERSION} (H3)`,
+        { details: { providerId: id, theirs: version, ours: PROTOCOL_VERSION } },
+      );
+    }
+    const entry: Entry = {
+      provider,
+      info: info.data,
+      capabilities: capabilities.data,
+      transport,
+      egress: transport === "http" || info.data.data_flow.egress,
+      endpoint: options.endpoint,
+      timeoutMs: options.timeoutMs,
+    };
+    this.#entries.set(id, entry);
+    this.#events.emit("provider_added", {
+      providerId: id,
+      info: entry.info,
+      capabilities: entry.capabilities,
+      transport,
+      egress: entry.egress,
+    });
+    return this.#listing(id, entry);
+  }
+
+  /** Every registered provider with its declared info, capabilities and consent state. */
+  list(): ProviderListing[] {
+    return [...this.#entries].map(([id, entry]) => this.#listing(id, entry));
+  }
+
+  /** One provider's listing; throws `unknown_provider`. */
+  get(providerId: string): ProviderListing {
+    return this.#listing(providerId, this.#entry(providerId));
+  }
+
+  /** The text a consent prompt shows: what leaves, to whom. */
+  whatLeaves(providerId: string): string {
+    return describeEgress(this.#entry(providerId));
+  }
+
+  /**
+   * Records consent for an egress provider, bound to its id and declared name.
+   * Resolves once the receipt is durable.
+   */
+  async grantConsent(
+    providerId: string,
+    grant: { grantedBy: string; whatLeaves?: string },
+  ): Promise<ConsentReceipt> {
+    const entry = this.#entry(providerId);
+    const receipt = await this.consent.grant({
+      provider: providerId,
+      name: entry.info.name,
+      what_leaves: grant.whatLeaves ?? describeEgress(entry),
+      granted_by: grant.grantedBy,
+    });
+    this.#events.emit("consent_granted", { receipt });
+    return receipt;
+  }
+
+  /** Revokes consent; the next query to the provider fails with `consent_required`. */
+  async revokeConsent(
+    providerId: string,
+    revocation: { revokedBy: string },
+  ): Promise<ConsentReceipt> {
+    const receipt = await this.consent.revoke({
+      provider: providerId,
+      revoked_by: revocation.revokedBy,
+    });
+    this.#events.emit("consent_revoked", { receipt });
+    return receipt;
+  }
+
+  /**
+   * Queries one provider. Throws `consent_required` (before transmitting
+   * anything, C2), `timeout`, `aborted`, `provider_error` and, when its answer
+   * breaks a rule (B1, F1-F3, K1, M1, T1), `provider_violation` with the
+   * violations in `details`: its frames are never returned (B2).
+   */
+  async queryProvider(
+    providerId: string,
+    query: ContextQueryInit,
+    options: QueryCallOptions = {},
+  ): Promise<ContextQueryResult> {
+    this.#assertOpen();
+    const entry = this.#entry(providerId);
+    const parsed = parseQuery(query);
+    checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+    const outcome = await this.#leg(providerId, entry, parsed, options);
+    if (outcome.kind === "ok") return outcome.result;
+    if (outcome.kind === "failed") throw outcome.failure.error;
+    throw hostError("provider_violation", outcome.liar.message, {
+      details: { providerId, violations: outcome.liar.violations },
+    });
+  }
+
+  /**
+   * Fans a query out, concurrently, to every provider whose declared kinds
+   * match. Each leg has its own timeout and abort; every failure is a value.
+   * Resolves when the slowest leg has answered or timed out, so the total time
+   * is bounded by the per-leg timeout, not the sum of them.
+   */
+  async queryAll(query: ContextQueryInit, options: QueryCallOptions = {}): Promise<FanOutResult> {
+    this.#assertOpen();
+    const parsed = parseQuery(query);
+    checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+    const started = performance.now();
+    const skipped: SkippedProvider[] = [];
+    const legs: Promise<LegOutcome>[] = [];
+    for (const [id, entry] of this.#entries) {
+      if (!servesKinds(entry.capabilities, parsed.kinds)) {
+        skipped.push({
+          providerId: id,
+          reason: "kinds_not_served",
+          declaredKinds: entry.capabilities.query.kinds,
+        });
+        continue;
+      }
+      legs.push(this.#leg(id, entry, parsed, options));
+    }
+    const outcomes = await Promise.all(legs);
+    return assembleFanOut(parsed, outcomes, skipped, Math.round(performance.now() - started));
+  }
+
+  /** Shuts one provider down and forgets it. */
+  async remove(providerId: string): Promise<void> {
+    const entry = this.#entry(providerId);
+    this.#entries.delete(providerId);
+    try {
+      await entry.provider.shutdown();
+    } finally {
+      this.#events.emit("provider_removed", { providerId });
+    }
+  }
+
+  /**
+   * Shuts every provider down concurrently, each within the grace period, and
+   * reports those that did not go (stragglers). The host refuses work after.
+   * Idempotent.
+   */
+  async shutdown(options: { timeoutMs?: number } = {}): Promise<ShutdownReport> {
+    checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+    this.#closed = true;
+    const grace = options.timeoutMs ?? this.#shutdownTimeoutMs;
+    const entries = [...this.#entries];
+    this.#entries.clear();
+    const stopped: string[] = [];
+    const stragglers: { providerId: string; reason: "timeout" | "error"; error: HostError }[] = [];
+    await Promise.all(
+      entries.map(async ([id, entry]) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), grace);
+        });
+        try {
+          const done = Promise.resolve().then(() => entry.provider.shutdown());
+          done.catch(() => undefined);
+          const outcome = await Promise.race([done.then(() => "done" as const), late]);
+          if (outcome === "done") stopped.push(id);
+          else {
+            stragglers.push({
+              providerId: id,
+              reason: "timeout",
+              error: hostError("timeout", `provider "${id}" did not shut down within ${grace} ms`, {
+                details: { providerId: id, timeoutMs: grace },
+              }),
+            });
+          }
+        } catch (error) {
+          stragglers.push({
+            providerId: id,
+            reason: "error",
+            error: hostError("provider_error", `provider "${id}" failed to shut down`, {
+              cause: error,
+              details: { providerId: id },
+            }),
+          });
+        } finally {
+          clearTimeout(timer);
+          this.#events.emit("provider_removed", { providerId: id });
+        }
+      }),
+    );
+    for (const straggler of stragglers) this.#warn(straggler.error.message);
+    return { stopped: stopped.sort(), stragglers };
+  }
+
+  async #leg(
+    id: string,
+    entry: Entry,
+    query: ContextQuery,
+    options: QueryCallOptions,
+  ): Promise<LegOutcome> {
+    let outcome: LegOutcome;
+    if (entry.egress && !this.consent.isGranted(id, entry.info.name)) {
+      // C1, C2: nothing is sent; the app is asked.
+      this.#events.emit("consent_asked", {
+        providerId: id,
+        name: entry.info.name,
+        version: entry.info.version,
+        whatLeaves: describeEgress(entry),
+      });
+      outcome = failure(
+        id,
+        "consent_required",
+        hostError(
+          "consent_required",
+          `provider "${id}" (${entry.info.name}) is egress and has no consent (C2)`,
+          {
+            details: { providerId: id, name: entry.info.name },
+          },
+        ),
+      );
+    } else {
+      const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
+      this.#events.emit("leg_started", { providerId: id, timeoutMs });
+      outcome = await runLeg(entry.provider, query, {
+        timeoutMs,
+        signal: options.signal,
+        measureCosts: this.#measureCosts,
+      });
+    }
+    if (outcome.kind === "dropped") {
+      this.#warn(outcome.liar.message);
+      this.#events.emit("frames_dropped", {
+        providerId: id,
+        frames: outcome.liar.frames.length,
+        rules: [...new Set(outcome.liar.violations.map((v) => v.rule))],
+        message: outcome.liar.message,
+      });
+    }
+    this.#events.emit("leg_finished", {
+      providerId: id,
+      outcome: outcome.kind,
+      ...(outcome.kind === "failed" ? { reason: outcome.failure.reason } : {}),
+      frames: outcome.kind === "failed" ? 0 : outcome.result.frames.length,
+      latencyMs:
+        outcome.kind === "ok"
+          ? outcome.latencyMs
+          : outcome.kind === "failed"
+            ? outcome.failure.latencyMs
+            : outcome.liar.latencyMs,
+    });
+    return outcome;
+  }
+
+  #entry(providerId: string): Entry {
+    const entry = this.#entries.get(providerId);
+    if (entry === undefined) {
+      throw hostError("unknown_provider", `no provider with id "${providerId}"`, {
+        details: { providerId },
+      });
+    }
+    return entry;
+  }
+
+  #listing(id: string, entry: Entry): ProviderListing {
+    const consent: ConsentState = !entry.egress
+      ? "not_needed"
+      : this.consent.isGranted(id, entry.info.name)
+        ? "granted"
+        : "required";
+    return {
+      id,
+      info: entry.info,
+      capabilities: entry.capabilities,
+      ...(entry.provider.protocolVersion !== undefined
+        ? { protocolVersion: entry.provider.protocolVersion }
+        : {}),
+      transport: entry.transport,
+      egress: entry.egress,
+      consent,
+      ...(entry.egress ? { whatLeaves: describeEgress(entry) } : {}),
+    };
+  }
+
+  /** Id and capacity checks, run before anything is spawned or connected. */
+  #assertCanAdd(id: string): void {
+    this.#assertOpen();
+    if (typeof id !== "string" || id === "" || id.length > MAX_PROVIDER_ID_LENGTH) {
+      throw hostError(
+        "invalid_provider",
+        `a provider id must be a non-empty string of at most ${MAX_PROVIDER_ID_LENGTH} characters`,
+        { details: { id: String(id) } },
+      );
+    }
+    if (this.#entries.has(id)) {
+      throw hostError("duplicate_provider", `a provider with id "${id}" is already registered`, {
+        details: { providerId: id },
+      });
+    }
+    if (this.#entries.size >= this.#maxProviders) {
+      throw hostError(
+        "too_many_providers",
+        `this host holds at most ${this.#maxProviders} providers`,
+        {
+          details: { providerId: id, max: this.#maxProviders },
+        },
+      );
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw hostError("host_shut_down", "this host has been shut down");
+  }
+}
+
+function parseQuery(query: ContextQueryInit): ContextQuery {
+  const parsed = ContextQuerySchema.safeParse(query);
+  if (!parsed.success) {
+    throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+function describeEgress(entry: Entry): string {
+  const where =
+    entry.transport === "http"
+      ? `the remote endpoint ${entry.endpoint ?? "(unknown)"}`
+      : `"${entry.info.name}" ${entry.info.version}, which declares egress`;
+  return (
+    `every query payload (goal, query text, anchors, embedding, kinds and budget) is sent to ${where}` +
+    "; it may leave this machine"
+  );
+}

@@ -1,0 +1,79 @@
+export {
+  type AuditOptions,
+  type AuditViolation,
+  auditResult,
+  type CostViolation,
+  describeViolations,
+} from "./audit.js";
+export {
+  type Citation,
+  COMPOSE_PREAMBLE,
+  type ComposeOptions,
+  type Composition,
+  compareCandidates,
+  compose,
+  type DroppedFrame,
+  type DropReason,
+} from "./compose.js";
+export {
+  type ConsentGrant,
+  type ConsentReceipt,
+  ConsentReceiptSchema,
+  type ConsentRevocation,
+  ConsentStore,
+  parseConsentFile,
+} from "./consent.js";
+export { type HostError, type HostErrorCode, hostError } from "./errors.js";
+export {
+  HostEventEmitter,
+  type HostEventName,
+  type HostEvents,
+  type HostListener,
+  type ProviderTransport,
+} from "./events.js";
+export {
+  type AcceptedFrame,
+  type FanOutResult,
+  type LegFailure,
+  type LegFailureReason,
+  type LegOutcome,
+  type Liar,
+  type ProviderUsage,
+  runLeg,
+  type SkippedProvider,
+  servesKinds,
+} from "./fanout.js";
+export {
+  attribute,
+  citationOf,
+  closeMarker,
+  FENCE_CLOSE,
+  FENCE_OPEN,
+  fenceFrame,
+  neutralise,
+  openMarker,
+} from "./fence.js";
+export {
+  type AddOptions,
+  type ConsentState,
+  Host,
+  type HostOptions,
+  type ProviderListing,
+  type QueryCallOptions,
+  type ShutdownReport,
+} from "./host.js";
+export {
+  COST_TOLERANCE_RATIO,
+  COST_TOLERANCE_SLACK,
+  DEFAULT_COMPOSE_MAX_FRAMES,
+  DEFAULT_COMPOSE_MAX_TOKENS,
+  DEFAULT_LEG_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  MAX_COMPOSE_CANDIDATES,
+  MAX_CONSENT_FILE_BYTES,
+  MAX_CONSENT_TEXT_LENGTH,
+  MAX_LEG_TIMEOUT_MS,
+  MAX_PROVIDER_ID_LENGTH,
+  MAX_PROVIDERS,
+} from "./limits.js";
+export { countTokens, TOKENIZER } from "./tokens.js";

@@ -1,0 +1,45 @@
+/**
+ * Every limit of the host, as a named constant with a finite default. Each
+ * one can be overridden per host (see `HostOptions`) or per call, never
+ * switched off: a limit of 0 is refused, not read as "unlimited".
+ */
+
+/** Default time one fan-out leg (one provider's answer) may take. */
+export const DEFAULT_LEG_TIMEOUT_MS = 10_000;
+
+/** Longest per-leg timeout a caller may ask for (ten minutes). */
+export const MAX_LEG_TIMEOUT_MS = 600_000;
+
+/** How many providers one host may hold at once; `add` refuses the next. */
+export const MAX_PROVIDERS = 64;
+
+/** Longest provider id, in UTF-16 code units. */
+export const MAX_PROVIDER_ID_LENGTH = 128;
+
+/** Time `shutdown()` gives each provider before reporting it as a straggler. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
+
+/** Budget of `compose` when the caller names none, in o200k_base tokens. */
+export const DEFAULT_COMPOSE_MAX_TOKENS = 8_000;
+
+/** Most frames one composed section may hold; the rest are dropped `frame_limit`. */
+export const DEFAULT_COMPOSE_MAX_FRAMES = 256;
+
+/** Most candidate frames `compose` accepts in one call. */
+export const MAX_COMPOSE_CANDIDATES = 200_000;
+
+/**
+ * T1 (extension): a frame's declared `token_cost` understates its content
+ * when the measured count (o200k_base over title and content) exceeds
+ * `declared * COST_TOLERANCE_RATIO + COST_TOLERANCE_SLACK`. The slack covers
+ * providers that count with another tokenizer; the ratio covers short text.
+ */
+export const COST_TOLERANCE_RATIO = 2;
+/** See {@link COST_TOLERANCE_RATIO}. */
+export const COST_TOLERANCE_SLACK = 16;
+
+/** Largest consent file `ConsentStore.open` reads; larger is refused. */
+export const MAX_CONSENT_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Longest `what_leaves` or `granted_by` text a consent receipt may carry. */
+export const MAX_CONSENT_TEXT_LENGTH = 4_096;

@@ -1,0 +1,239 @@
+import { isOcpError } from "@ocp/types";
+import { describe, expect, it } from "vitest";
+import { Host, type HostEvents } from "../src/index.js";
+import { fakeProvider, frame, honestAnswer, never, QUERY } from "./helpers.js";
+
+const TIMEOUT_MS = 500;
+
+function quietHost() {
+  const warnings: string[] = [];
+  const host = new Host({ warn: (line) => warnings.push(line), legTimeoutMs: TIMEOUT_MS });
+  return { host, warnings };
+}
+
+describe("queryAll fan-out", () => {
+  it("B1, B2, C2: over five providers (liar, crash, hang, unconsented egress, honest) the honest frames arrive and each other is reported with its reason, within the per-leg timeout", async () => {
+    const { host, warnings } = quietHost();
+    host.add(
+      fakeProvider({
+        id: "liar",
+        answer: async () => ({
+          frames: [frame({ id: "l1", token_cost: 150 }), frame({ id: "l2", token_cost: 150 })],
+          truncated: false,
+        }),
+      }),
+    );
+    host.add(
+      fakeProvider({
+        id: "crash",
+        answer: async () => {
+          throw Object.assign(new Error("segfault"), { code: "provider_crashed" });
+        },
+      }),
+    );
+    host.add(fakeProvider({ id: "hang", answer: () => never() }));
+    const egress = fakeProvider({ id: "egress", egress: true });
+    host.add(egress);
+    host.add(fakeProvider({ id: "honest" }));
+    const finished: HostEvents["leg_finished"][] = [];
+    host.on("leg_finished", (e) => finished.push(e));
+
+    const started = performance.now();
+    const result = await host.queryAll(QUERY);
+    const elapsed = performance.now() - started;
+
+    expect(result.accepted.map((a) => `${a.providerId}/${a.frame.id}`)).toEqual([
+      "honest/honest-1",
+      "honest/honest-2",
+    ]);
+    expect(result.failures.map((f) => [f.providerId, f.reason])).toEqual([
+      ["crash", "crashed"],
+      ["hang", "timeout"],
+      ["egress", "consent_required"],
+    ]);
+    expect(result.liars).toHaveLength(1);
+    expect(result.liars[0]!.providerId).toBe("liar");
+    expect(result.liars[0]!.message).toContain("300 tokens for max_tokens 200");
+    expect(warnings.join("\n")).toContain('provider "liar" dropped (B1)');
+    expect(egress.received).toHaveLength(0);
+    expect(finished).toHaveLength(5);
+    expect(result.usage.find((u) => u.providerId === "honest")).toMatchObject({
+      outcome: "ok",
+      frames: 2,
+      acceptedFrames: 2,
+      tokens: 20,
+    });
+    expect(result.usage.find((u) => u.providerId === "liar")).toMatchObject({
+      outcome: "dropped",
+      frames: 2,
+      acceptedFrames: 0,
+      tokens: 300,
+    });
+    // Bounded by the per-leg timeout, not the sum of five legs.
+    expect(elapsed).toBeLessThan(4 * TIMEOUT_MS);
+  });
+
+  it("F1, F2, F3: drops a provider that returns an invalid frame, naming the frame and the value", async () => {
+    const { host } = quietHost();
+    host.add(
+      fakeProvider({
+        id: "sloppy",
+        answer: async () => ({
+          frames: [
+            frame({ id: "ok" }),
+            frame({ id: "bad-score", score: 1.5 }),
+            frame({ id: "no-title", title: "" }),
+            frame({ id: "no-label", citation_label: "" }),
+          ],
+          truncated: false,
+        }),
+      }),
+    );
+    const result = await host.queryAll(QUERY);
+    expect(result.accepted).toEqual([]);
+    const rules = result.liars[0]!.violations.map((v) => `${v.rule}@${v.frameIndex}`);
+    expect(rules).toEqual(["F1@1", "F2@2", "F3@3"]);
+    expect(result.liars[0]!.message).toContain("score 1.5 is outside [0, 1]");
+  });
+
+  it("K1, M1: drops a provider that returns a kind not asked for or more than max_frames", async () => {
+    const { host } = quietHost();
+    host.add(
+      fakeProvider({
+        id: "wrong-kind",
+        answer: async () => ({ frames: [frame({ id: "s", kind: "snippet" })], truncated: false }),
+      }),
+    );
+    host.add(
+      fakeProvider({
+        id: "too-many",
+        answer: async () => ({
+          frames: [1, 2, 3].map((i) => frame({ id: `f${i}`, token_cost: 1 })),
+          truncated: false,
+        }),
+      }),
+    );
+    const result = await host.queryAll({ ...QUERY, max_frames: 2 });
+    expect(result.liars.map((l) => [l.providerId, l.violations.map((v) => v.rule)])).toEqual([
+      ["wrong-kind", ["K1"]],
+      ["too-many", ["M1"]],
+    ]);
+  });
+
+  it("T1: drops a provider whose declared token_cost understates the measured content", async () => {
+    const { host } = quietHost();
+    host.add(
+      fakeProvider({
+        id: "understates",
+        answer: async () => ({
+          frames: [frame({ id: "big", token_cost: 1, content: "word ".repeat(400) })],
+          truncated: false,
+        }),
+      }),
+    );
+    const result = await host.queryAll(QUERY);
+    const violation = result.liars[0]!.violations[0]!;
+    expect(violation.rule).toBe("T1");
+    expect(result.liars[0]!.message).toMatch(/declares token_cost 1 but measures \d+ tokens/);
+  });
+
+  it("reports a provider answering with a malformed result as invalid_response", async () => {
+    const { host } = quietHost();
+    host.add(
+      fakeProvider({
+        id: "garbage",
+        answer: async () => ({ frames: "nope" }) as never,
+      }),
+    );
+    const result = await host.queryAll(QUERY);
+    expect(result.failures.map((f) => [f.providerId, f.reason])).toEqual([
+      ["garbage", "invalid_response"],
+    ]);
+  });
+
+  it("reports a provider that throws synchronously or rejects with a plain error as provider_error", async () => {
+    const { host } = quietHost();
+    const sync = fakeProvider({ id: "sync" });
+    host.add({
+      ...sync,
+      query: () => {
+        throw new Error("sync throw");
+      },
+    });
+    host.add(
+      fakeProvider({
+        id: "rejects",
+        answer: async () => {
+          throw new Error("bad day");
+        },
+      }),
+    );
+    const result = await host.queryAll(QUERY);
+    expect(result.failures.map((f) => [f.providerId, f.reason])).toEqual([
+      ["sync", "provider_error"],
+      ["rejects", "provider_error"],
+    ]);
+    expect(result.failures[1]!.error.message).toContain("bad day");
+  });
+
+  it("asks only providers whose declared kinds match the query, and reports the rest as skipped", async () => {
+    const { host } = quietHost();
+    const docs = fakeProvider({ id: "docs", kinds: ["doc"] });
+    const code = fakeProvider({ id: "code", kinds: ["symbol"] });
+    const any = fakeProvider({ id: "any", kinds: [] });
+    host.add(docs);
+    host.add(code);
+    host.add(any);
+    const result = await host.queryAll(QUERY);
+    expect(result.skipped).toEqual([
+      { providerId: "code", reason: "kinds_not_served", declaredKinds: ["symbol"] },
+    ]);
+    expect(code.received).toHaveLength(0);
+    expect(docs.received).toHaveLength(1);
+    expect(any.received).toHaveLength(1);
+  });
+
+  it("aborts every leg when the caller's signal aborts, passing each provider its own signal", async () => {
+    const { host } = quietHost();
+    const signals: AbortSignal[] = [];
+    for (const id of ["a", "b"]) {
+      host.add(
+        fakeProvider({
+          id,
+          answer: (_query, options) => {
+            signals.push(options.signal!);
+            return never();
+          },
+        }),
+      );
+    }
+    const controller = new AbortController();
+    const pending = host.queryAll(QUERY, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const result = await pending;
+    expect(result.failures.map((f) => f.reason)).toEqual(["aborted", "aborted"]);
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).not.toBe(signals[1]);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+  });
+
+  it("a per-provider timeout overrides the host's and the leg's signal is aborted with a timeout error", async () => {
+    const { host } = quietHost();
+    let seen: AbortSignal | undefined;
+    host.add(
+      fakeProvider({
+        id: "slow",
+        answer: (_q, options) => {
+          seen = options.signal;
+          return never();
+        },
+      }),
+      { timeoutMs: 50 },
+    );
+    host.add(fakeProvider({ id: "fast", answer: async (q) => honestAnswer("fast", q) }));
+    const result = await host.queryAll(QUERY);
+    expect(result.failures[0]).toMatchObject({ providerId: "slow", reason: "timeout" });
+    expect(isOcpError(seen?.reason, "timeout")).toBe(true);
+    expect(result.accepted).toHaveLength(2);
+  });
+});
