@@ -1,0 +1,36 @@
+export { checkCorrelation } from "./checks/correlation.js";
+export { judgeKinds, judgeMaxFrames, MAX_FRAMES_PROBE, pickKind } from "./checks/filters.js";
+export { countContentTokens, judgeCosts, judgeProbe, type ProbeVerdicts, TOKENIZER } from "./checks/frames.js";
+export { FOREIGN_VERSION, judgeHandshake, judgeVersionMismatch } from "./checks/handshake.js";
+export { checkMalformed, MALFORMED_INPUTS } from "./checks/malformed.js";
+export { judgeSchema, schemaErrors } from "./checks/schema.js";
+export { judgeShutdown } from "./checks/shutdown.js";
+export { formatReport, type FormatOptions } from "./format.js";
+export * as limits from "./limits.js";
+export {
+  CHECK_SPECS,
+  CHECKS,
+  type CheckName,
+  type CheckResult,
+  type CheckSpec,
+  type CheckStatus,
+  type ConformanceReport,
+  decides,
+  failures,
+  isConformant,
+  type NegotiatedIdentity,
+  type Tally,
+  tally,
+} from "./report.js";
+export { probeQuery, type RunOptions, runConformance } from "./run.js";
+export type { Incoming, Recorded, Session, ShutdownOutcome } from "./session.js";
+export {
+  describeTarget,
+  type HttpTarget,
+  type InProcessTarget,
+  openSession,
+  type StdioTarget,
+  type Target,
+  type TransportKind,
+  transportOf,
+} from "./targets.js";
