@@ -10,6 +10,8 @@ export * as limits from "./limits.js";
 export {
   CHECK_SPECS,
   CHECKS,
+  HOST_CHECK_SPECS,
+  HOST_CHECKS,
   type CheckName,
   type CheckResult,
   type CheckSpec,
@@ -18,7 +20,9 @@ export {
   decides,
   failures,
   isConformant,
+  type FrameSummary,
   type NegotiatedIdentity,
+  type ProbeSummary,
   type Tally,
   tally,
 } from "./report.js";
@@ -34,3 +38,20 @@ export {
   type TransportKind,
   transportOf,
 } from "./targets.js";
+export { connectHttpProvider } from "./http-client.js";
+export {
+  type FencedSpan,
+  type HostFanOut,
+  type HostUnderTest,
+  ocpHostFencedSpans,
+  ourHost,
+} from "./host-adapter.js";
+export { fixtureCommand, type HostRunOptions, runHostConformance } from "./host-harness.js";
+export {
+  createFixtureProvider,
+  type FixtureAction,
+  FixtureLogic,
+  isMisbehaveMode,
+  MISBEHAVE_MODES,
+  type MisbehaveMode,
+} from "./fixture/provider.js";

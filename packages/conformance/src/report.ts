@@ -14,7 +14,20 @@ export const CHECKS = {
   maxFrames: "max-frames",
   correlation: "correlation",
 } as const;
-export type CheckName = (typeof CHECKS)[keyof typeof CHECKS];
+
+/** The host-side check names (`runHostConformance`). */
+export const HOST_CHECKS = {
+  versionReject: "host-version-reject",
+  budgetDrop: "host-budget-drop",
+  consentGate: "host-consent-gate",
+  httpEgress: "host-http-egress",
+  contentFencing: "host-content-fencing",
+  crashIsolation: "host-crash-isolation",
+} as const;
+
+export type CheckName =
+  | (typeof CHECKS)[keyof typeof CHECKS]
+  | (typeof HOST_CHECKS)[keyof typeof HOST_CHECKS];
 
 /** Whether a check decides the verdict (a MUST of `ocp/1.0-draft`) or only advises. */
 export interface CheckSpec {
@@ -38,6 +51,16 @@ export const CHECK_SPECS: readonly CheckSpec[] = [
   { name: "correlation", requirements: ["X-CORR"], advisory: true },
   { name: "malformed-input-tolerance", requirements: ["R1"], advisory: false },
   { name: "shutdown-clean", requirements: ["R2"], advisory: false },
+];
+
+/** Every host-side check, in report order. All of them decide. */
+export const HOST_CHECK_SPECS: readonly CheckSpec[] = [
+  { name: "host-version-reject", requirements: ["H3"], advisory: false },
+  { name: "host-budget-drop", requirements: ["B2"], advisory: false },
+  { name: "host-consent-gate", requirements: ["C1", "C2"], advisory: false },
+  { name: "host-http-egress", requirements: ["C4"], advisory: false },
+  { name: "host-content-fencing", requirements: ["R3"], advisory: false },
+  { name: "host-crash-isolation", requirements: ["X-ISO"], advisory: false },
 ];
 
 export type CheckStatus = "pass" | "fail" | "skipped";
@@ -83,7 +106,8 @@ export interface ProbeSummary {
 export interface ConformanceReport {
   /** One line naming the target: `stdio: node fixture.js`, `http: http://…`, `in-process: id`. */
   readonly target: string;
-  readonly transport: "stdio" | "http" | "in-process";
+  /** How the target was reached; `host` for a host-side run. */
+  readonly transport: "stdio" | "http" | "in-process" | "host";
   readonly identity?: NegotiatedIdentity;
   readonly probe?: ProbeSummary;
   /** Whether advisory checks decided the verdict too. */
@@ -102,7 +126,7 @@ export interface Tally {
 }
 
 function spec(name: CheckName): CheckSpec {
-  const found = CHECK_SPECS.find((entry) => entry.name === name);
+  const found = [...CHECK_SPECS, ...HOST_CHECK_SPECS].find((entry) => entry.name === name);
   if (found === undefined) throw new RangeError(`unknown check ${name}`);
   return found;
 }
