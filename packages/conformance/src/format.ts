@@ -17,9 +17,12 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
   const paint = (style: Style, text: string) =>
     options.color === true ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
   const lines: string[] = [];
-  lines.push(paint("dim", `── OCP provider: ${report.target} ──`));
+  const isHost = report.transport === "host";
+  lines.push(paint("dim", `── OCP ${isHost ? "host" : "provider"}: ${report.target} ──`));
   const identity = report.identity;
-  if (identity === undefined) {
+  if (isHost) {
+    lines.push("  host-side harness: adversarial providers against the host (H3, B2, C1, C2, C4, R3, isolation)");
+  } else if (identity === undefined) {
     lines.push(`  ${paint("red", "no handshake_ack: identity unknown")}`);
   } else {
     const { provider, capabilities } = identity;

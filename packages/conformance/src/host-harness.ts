@@ -193,12 +193,13 @@ async function checkHttpEgress(make: () => HostUnderTest, bounded: Bounded): Pro
     const host = make();
     await bounded(host.addHttp("remote", url), "adding the HTTP provider");
     await bounded(host.queryAll(probeQuery()), "the fan-out");
+    const seen = received.join(", ");
     const before = received.filter((type) => type === "query").length;
     if (before > 0) return fail("host-http-egress", `C4: an HTTP provider declaring egress=false received ${before} query payload(s) before consent`);
     await host.grantConsent("remote");
     const after = await bounded(host.queryAll(probeQuery()), "the fan-out after consent");
     if (after.accepted.length === 0) return fail("host-http-egress", "C4: after consent the HTTP provider's frames were still not accepted");
-    return pass("host-http-egress", `an HTTP provider declaring egress=false got no query before consent (received: ${received.join(", ")}); after consent ${after.accepted.length} frame(s) accepted`);
+    return pass("host-http-egress", `an HTTP provider declaring egress=false got no query before consent (it received: ${seen}); after consent ${after.accepted.length} frame(s) accepted`);
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
