@@ -55,3 +55,4 @@ export {
   MISBEHAVE_MODES,
   type MisbehaveMode,
 } from "./fixture/provider.js";
+export { type Parsed, parseArgs, USAGE } from "./cli-args.js";
