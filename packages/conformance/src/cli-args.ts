@@ -46,12 +46,20 @@ export type Parsed =
   | { kind: "help" }
   | { kind: "usage-error"; message: string }
   | { kind: "host"; json: boolean }
-  | { kind: "provider"; target: Target; json: boolean; strict: boolean; goal?: string; timeoutMs?: number };
+  | {
+      kind: "provider";
+      target: Target;
+      json: boolean;
+      strict: boolean;
+      goal?: string;
+      timeoutMs?: number;
+    };
 
 /** Parses the command line (without `node` and the script). Never throws. */
 export function parseArgs(argv: readonly string[]): Parsed {
   const [command, ...rest] = argv;
-  if (command === undefined) return { kind: "usage-error", message: "missing command (stdio, http or host)" };
+  if (command === undefined)
+    return { kind: "usage-error", message: "missing command (stdio, http or host)" };
   if (command === "-h" || command === "--help" || command === "help") return { kind: "help" };
   if (command !== "stdio" && command !== "http" && command !== "host") {
     return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
@@ -68,35 +76,55 @@ export function parseArgs(argv: readonly string[]): Parsed {
       program = rest.slice(index + 1);
       break;
     }
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = () => inline ?? rest[++index];
     if (flag === "-h" || flag === "--help") return { kind: "help" };
     if (flag === "--json") json = true;
     else if (flag === "--strict" && command !== "host") strict = true;
     else if (flag === "--query" && command !== "host") {
       goal = value();
-      if (goal === undefined || goal.trim() === "") return { kind: "usage-error", message: "--query needs a non-empty goal" };
+      if (goal === undefined || goal.trim() === "")
+        return { kind: "usage-error", message: "--query needs a non-empty goal" };
     } else if (flag === "--timeout" && command !== "host") {
       const text = value();
       timeoutMs = Number(text);
       if (text === undefined || !/^\d+$/.test(text) || timeoutMs <= 0) {
-        return { kind: "usage-error", message: "--timeout needs a positive number of milliseconds" };
+        return {
+          kind: "usage-error",
+          message: "--timeout needs a positive number of milliseconds",
+        };
       }
-    } else if (flag.startsWith("-")) return { kind: "usage-error", message: `unknown option ${flag} for ${command}` };
+    } else if (flag.startsWith("-"))
+      return { kind: "usage-error", message: `unknown option ${flag} for ${command}` };
     else positional.push(arg);
   }
   if (command === "host") {
-    if (positional.length > 0 || program !== undefined) return { kind: "usage-error", message: "host takes no arguments" };
+    if (positional.length > 0 || program !== undefined)
+      return { kind: "usage-error", message: "host takes no arguments" };
     return { kind: "host", json };
   }
-  const common = { json, strict, ...(goal === undefined ? {} : { goal }), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const common = {
+    json,
+    strict,
+    ...(goal === undefined ? {} : { goal }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
   if (command === "stdio") {
-    if (positional.length > 0) return { kind: "usage-error", message: `put the provider command after --: ocp-inspect stdio -- ${positional.join(" ")}` };
+    if (positional.length > 0)
+      return {
+        kind: "usage-error",
+        message: `put the provider command after --: ocp-inspect stdio -- ${positional.join(" ")}`,
+      };
     const [programName, ...args] = program ?? [];
-    if (programName === undefined || programName === "") return { kind: "usage-error", message: "stdio needs the provider command after --" };
+    if (programName === undefined || programName === "")
+      return { kind: "usage-error", message: "stdio needs the provider command after --" };
     return { kind: "provider", target: { command: programName, args }, ...common };
   }
-  if (program !== undefined || positional.length !== 1) return { kind: "usage-error", message: "http needs exactly one URL" };
+  if (program !== undefined || positional.length !== 1)
+    return { kind: "usage-error", message: "http needs exactly one URL" };
   const url = positional[0]!;
   let parsed: URL;
   try {
@@ -104,7 +132,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   } catch {
     return { kind: "usage-error", message: `not a URL: ${url}` };
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { kind: "usage-error", message: `not an http(s) URL: ${url}` };
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return { kind: "usage-error", message: `not an http(s) URL: ${url}` };
   return { kind: "provider", target: { url }, ...common };
 }
-

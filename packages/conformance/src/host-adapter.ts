@@ -1,4 +1,4 @@
-import { FENCE_CLOSE, FENCE_OPEN, Host, compose } from "@ocp/host";
+import { compose, FENCE_CLOSE, FENCE_OPEN, Host } from "@ocp/host";
 import type { ContextFrame, ContextProvider, ContextQuery, ContextQueryResult } from "@ocp/types";
 import { connectHttpProvider } from "./http-client.js";
 
@@ -41,7 +41,10 @@ export interface HostUnderTest {
 /** Finds `<<<frame N …>>>` … `<<<end frame N>>>` blocks (`@ocp/host`'s fence, R3). */
 export function ocpHostFencedSpans(text: string): FencedSpan[] {
   const spans: FencedSpan[] = [];
-  const opener = new RegExp(`^${escape(FENCE_OPEN)}frame (\\d+) .*${escape(FENCE_CLOSE)}$`, "gm");
+  const opener = new RegExp(
+    `^${escapeRegExp(FENCE_OPEN)}frame (\\d+) .*${escapeRegExp(FENCE_CLOSE)}$`,
+    "gm",
+  );
   for (let match = opener.exec(text); match !== null; match = opener.exec(text)) {
     const start = match.index + match[0].length + 1;
     const closer = `\n${FENCE_OPEN}end frame ${match[1]}${FENCE_CLOSE}`;
@@ -53,13 +56,18 @@ export function ocpHostFencedSpans(text: string): FencedSpan[] {
   return spans;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** `@ocp/host` as a {@link HostUnderTest}. Its loud reports go to `warn` (default: dropped). */
-export function ourHost(options: { warn?: (line: string) => void; legTimeoutMs?: number } = {}): HostUnderTest {
-  const host = new Host({ warn: options.warn ?? (() => {}), legTimeoutMs: options.legTimeoutMs ?? 5_000 });
+export function ourHost(
+  options: { warn?: (line: string) => void; legTimeoutMs?: number } = {},
+): HostUnderTest {
+  const host = new Host({
+    warn: options.warn ?? (() => {}),
+    legTimeoutMs: options.legTimeoutMs ?? 5_000,
+  });
   return {
     async addStdio(id, command, args) {
       await host.addStdio({ id, command, args });
@@ -77,7 +85,10 @@ export function ourHost(options: { warn?: (line: string) => void; legTimeoutMs?:
       const result = await host.queryAll(query);
       return {
         accepted: result.accepted,
-        dropped: result.liars.map((liar) => ({ providerId: liar.providerId, report: liar.message })),
+        dropped: result.liars.map((liar) => ({
+          providerId: liar.providerId,
+          report: liar.message,
+        })),
         failed: result.failures.map((failure) => ({
           providerId: failure.providerId,
           reason: `${failure.reason}: ${failure.error.message}`,

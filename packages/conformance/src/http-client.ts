@@ -4,8 +4,8 @@ import {
   type ContextQuery,
   type ContextQueryResult,
   decodeLine,
-  encodeJson,
   type Envelope,
+  encodeJson,
   OcpError,
   PROTOCOL_VERSION,
   type ProviderInfo,
@@ -34,15 +34,25 @@ export async function connectHttpProvider(id: string, url: string): Promise<Cont
       text = await response.text();
     } catch (cause) {
       const timedOut = (cause as Error).name === "TimeoutError";
-      throw new OcpError(timedOut ? "timeout" : "connection_failed", `POST ${url}: ${(cause as Error).message}`, { cause });
+      throw new OcpError(
+        timedOut ? "timeout" : "connection_failed",
+        `POST ${url}: ${(cause as Error).message}`,
+        { cause },
+      );
     }
     const decoded = decodeLine(text);
-    if (!decoded.ok) throw new OcpError("malformed_reply", `${url} answered: ${decoded.error.message}`);
+    if (!decoded.ok)
+      throw new OcpError("malformed_reply", `${url} answered: ${decoded.error.message}`);
     return decoded.value;
   };
-  const ack = await post(encodeJson({ type: "handshake", protocol_version: PROTOCOL_VERSION }), HANDSHAKE_TIMEOUT_MS);
-  if (ack.type === "error") throw new OcpError("provider_error", `${url} refused the handshake: ${ack.message}`);
-  if (ack.type !== "handshake_ack") throw new OcpError("malformed_reply", `${url} answered the handshake with "${ack.type}"`);
+  const ack = await post(
+    encodeJson({ type: "handshake", protocol_version: PROTOCOL_VERSION }),
+    HANDSHAKE_TIMEOUT_MS,
+  );
+  if (ack.type === "error")
+    throw new OcpError("provider_error", `${url} refused the handshake: ${ack.message}`);
+  if (ack.type !== "handshake_ack")
+    throw new OcpError("malformed_reply", `${url} answered the handshake with "${ack.type}"`);
   if (!versionsCompatible(PROTOCOL_VERSION, ack.protocol_version)) {
     throw new OcpError("incompatible_version", `${url} speaks ${ack.protocol_version} (H3)`);
   }
@@ -54,7 +64,11 @@ export async function connectHttpProvider(id: string, url: string): Promise<Cont
     capabilities,
     protocolVersion: ack.protocol_version,
     async query(query: ContextQuery, options: QueryOptions = {}): Promise<ContextQueryResult> {
-      const reply = await post(encodeJson({ type: "query", query }), QUERY_TIMEOUT_MS, options.signal);
+      const reply = await post(
+        encodeJson({ type: "query", query }),
+        QUERY_TIMEOUT_MS,
+        options.signal,
+      );
       if (reply.type === "frames") return reply.result;
       if (reply.type === "error") throw new OcpError("provider_error", reply.message);
       throw new OcpError("malformed_reply", `${url} answered a query with "${reply.type}"`);

@@ -1,26 +1,50 @@
 export { checkCorrelation } from "./checks/correlation.js";
 export { judgeKinds, judgeMaxFrames, MAX_FRAMES_PROBE, pickKind } from "./checks/filters.js";
-export { countContentTokens, judgeCosts, judgeProbe, type ProbeVerdicts, TOKENIZER } from "./checks/frames.js";
+export {
+  countContentTokens,
+  judgeCosts,
+  judgeProbe,
+  type ProbeVerdicts,
+  TOKENIZER,
+} from "./checks/frames.js";
 export { FOREIGN_VERSION, judgeHandshake, judgeVersionMismatch } from "./checks/handshake.js";
 export { checkMalformed, MALFORMED_INPUTS } from "./checks/malformed.js";
 export { judgeSchema, schemaErrors } from "./checks/schema.js";
 export { judgeShutdown } from "./checks/shutdown.js";
-export { formatReport, type FormatOptions } from "./format.js";
+export { type Parsed, parseArgs, USAGE } from "./cli-args.js";
+export {
+  createFixtureProvider,
+  type FixtureAction,
+  FixtureLogic,
+  isMisbehaveMode,
+  MISBEHAVE_MODES,
+  type MisbehaveMode,
+} from "./fixture/provider.js";
+export { type FormatOptions, formatReport } from "./format.js";
+export {
+  type FencedSpan,
+  type HostFanOut,
+  type HostUnderTest,
+  ocpHostFencedSpans,
+  ourHost,
+} from "./host-adapter.js";
+export { fixtureCommand, type HostRunOptions, runHostConformance } from "./host-harness.js";
+export { connectHttpProvider } from "./http-client.js";
 export * as limits from "./limits.js";
 export {
   CHECK_SPECS,
   CHECKS,
-  HOST_CHECK_SPECS,
-  HOST_CHECKS,
   type CheckName,
   type CheckResult,
   type CheckSpec,
   type CheckStatus,
   type ConformanceReport,
   decides,
-  failures,
-  isConformant,
   type FrameSummary,
+  failures,
+  HOST_CHECK_SPECS,
+  HOST_CHECKS,
+  isConformant,
   type NegotiatedIdentity,
   type ProbeSummary,
   type Tally,
@@ -38,21 +62,3 @@ export {
   type TransportKind,
   transportOf,
 } from "./targets.js";
-export { connectHttpProvider } from "./http-client.js";
-export {
-  type FencedSpan,
-  type HostFanOut,
-  type HostUnderTest,
-  ocpHostFencedSpans,
-  ourHost,
-} from "./host-adapter.js";
-export { fixtureCommand, type HostRunOptions, runHostConformance } from "./host-harness.js";
-export {
-  createFixtureProvider,
-  type FixtureAction,
-  FixtureLogic,
-  isMisbehaveMode,
-  MISBEHAVE_MODES,
-  type MisbehaveMode,
-} from "./fixture/provider.js";
-export { type Parsed, parseArgs, USAGE } from "./cli-args.js";

@@ -32,7 +32,11 @@ export function classify(incoming: Incoming): Reply {
       : { kind: "frames", result: envelope.result, id: envelope.id };
   }
   if (envelope.type === "error") {
-    const base = { kind: "error" as const, code: readWireErrorCode(envelope.code), message: envelope.message };
+    const base = {
+      kind: "error" as const,
+      code: readWireErrorCode(envelope.code),
+      message: envelope.message,
+    };
     return envelope.id === undefined ? base : { ...base, id: envelope.id };
   }
   return { kind: "broken", evidence: `replied with ${describeIncoming(incoming)}`, incoming };

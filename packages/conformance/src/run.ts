@@ -76,7 +76,11 @@ export async function runConformance(
   options: RunOptions = {},
 ): Promise<ConformanceReport> {
   const bounds: Bounds = {
-    handshake: positiveBound("handshakeTimeoutMs", options.handshakeTimeoutMs, HANDSHAKE_TIMEOUT_MS),
+    handshake: positiveBound(
+      "handshakeTimeoutMs",
+      options.handshakeTimeoutMs,
+      HANDSHAKE_TIMEOUT_MS,
+    ),
     query: positiveBound("queryTimeoutMs", options.queryTimeoutMs, QUERY_TIMEOUT_MS),
     shutdown: positiveBound("shutdownTimeoutMs", options.shutdownTimeoutMs, SHUTDOWN_TIMEOUT_MS),
     settle: positiveBound("malformedSettleMs", options.malformedSettleMs, MALFORMED_SETTLE_MS),
@@ -108,7 +112,11 @@ export async function runConformance(
       try {
         identity = await runMain(open("main"), query, bounds, found, settleProbe);
       } finally {
-        settleProbe({ kind: "broken", evidence: "the main connection ended", incoming: { kind: "timeout", waitedMs: 0 } });
+        settleProbe({
+          kind: "broken",
+          evidence: "the main connection ended",
+          incoming: { kind: "timeout", waitedMs: 0 },
+        });
       }
     };
     const mismatch = async () => {
@@ -120,8 +128,14 @@ export async function runConformance(
         return;
       }
       const session = open("version-mismatch");
-      session.send({ type: "handshake", protocol_version: FOREIGN_VERSION }, `handshake of ${FOREIGN_VERSION}`);
-      found["version-mismatch"] = judgeVersionMismatch(await session.next(bounds.handshake), FOREIGN_VERSION);
+      session.send(
+        { type: "handshake", protocol_version: FOREIGN_VERSION },
+        `handshake of ${FOREIGN_VERSION}`,
+      );
+      found["version-mismatch"] = judgeVersionMismatch(
+        await session.next(bounds.handshake),
+        FOREIGN_VERSION,
+      );
       await session.dispose();
     };
     const malformed = async () => {
@@ -151,14 +165,14 @@ export async function runConformance(
     await Promise.all(sessions.map((session) => session.dispose()));
   }
   found.schema = judgeSchema(records);
-  const checks = CHECK_SPECS.map(
-    (spec) => found[spec.name] ?? skip(spec.name, "not reached"),
-  );
+  const checks = CHECK_SPECS.map((spec) => found[spec.name] ?? skip(spec.name, "not reached"));
   return {
     target: describeTarget(target),
     transport,
     ...(identity === undefined ? {} : { identity }),
-    ...(identity === undefined || probeReply === undefined ? {} : { probe: summarise(query, probeReply) }),
+    ...(identity === undefined || probeReply === undefined
+      ? {}
+      : { probe: summarise(query, probeReply) }),
     strict,
     checks,
     conformant: isConformant(checks, strict),
@@ -174,7 +188,9 @@ function summarise(query: ContextQuery, reply: Reply): ProbeSummary {
           title: frame.title,
           score: frame.score,
           token_cost: frame.token_cost,
-          ...(typeof frame.citation_label === "string" ? { citation_label: frame.citation_label } : {}),
+          ...(typeof frame.citation_label === "string"
+            ? { citation_label: frame.citation_label }
+            : {}),
         }))
       : [];
   return {
@@ -221,25 +237,45 @@ async function runMain(
   found["cost-truth"] = verdicts.costTruth;
 
   let stopped: string | undefined =
-    reply.kind === "broken" ? `the probe query got no answer (${describeReply(reply)}); see frame-validity` : undefined;
+    reply.kind === "broken"
+      ? `the probe query got no answer (${describeReply(reply)}); see frame-validity`
+      : undefined;
   if (reply.kind === "frames" && stopped === undefined) {
     const kind = pickKind(reply.result, identity.capabilities.query.kinds);
-    const kinds = await ask(session, { ...query, kinds: [kind] }, `query for kinds [${kind}]`, bounds.query);
+    const kinds = await ask(
+      session,
+      { ...query, kinds: [kind] },
+      `query for kinds [${kind}]`,
+      bounds.query,
+    );
     found["kinds-filter"] = judgeKinds(kinds, kind);
-    if (kinds.kind === "broken") stopped = `the connection broke on the kinds-filter query; see kinds-filter`;
+    if (kinds.kind === "broken")
+      stopped = `the connection broke on the kinds-filter query; see kinds-filter`;
   } else {
-    found["kinds-filter"] = skip("kinds-filter", stopped ?? `the probe query got ${describeReply(reply)}; see frame-validity`);
+    found["kinds-filter"] = skip(
+      "kinds-filter",
+      stopped ?? `the probe query got ${describeReply(reply)}; see frame-validity`,
+    );
   }
   if (stopped === undefined) {
     const probeCount = reply.kind === "frames" ? reply.result.frames.length : 0;
-    const limited = await ask(session, { ...query, max_frames: MAX_FRAMES_PROBE }, "query with max_frames 1", bounds.query);
+    const limited = await ask(
+      session,
+      { ...query, max_frames: MAX_FRAMES_PROBE },
+      "query with max_frames 1",
+      bounds.query,
+    );
     found["max-frames"] = judgeMaxFrames(limited, probeCount);
-    if (limited.kind === "broken") stopped = "the connection broke on the max-frames query; see max-frames";
+    if (limited.kind === "broken")
+      stopped = "the connection broke on the max-frames query; see max-frames";
   } else {
     found["max-frames"] = skip("max-frames", stopped);
   }
   if (identity.capabilities.correlation !== true) {
-    found.correlation = skip("correlation", "the provider does not declare capabilities.correlation");
+    found.correlation = skip(
+      "correlation",
+      "the provider does not declare capabilities.correlation",
+    );
   } else if (stopped !== undefined) {
     found.correlation = skip("correlation", stopped);
   } else {

@@ -41,7 +41,7 @@ export type ShutdownOutcome =
       readonly kind: "ignored";
       readonly waitedMs: number;
       /** What finally ended it: closing its stdin, or a SIGKILL to its group; or nothing (HTTP). */
-      readonly then: "exited-on-eof" | "killed" | "still-running" | "timeout";
+      readonly after: "exited-on-eof" | "killed" | "still-running" | "timeout";
     };
 
 /**

@@ -3,7 +3,9 @@ import { parseArgs } from "../src/index.js";
 
 describe("parseArgs (ocp-inspect's command line)", () => {
   it("stdio takes the provider command after --, options before it", () => {
-    expect(parseArgs(["stdio", "--query", "retry", "--json", "--", "node", "p.js", "--json"])).toEqual({
+    expect(
+      parseArgs(["stdio", "--query", "retry", "--json", "--", "node", "p.js", "--json"]),
+    ).toEqual({
       kind: "provider",
       target: { command: "node", args: ["p.js", "--json"] },
       json: true,
@@ -13,7 +15,16 @@ describe("parseArgs (ocp-inspect's command line)", () => {
   });
 
   it("http takes one URL; --strict, --timeout and --query=VALUE are understood", () => {
-    expect(parseArgs(["http", "--strict", "--timeout", "2500", "--query=q", "http://127.0.0.1:8080/ocp"])).toEqual({
+    expect(
+      parseArgs([
+        "http",
+        "--strict",
+        "--timeout",
+        "2500",
+        "--query=q",
+        "http://127.0.0.1:8080/ocp",
+      ]),
+    ).toEqual({
       kind: "provider",
       target: { url: "http://127.0.0.1:8080/ocp" },
       json: false,

@@ -8,9 +8,14 @@ const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FIXTURE = fixtureCommand().args[0]!;
 
 /** Runs the built `ocp-inspect` as a real child; killed if it outlives 60 s. */
-function inspect(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function inspect(
+  args: readonly string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -31,7 +36,16 @@ describe("ocp-inspect", () => {
   it("--help documents the commands, options and exit codes, and exits 0", async () => {
     const { code, stdout } = await inspect(["--help"]);
     expect(code).toBe(0);
-    for (const text of ["ocp-inspect stdio", "ocp-inspect http", "ocp-inspect host", "--query", "--json", "--strict", "exit codes", "2  bad usage"]) {
+    for (const text of [
+      "ocp-inspect stdio",
+      "ocp-inspect http",
+      "ocp-inspect host",
+      "--query",
+      "--json",
+      "--strict",
+      "exit codes",
+      "2  bad usage",
+    ]) {
       expect(stdout).toContain(text);
     }
   });
@@ -39,12 +53,15 @@ describe("ocp-inspect", () => {
   it.each([
     [[], "missing command"],
     [["stdio", "node", "x.js"], "put the provider command after --"],
-  ])("bad usage %j exits 2 with the reason on stderr and nothing on stdout", async (args, reason) => {
-    const { code, stdout, stderr } = await inspect(args);
-    expect(code).toBe(2);
-    expect(stdout).toBe("");
-    expect(stderr).toContain(reason);
-  });
+  ])(
+    "bad usage %j exits 2 with the reason on stderr and nothing on stdout",
+    async (args, reason) => {
+      const { code, stdout, stderr } = await inspect(args);
+      expect(code).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr).toContain(reason);
+    },
+  );
 
   it("stdio --json against the honest fixture prints only the JSON report and exits 0", async () => {
     const { code, stdout } = await inspect(["stdio", "--json", "--", process.execPath, FIXTURE]);
@@ -56,7 +73,14 @@ describe("ocp-inspect", () => {
   });
 
   it("prints identity, data flow, capabilities, the query's frames, ✓ checks and the verdict", async () => {
-    const { code, stdout } = await inspect(["stdio", "--query", "retry loop", "--", process.execPath, FIXTURE]);
+    const { code, stdout } = await inspect([
+      "stdio",
+      "--query",
+      "retry loop",
+      "--",
+      process.execPath,
+      FIXTURE,
+    ]);
     expect(code).toBe(0);
     expect(stdout).toContain("provider     ocp-fixture-provider v1.0.0 — ocp/1.0-draft");
     expect(stdout).toContain("data-flow    reads=true writes=false egress=false");
@@ -68,7 +92,14 @@ describe("ocp-inspect", () => {
   });
 
   it("B1: a lying provider gets ✗ with evidence and exit code 1", async () => {
-    const { code, stdout } = await inspect(["stdio", "--", process.execPath, FIXTURE, "--misbehave", "lying-costs"]);
+    const { code, stdout } = await inspect([
+      "stdio",
+      "--",
+      process.execPath,
+      FIXTURE,
+      "--misbehave",
+      "lying-costs",
+    ]);
     expect(code).toBe(1);
     expect(stdout).toContain("✗ budget-honesty [B1]");
     expect(stdout).toContain("B1: 3 frame(s) declare 299997 tokens, over max_tokens 4096");

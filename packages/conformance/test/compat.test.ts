@@ -17,15 +17,24 @@ describe("compatibility with the Rust reference's verdicts", () => {
     // It ignores kinds and max_frames, as the reference allows: advisory failures only.
     expect(failed(report)).toEqual(["kinds-filter", "max-frames"]);
     expect(statusOf(report, "correlation")).toBe("skipped");
-    expect(evidenceOf(report, "version-mismatch")).toMatch(/acked its own ocp\/1\.0-draft, so the host names the mismatch/);
-    expect(evidenceOf(report, "malformed-input-tolerance")).toMatch(/0 answered, 5 silently ignored/);
+    expect(evidenceOf(report, "version-mismatch")).toMatch(
+      /acked its own ocp\/1\.0-draft, so the host names the mismatch/,
+    );
+    expect(evidenceOf(report, "malformed-input-tolerance")).toMatch(
+      /0 answered, 5 silently ignored/,
+    );
     expect(statusOf(report, "schema")).toBe("pass");
   });
 
   it("the same provider is not conformant under --strict, for the advisory reasons only", async () => {
-    const report = await runConformance({ command: process.execPath, args: [replay] }, { ...FAST, strict: true });
+    const report = await runConformance(
+      { command: process.execPath, args: [replay] },
+      { ...FAST, strict: true },
+    );
     expect(report.conformant).toBe(false);
-    expect(report.checks.filter((check) => check.status === "fail").every((check) => check.advisory)).toBe(true);
+    expect(
+      report.checks.filter((check) => check.status === "fail").every((check) => check.advisory),
+    ).toBe(true);
   });
 });
 
@@ -42,16 +51,24 @@ describe("in-process targets", () => {
   });
 
   it("B1 and T1 catch in-process liars as they catch wire ones", async () => {
-    const lying = await runConformance({ create: () => createFixtureProvider("lying-costs") }, FAST);
+    const lying = await runConformance(
+      { create: () => createFixtureProvider("lying-costs") },
+      FAST,
+    );
     expect(failed(lying)).toEqual(["budget-honesty"]);
     const cheap = await runConformance({ provider: createFixtureProvider("cheap-costs") }, FAST);
     expect(failed(cheap)).toEqual(["cost-truth"]);
   });
 
   it("R2: an in-process provider whose shutdown never settles fails shutdown-clean within the bound", async () => {
-    const report = await runConformance({ provider: createFixtureProvider("hang-on-shutdown") }, FAST);
+    const report = await runConformance(
+      { provider: createFixtureProvider("hang-on-shutdown") },
+      FAST,
+    );
     expect(failed(report)).toEqual(["shutdown-clean"]);
-    expect(evidenceOf(report, "shutdown-clean")).toBe("R2: still running 1500 ms after shutdown; no answer");
+    expect(evidenceOf(report, "shutdown-clean")).toBe(
+      "R2: still running 1500 ms after shutdown; no answer",
+    );
   });
 
   it("the demo provider (apps/demo-provider) is conformant, strict mode included", async () => {

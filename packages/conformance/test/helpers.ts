@@ -2,7 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { killGroup } from "@ocp/transport-stdio";
-import { type ConformanceReport, fixtureCommand, type MisbehaveMode, type RunOptions, runConformance } from "../src/index.js";
+import {
+  type ConformanceReport,
+  fixtureCommand,
+  type MisbehaveMode,
+  type RunOptions,
+  runConformance,
+} from "../src/index.js";
 
 /** Short bounds for runs against the fixture: a hang costs seconds, not tens of seconds. */
 export const FAST: RunOptions = {
@@ -12,7 +18,11 @@ export const FAST: RunOptions = {
 };
 
 /** Runs `task` over `items`, at most `limit` at once (2 cores: keep the machine responsive). */
-export async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -29,13 +39,22 @@ export function stdioFixture(mode?: MisbehaveMode) {
   return fixtureCommand(...(mode === undefined ? [] : ["--misbehave", mode]));
 }
 
-export function runStdio(mode?: MisbehaveMode, options: RunOptions = FAST): Promise<ConformanceReport> {
+export function runStdio(
+  mode?: MisbehaveMode,
+  options: RunOptions = FAST,
+): Promise<ConformanceReport> {
   return runConformance(stdioFixture(mode), options);
 }
 
 /** Starts the fixture as an HTTP server child on 127.0.0.1 and reads its URL. */
-export async function startHttpFixture(mode?: MisbehaveMode): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const { command, args } = fixtureCommand(...(mode === undefined ? [] : ["--misbehave", mode]), "--http", "0");
+export async function startHttpFixture(
+  mode?: MisbehaveMode,
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const { command, args } = fixtureCommand(
+    ...(mode === undefined ? [] : ["--misbehave", mode]),
+    "--http",
+    "0",
+  );
   const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"], detached: true });
   const lines = createInterface({ input: child.stdout! });
   const timer = setTimeout(() => killGroup(child.pid!), 10_000);
@@ -54,7 +73,10 @@ export async function startHttpFixture(mode?: MisbehaveMode): Promise<{ url: str
   };
 }
 
-export async function runHttp(mode?: MisbehaveMode, options: RunOptions = FAST): Promise<ConformanceReport> {
+export async function runHttp(
+  mode?: MisbehaveMode,
+  options: RunOptions = FAST,
+): Promise<ConformanceReport> {
   const server = await startHttpFixture(mode);
   try {
     return await runConformance({ url: server.url }, options);

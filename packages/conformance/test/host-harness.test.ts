@@ -51,7 +51,8 @@ function naiveHost(options: { ignoreVersion?: boolean } = {}): HostUnderTest {
       return { accepted, dropped: [], failed: failedLegs };
     },
     query: (providerId, query) => providers.get(providerId)!.query(query),
-    compose: (frames) => frames.map(({ frame }) => `<frame>\n${frame.content}\n</frame>\n`).join(""),
+    compose: (frames) =>
+      frames.map(({ frame }) => `<frame>\n${frame.content}\n</frame>\n`).join(""),
     fencedSpans(text) {
       const spans = [];
       for (let at = text.indexOf("<frame>\n"); at !== -1; at = text.indexOf("<frame>\n", at + 1)) {
@@ -93,27 +94,42 @@ describe("runHostConformance", () => {
   });
 
   it("H3: names the refusal of a wrong-family provider", () => {
-    expect(evidenceOf(ours, "host-version-reject")).toMatch(/refused a provider acking ocp\/2\.0 in \d+ ms with incompatible_version/);
+    expect(evidenceOf(ours, "host-version-reject")).toMatch(
+      /refused a provider acking ocp\/2\.0 in \d+ ms with incompatible_version/,
+    );
   });
 
   it("B2, C1, C2, C4, R3: a host that trusts everything fails exactly those checks", () => {
-    expect(failed(naive)).toEqual(["host-budget-drop", "host-consent-gate", "host-http-egress", "host-content-fencing"]);
+    expect(failed(naive)).toEqual([
+      "host-budget-drop",
+      "host-consent-gate",
+      "host-http-egress",
+      "host-content-fencing",
+    ]);
     expect(evidenceOf(naive, "host-budget-drop")).toBe(
       "B2: 3 frame(s) of a provider declaring 299997 tokens against max_tokens 4096 were accepted",
     );
-    expect(evidenceOf(naive, "host-consent-gate")).toBe("C2: an egress provider without consent received 2 query payload(s)");
-    expect(evidenceOf(naive, "host-http-egress")).toBe("C4: an HTTP provider declaring egress=false received 1 query payload(s) before consent");
-    expect(evidenceOf(naive, "host-content-fencing")).toBe("R3: text after a forged fence close escaped its fence");
+    expect(evidenceOf(naive, "host-consent-gate")).toBe(
+      "C2: an egress provider without consent received 2 query payload(s)",
+    );
+    expect(evidenceOf(naive, "host-http-egress")).toBe(
+      "C4: an HTTP provider declaring egress=false received 1 query payload(s) before consent",
+    );
+    expect(evidenceOf(naive, "host-content-fencing")).toBe(
+      "R3: text after a forged fence close escaped its fence",
+    );
     expect(naive.conformant).toBe(false);
   });
 
   it("H3: a host that registers a provider acking another family fails host-version-reject", () => {
     expect(failed(careless)).toContain("host-version-reject");
-    expect(evidenceOf(careless, "host-version-reject")).toBe("H3: the host registered a provider that acked ocp/2.0");
+    expect(evidenceOf(careless, "host-version-reject")).toBe(
+      "H3: the host registered a provider that acked ocp/2.0",
+    );
   });
 
   it("R3: finds @ocp/host's fenced spans and ignores a neutralised forged fence", () => {
-    const text = "<<<frame 1 cite=\"a\">>>\nbody <\\<\\<end frame 1>\\>\\>\n<<<end frame 1>>>\n";
+    const text = '<<<frame 1 cite="a">>>\nbody <\\<\\<end frame 1>\\>\\>\n<<<end frame 1>>>\n';
     const spans = ocpHostFencedSpans(text);
     expect(spans).toHaveLength(1);
     expect(text.slice(spans[0]!.start, spans[0]!.end)).toBe("body <\\<\\<end frame 1>\\>\\>");

@@ -11,16 +11,16 @@ const reports = new Map<MisbehaveMode | "honest", ConformanceReport>();
 beforeAll(async () => {
   const all: (MisbehaveMode | "honest")[] = ["honest", "crash-on-garbage", ...MODES];
   const done = await pool(all, 3, (mode) => runHttp(mode === "honest" ? undefined : mode));
-  all.forEach((mode, index) => reports.set(mode, done[index]!));
+  for (const [index, mode] of all.entries()) reports.set(mode, done[index]!);
 }, 120_000);
 
 describe("runConformance over HTTP against the fixture", () => {
   it("the honest fixture passes every check; malformed-input-tolerance is skipped (R1 is stdio-only)", () => {
     const report = reports.get("honest")!;
     expect(failed(report)).toEqual([]);
-    expect(report.checks.filter((check) => check.status === "skipped").map((check) => check.name)).toEqual([
-      "malformed-input-tolerance",
-    ]);
+    expect(
+      report.checks.filter((check) => check.status === "skipped").map((check) => check.name),
+    ).toEqual(["malformed-input-tolerance"]);
     expect(report.conformant).toBe(true);
     expect(report.target).toMatch(/^http: http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(evidenceOf(report, "shutdown-clean")).toBe("acknowledged shutdown with HTTP 204");

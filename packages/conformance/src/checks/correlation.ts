@@ -1,10 +1,9 @@
+import type { ContextQueryInit } from "@ocp/types";
+import { excerpt, listOf } from "../evidence.js";
 import { CORRELATION_PROBES } from "../limits.js";
-import { classify } from "../probe.js";
+import { classify, queryEnvelope } from "../probe.js";
 import { type CheckResult, fail, pass } from "../report.js";
 import type { Session } from "../session.js";
-import { excerpt, listOf } from "../evidence.js";
-import { queryEnvelope } from "../probe.js";
-import type { ContextQueryInit } from "@ocp/types";
 
 /**
  * correlation (X-CORR, advisory; only for providers that declare it):
@@ -16,7 +15,10 @@ export async function checkCorrelation(
   query: ContextQueryInit,
   timeoutMs: number,
 ): Promise<{ check: CheckResult; broken: boolean }> {
-  const ids = Array.from({ length: CORRELATION_PROBES }, (_, index) => `ocp-conformance-${index + 1}`);
+  const ids = Array.from(
+    { length: CORRELATION_PROBES },
+    (_, index) => `ocp-conformance-${index + 1}`,
+  );
   for (const id of ids) session.send(queryEnvelope(query, id), `correlated query ${id}`);
   const pending = new Set(ids);
   const problems: string[] = [];

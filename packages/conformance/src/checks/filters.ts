@@ -28,7 +28,10 @@ export function pickKind(probe: ContextQueryResult, declared: readonly string[])
 export function judgeKinds(reply: Reply, kind: FrameKind): CheckResult {
   const asked = `asked for kinds [${kind}]`;
   if (reply.kind === "error") {
-    return pass("kinds-filter", `${asked}: answered ${describeReply(reply)} — no frame of another kind`);
+    return pass(
+      "kinds-filter",
+      `${asked}: answered ${describeReply(reply)} — no frame of another kind`,
+    );
   }
   if (reply.kind === "broken") return fail("kinds-filter", `K1: ${asked}: ${reply.evidence}`);
   const wrong = reply.result.frames.flatMap((frame, index) =>
@@ -49,7 +52,8 @@ export const MAX_FRAMES_PROBE = 1;
 /** max-frames (M1, advisory): a query never gets more than `max_frames` frames. */
 export function judgeMaxFrames(reply: Reply, probeCount: number): CheckResult {
   const asked = `asked for max_frames ${MAX_FRAMES_PROBE} (the probe query returned ${probeCount})`;
-  if (reply.kind === "error") return pass("max-frames", `${asked}: answered ${describeReply(reply)}`);
+  if (reply.kind === "error")
+    return pass("max-frames", `${asked}: answered ${describeReply(reply)}`);
   if (reply.kind === "broken") return fail("max-frames", `M1: ${asked}: ${reply.evidence}`);
   const count = reply.result.frames.length;
   if (count > MAX_FRAMES_PROBE) {

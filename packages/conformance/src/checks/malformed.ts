@@ -1,9 +1,9 @@
+import type { ContextQueryInit } from "@ocp/types";
 import { PROTOCOL_VERSION } from "@ocp/types";
 import { describeIncoming, excerpt } from "../evidence.js";
 import { ask, type Reply } from "../probe.js";
 import { type CheckResult, fail, pass, skip } from "../report.js";
 import type { Session } from "../session.js";
-import type { ContextQueryInit } from "@ocp/types";
 
 /** What the malformed-input probe sends, in order: bad lines and bad requests (R1). */
 export const MALFORMED_INPUTS: readonly { what: string; line: string }[] = [

@@ -29,7 +29,8 @@ function compile() {
   const root = ajv.compile(envelopeJsonSchema()) as Validator;
   validators = {
     root,
-    variant: (name) => ajv.getSchema(`${ENVELOPE_SCHEMA_ID}#/$defs/${name}`) as Validator | undefined,
+    variant: (name) =>
+      ajv.getSchema(`${ENVELOPE_SCHEMA_ID}#/$defs/${name}`) as Validator | undefined,
   };
   return validators;
 }
@@ -43,7 +44,11 @@ const ATTRIBUTED: readonly { path: RegExp; check: string }[] = [
   { path: /^\/(protocol_version|provider\/name|provider\/version)$/, check: "handshake" },
 ];
 
-/** The schema errors of one message, minus those attributed to another check. */
+/**
+ * The schema errors of one message, minus those attributed to another check
+ * (`attributed` counts the fields). The "or null" branch of an optional field
+ * adds no information and is left out.
+ */
 export function schemaErrors(raw: string): { errors: string[]; attributed: number } {
   let value: unknown;
   try {
@@ -60,16 +65,24 @@ export function schemaErrors(raw: string): { errors: string[]; attributed: numbe
   const name = type === undefined ? undefined : VARIANTS[type];
   const validate = name === undefined ? undefined : variant(name);
   if (validate === undefined) {
-    return { errors: [`"type" ${type === undefined ? "is missing" : `${excerpt(type)} is not an envelope type`}`], attributed: 0 };
+    return {
+      errors: [
+        `"type" ${type === undefined ? "is missing" : `${excerpt(type)} is not an envelope type`}`,
+      ],
+      attributed: 0,
+    };
   }
   validate(value);
-  let attributed = 0;
-  const errors: string[] = [];
+  const attributed = new Set<string>();
+  const errors = new Set<string>();
   for (const error of validate.errors ?? []) {
-    if (ATTRIBUTED.some((rule) => rule.path.test(error.instancePath))) attributed += 1;
-    else errors.push(`${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`);
+    if (ATTRIBUTED.some((rule) => rule.path.test(error.instancePath)))
+      attributed.add(error.instancePath);
+    else if (error.message !== "must match a schema in anyOf" && error.message !== "must be null") {
+      errors.add(`${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`);
+    }
   }
-  return { errors, attributed };
+  return { errors: [...errors], attributed: attributed.size };
 }
 
 /**
@@ -77,7 +90,8 @@ export function schemaErrors(raw: string): { errors: string[]; attributed: numbe
  * run, validates against `schema/ocp-envelope.schema.json` (draft 2020-12).
  */
 export function judgeSchema(records: readonly Recorded[]): CheckResult {
-  if (records.length === 0) return skip("schema", "the provider sent no message to validate; see handshake");
+  if (records.length === 0)
+    return skip("schema", "the provider sent no message to validate; see handshake");
   const problems: string[] = [];
   let attributed = 0;
   records.forEach((record, index) => {
@@ -91,10 +105,16 @@ export function judgeSchema(records: readonly Recorded[]): CheckResult {
   });
   const note =
     attributed > 0
-      ? ` (${attributed} error(s) on score, title, citation_label or the handshake identity are reported by frame-validity and handshake)`
+      ? ` (${attributed} field(s) among score, title, citation_label and the handshake identity are reported by frame-validity and handshake)`
       : "";
   if (problems.length > 0) {
-    return fail("schema", `S1: ${problems.length} of ${records.length} message(s) fail the envelope schema: ${listOf(problems)}${note}`);
+    return fail(
+      "schema",
+      `S1: ${problems.length} of ${records.length} message(s) fail the envelope schema: ${listOf(problems)}${note}`,
+    );
   }
-  return pass("schema", `all ${records.length} message(s) validate against the envelope schema${note}`);
+  return pass(
+    "schema",
+    `all ${records.length} message(s) validate against the envelope schema${note}`,
+  );
 }

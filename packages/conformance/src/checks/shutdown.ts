@@ -26,7 +26,7 @@ export function judgeShutdown(outcome: ShutdownOutcome, elapsedMs: number): Chec
         killed: "its process group was killed",
         "still-running": "it survived SIGKILL to its process group",
         timeout: "no answer",
-      }[outcome.then];
+      }[outcome.after];
       return fail(
         "shutdown-clean",
         `R2: still running ${outcome.waitedMs} ms after shutdown; ${then}`,

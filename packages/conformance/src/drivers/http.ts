@@ -1,6 +1,12 @@
 import { decodeLine } from "@ocp/types";
 import { MAX_HTTP_BODY_BYTES } from "../limits.js";
-import { Inbox, type Incoming, type Recorded, type Session, type ShutdownOutcome } from "../session.js";
+import {
+  Inbox,
+  type Incoming,
+  type Recorded,
+  type Session,
+  type ShutdownOutcome,
+} from "../session.js";
 
 export interface HttpSessionOptions {
   readonly url: string;
@@ -87,7 +93,7 @@ export class HttpSession implements Session {
     if (reply.kind === "failure") return { kind: "connection-closed", message: reply.message };
     if (reply.kind === "timeout") {
       await this.dispose();
-      return { kind: "ignored", waitedMs: timeoutMs, then: "timeout" };
+      return { kind: "ignored", waitedMs: timeoutMs, after: "timeout" };
     }
     return { kind: "already-gone", code: reply.code, signal: reply.signal };
   }

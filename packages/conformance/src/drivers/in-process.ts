@@ -7,7 +7,13 @@ import {
   PROTOCOL_VERSION,
   readWireErrorCode,
 } from "@ocp/types";
-import { Inbox, type Incoming, type Recorded, type Session, type ShutdownOutcome } from "../session.js";
+import {
+  Inbox,
+  type Incoming,
+  type Recorded,
+  type Session,
+  type ShutdownOutcome,
+} from "../session.js";
 import { within } from "./stdio.js";
 
 /**
@@ -92,7 +98,7 @@ export class InProcessSession implements Session {
         },
       );
     const settled = await within(done, timeoutMs);
-    if (settled === undefined) return { kind: "ignored", waitedMs: timeoutMs, then: "timeout" };
+    if (settled === undefined) return { kind: "ignored", waitedMs: timeoutMs, after: "timeout" };
     if (failure !== undefined) return { kind: "rejected", message: failure };
     return { kind: "exited", code: 0, signal: null };
   }

@@ -2,7 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { killGroup, LineSplitter, scrubbedEnv, TailBuffer } from "@ocp/transport-stdio";
 import { decodeLine } from "@ocp/types";
 import { EOF_GRACE_MS, KILL_WAIT_MS, MAX_LINE_BYTES, MAX_STDERR_BYTES } from "../limits.js";
-import { Inbox, type Incoming, type Recorded, type Session, type ShutdownOutcome } from "../session.js";
+import {
+  Inbox,
+  type Incoming,
+  type Recorded,
+  type Session,
+  type ShutdownOutcome,
+} from "../session.js";
 
 export interface StdioSessionOptions {
   readonly command: string;
@@ -105,7 +111,8 @@ export class StdioSession implements Session {
   send(message: Record<string, unknown> | string, context: string): void {
     this.#context = context;
     const stdin = this.#child.stdin;
-    if (this.#exit !== undefined || stdin === null || stdin.destroyed || stdin.writableEnded) return;
+    if (this.#exit !== undefined || stdin === null || stdin.destroyed || stdin.writableEnded)
+      return;
     stdin.write(typeof message === "string" ? `${message}\n` : `${JSON.stringify(message)}\n`);
   }
 
@@ -120,13 +127,13 @@ export class StdioSession implements Session {
     if (exit !== undefined) return { kind: "exited", ...exit };
     this.#child.stdin?.end();
     if ((await within(this.#exited, EOF_GRACE_MS)) !== undefined) {
-      return { kind: "ignored", waitedMs: timeoutMs, then: "exited-on-eof" };
+      return { kind: "ignored", waitedMs: timeoutMs, after: "exited-on-eof" };
     }
     await this.dispose();
     return {
       kind: "ignored",
       waitedMs: timeoutMs,
-      then: this.#exit === undefined ? "still-running" : "killed",
+      after: this.#exit === undefined ? "still-running" : "killed",
     };
   }
 
