@@ -27,7 +27,9 @@ interface Entry<T> {
   readonly send: Send;
   readonly resolve: (value: T) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  /** `performance.now()` after which the request fails with `timeout`. */
+  readonly deadline: number;
+  readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: (() => void) | undefined;
   id: string | undefined;
@@ -51,6 +53,15 @@ export class Correlator<T> {
   readonly #byId = new Map<string, Entry<T>>();
   /** Plain: requests on the wire, oldest first (at most one). */
   readonly #inOrder: Entry<T>[] = [];
+  /** Requests not yet settled, in call order, for the deadline sweep. */
+  readonly #pending = new Set<Entry<T>>();
+  /**
+   * One timer for all deadlines, not one per request: it fires at the earliest
+   * deadline, fails what is due and re-arms for the next. It holds the host's
+   * event loop only while a request is pending.
+   */
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
   #nextId = 0;
   #closed: OcpError<StdioErrorCode> | undefined;
 
@@ -72,7 +83,8 @@ export class Correlator<T> {
         send,
         resolve,
         reject,
-        timer: setTimeout(() => this.#expire(entry, options.timeoutMs), options.timeoutMs),
+        deadline: performance.now() + options.timeoutMs,
+        timeoutMs: options.timeoutMs,
         signal,
         onAbort:
           signal === undefined ? undefined : () => this.#abandon(entry, this.#abortError(signal)),
@@ -80,6 +92,7 @@ export class Correlator<T> {
         state: "queued",
       };
       signal?.addEventListener("abort", entry.onAbort!, { once: true });
+      this.#track(entry);
       this.#queue.push(entry);
       this.#pump();
     });
@@ -177,7 +190,36 @@ export class Correlator<T> {
     }
   }
 
-  #expire(entry: Entry<T>, timeoutMs: number): void {
+  #track(entry: Entry<T>): void {
+    const wasIdle = this.#pending.size === 0;
+    this.#pending.add(entry);
+    if (this.#timer === undefined || entry.deadline < this.#timerAt) {
+      this.#arm(entry.deadline);
+    } else if (wasIdle) {
+      this.#timer.ref();
+    }
+  }
+
+  #arm(at: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#sweep(), Math.max(1, Math.ceil(at - performance.now())));
+  }
+
+  #sweep(): void {
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.#pending) {
+      if (entry.deadline <= now) this.#expire(entry);
+      else next = Math.min(next, entry.deadline);
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+  }
+
+  #expire(entry: Entry<T>): void {
+    const timeoutMs = entry.timeoutMs;
     const error = stdioError(
       "timeout",
       `provider "${this.#options.peer}" did not answer within ${timeoutMs} ms`,
@@ -204,7 +246,8 @@ export class Correlator<T> {
 
   #settle(entry: Entry<T>): void {
     entry.state = "settled";
-    clearTimeout(entry.timer);
+    this.#pending.delete(entry);
+    if (this.#pending.size === 0) this.#timer?.unref();
     if (entry.onAbort !== undefined) entry.signal?.removeEventListener("abort", entry.onAbort);
   }
 

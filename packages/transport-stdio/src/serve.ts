@@ -61,15 +61,17 @@ export function serveStdio(
   const grace = positiveLimit("shutdownGraceMs", options.shutdownGraceMs, SHUTDOWN_GRACE_MS);
   const version = provider.protocolVersion ?? PROTOCOL_VERSION;
   const inFlight = new AbortController();
+  const running = new Set<Promise<void>>();
   let ordered: Promise<void> = Promise.resolve();
   let ending = false;
+  let silent = false;
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((resolve) => {
     resolveDone = resolve;
   });
 
   const send = (envelope: EnvelopeInit): void => {
-    if (ending) return;
+    if (silent) return;
     let line: string;
     try {
       line = encodeLine(envelope);
@@ -89,24 +91,46 @@ export function serveStdio(
       send(errorReply(error, id));
     }
   };
+  const track = (work: Promise<void>): Promise<void> => {
+    running.add(work);
+    void work.finally(() => running.delete(work));
+    return work;
+  };
 
-  const end = async (reason: string): Promise<void> => {
+  /** Resolves once `work` settles, or after the grace; true when it settled. */
+  const withinGrace = async (work: Promise<unknown>): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), grace);
+    });
+    try {
+      return await Promise.race([work.then(() => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  /**
+   * Ends the loop: stops reading; on `shutdown`, lets queries in flight answer
+   * within the grace (the end of input means nobody reads them any more);
+   * aborts what is left, tears the provider down within the grace, exits 0.
+   */
+  const end = async (reason: string, drain: boolean): Promise<void> => {
     if (ending) return;
     ending = true;
     input.removeListener("data", onData);
     input.pause();
+    if (drain && !(await withinGrace(Promise.all([...running, ordered])))) {
+      log(`queries still running after ${grace} ms; aborting them`);
+    }
+    silent = true;
     inFlight.abort(new Error(reason));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<"late">((resolve) => {
-      timer = setTimeout(() => resolve("late"), grace);
-    });
     try {
-      const outcome = await Promise.race([provider.shutdown(), late]);
-      if (outcome === "late") log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
+      if (!(await withinGrace(provider.shutdown()))) {
+        log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
+      }
     } catch (error) {
       log(`provider.shutdown() failed: ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
     }
     output.write("", () => {
       resolveDone(0);
@@ -141,13 +165,13 @@ export function serveStdio(
         return;
       case "query":
         if (envelope.id !== undefined) {
-          void answer(envelope.query, envelope.id);
+          void track(answer(envelope.query, envelope.id));
         } else {
-          ordered = ordered.then(() => answer(envelope.query, undefined));
+          ordered = track(ordered.then(() => answer(envelope.query, undefined)));
         }
         return;
       case "shutdown":
-        void end("shutdown requested");
+        void end("shutdown requested", true);
         return;
       default:
         send({
@@ -170,14 +194,14 @@ export function serveStdio(
     splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   };
   input.on("data", onData);
-  input.once("end", () => void end("end of input"));
+  input.once("end", () => void end("end of input", false));
   input.once("error", (error) => {
     log(`input failed: ${error.message}`);
-    void end("input failed");
+    void end("input failed", false);
   });
   output.on("error", (error) => {
     log(`output failed: ${error.message}`);
-    void end("output failed");
+    void end("output failed", false);
   });
   return { done };
 }

@@ -105,6 +105,8 @@ class StdioConnection implements StdioProvider {
   #failure: StdioError | undefined;
   #shutdown: Promise<void> | undefined;
   #exit: ChildExit | undefined;
+  /** Lines written in this turn of the event loop, flushed together in one write. */
+  #outbox: string[] = [];
   #resolveExited!: (exit: ChildExit) => void;
 
   constructor(options: SpawnStdioProviderOptions) {
@@ -232,19 +234,19 @@ class StdioConnection implements StdioProvider {
   query(query: ContextQuery, options: QueryOptions = {}): Promise<ContextQueryResult> {
     if (this.#queries === undefined)
       return Promise.reject(stdioError("closed", `provider "${this.id}" is not ready`));
-    let wire: ReturnType<typeof toWire>;
+    let payload: string;
     try {
-      wire = toWire({ type: "query", query });
+      payload = JSON.stringify(toWire({ type: "query", query }).query);
     } catch (error) {
       return Promise.reject(error);
     }
-    const plain = `${JSON.stringify(wire)}\n`;
+    // The envelope around the encoded query: `type`, then `id` (when correlated), as toWire orders them.
     return this.#queries.request(
       (id) =>
         this.#write(
           id === undefined
-            ? plain
-            : `${JSON.stringify({ type: "query", id, query: wire.query })}\n`,
+            ? `{"type":"query","query":${payload}}\n`
+            : `{"type":"query","id":${JSON.stringify(id)},"query":${payload}}\n`,
         ),
       { timeoutMs: this.#limits.query, signal: options.signal },
     );
@@ -260,6 +262,7 @@ class StdioConnection implements StdioProvider {
     if (this.#exit === undefined && this.pid !== -1) {
       try {
         this.#write(encodeLine({ type: "shutdown" }));
+        this.#flush();
         this.#child.stdin?.end();
       } catch {
         // stdin already closed: the child is on its way out; the group kill below still runs.
@@ -271,12 +274,25 @@ class StdioConnection implements StdioProvider {
     await within(this.exited, this.#limits.grace);
   }
 
+  /**
+   * Queues one line for the child's stdin. Lines written in the same turn
+   * (pipelined queries) leave in one write system call, at the end of the
+   * current microtask queue: no added latency, far fewer syscalls.
+   */
   #write(line: string): void {
     const stdin = this.#child.stdin;
     if (stdin === null || stdin.destroyed || stdin.writableEnded) {
       throw stdioError("closed", `cannot write to provider "${this.id}": its stdin is closed`);
     }
-    stdin.write(line);
+    if (this.#outbox.push(line) === 1) queueMicrotask(() => this.#flush());
+  }
+
+  #flush(): void {
+    const lines = this.#outbox;
+    this.#outbox = [];
+    const stdin = this.#child.stdin;
+    if (stdin === null || stdin.destroyed || stdin.writableEnded) return;
+    stdin.write(lines.length === 1 ? lines[0]! : lines.join(""));
   }
 
   #onLine(line: string): void {

@@ -8,7 +8,10 @@ function plain() {
   const sent: (string | undefined)[] = [];
   const correlator = new Correlator<string>({ correlated: false, maxInFlight: 8, peer: "p" });
   const ask = (options: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
-    correlator.request((id) => sent.push(id), { timeoutMs: options.timeoutMs ?? LONG, signal: options.signal });
+    correlator.request((id) => sent.push(id), {
+      timeoutMs: options.timeoutMs ?? LONG,
+      signal: options.signal,
+    });
   return { correlator, sent, ask };
 }
 
@@ -118,9 +121,12 @@ describe("Correlator, closing", () => {
 
   it("fails a request whose write throws, and goes on with the next", async () => {
     const correlator = new Correlator<string>({ correlated: false, maxInFlight: 1, peer: "p" });
-    const broken = correlator.request(() => {
-      throw new Error("EPIPE");
-    }, { timeoutMs: LONG });
+    const broken = correlator.request(
+      () => {
+        throw new Error("EPIPE");
+      },
+      { timeoutMs: LONG },
+    );
     const next = correlator.request(() => {}, { timeoutMs: LONG });
     expect((await rejection(broken)).code).toBe("closed");
     correlator.resolve(undefined, "ok");

@@ -1,7 +1,11 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ContextQuery } from "@ocp/types";
-import { type SpawnStdioProviderOptions, type StdioProvider, spawnStdioProvider } from "../src/index.js";
+import {
+  type SpawnStdioProviderOptions,
+  type StdioProvider,
+  spawnStdioProvider,
+} from "../src/index.js";
 
 export function fixture(name: string): string {
   return fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -51,7 +55,9 @@ export async function eventually(predicate: () => boolean, ms = 5_000): Promise<
 }
 
 /** The rejection of `promise` (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<Error & { code: string; details: Record<string, unknown> }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<Error & { code: string; details: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {

@@ -18,14 +18,20 @@ afterEach(async () => {
 
 describe("spawnStdioProvider against the reference transcript", () => {
   it("drives a scripted provider through the whole full-stdio-session exchange, byte for byte", async () => {
-    const transcript = readFileSync(fixture("full-stdio-session.ndjson"), "utf8").trim().split("\n");
+    const transcript = readFileSync(fixture("full-stdio-session.ndjson"), "utf8")
+      .trim()
+      .split("\n");
     const [, ack, queryLine, framesLine] = transcript.map((line) => {
       const decoded = decodeLine(line);
       if (!decoded.ok) throw decoded.error;
       return decoded.value;
     });
     const provider = await start("transcript-provider.mjs");
-    if (ack?.type !== "handshake_ack" || queryLine?.type !== "query" || framesLine?.type !== "frames") {
+    if (
+      ack?.type !== "handshake_ack" ||
+      queryLine?.type !== "query" ||
+      framesLine?.type !== "frames"
+    ) {
       throw new Error("unexpected transcript");
     }
     expect(provider.protocolVersion).toBe("ocp/1.0-draft");
@@ -83,7 +89,9 @@ describe("spawnStdioProvider failures are typed errors", () => {
   });
 
   it("times out a handshake that never comes (handshake timeout), and kills the child", async () => {
-    const error = await rejection(spawnFixture("hang.mjs", ["--silent"], { handshakeTimeoutMs: 100 }));
+    const error = await rejection(
+      spawnFixture("hang.mjs", ["--silent"], { handshakeTimeoutMs: 100 }),
+    );
     expect(error.code).toBe("timeout");
   });
 
@@ -113,19 +121,27 @@ describe("spawnStdioProvider failures are typed errors", () => {
   });
 
   it("accepts a reply line of exactly the default maximum, 16 MiB", async () => {
-    const provider = await start("long-line.mjs", [], { env: { LINE_BYTES: String(16 * 1024 * 1024) } });
+    const provider = await start("long-line.mjs", [], {
+      env: { LINE_BYTES: String(16 * 1024 * 1024) },
+    });
     const result = await provider.query(query("long"));
     expect(result.frames[0]!.content.length).toBeGreaterThan(16 * 1024 * 1024 - 200);
   });
 
   it("accepts a reply line of exactly an overridden maximum", async () => {
-    const provider = await start("long-line.mjs", [], { env: { LINE_BYTES: "4096" }, maxLineBytes: 4096 });
+    const provider = await start("long-line.mjs", [], {
+      env: { LINE_BYTES: "4096" },
+      maxLineBytes: 4096,
+    });
     const result = await provider.query(query("long"));
     expect(result.frames[0]!.content).toMatch(/^x{3800,}$/);
   });
 
   it("rejects a reply line one byte over the maximum with line_too_long", async () => {
-    const provider = await start("long-line.mjs", [], { env: { LINE_BYTES: "4097" }, maxLineBytes: 4096 });
+    const provider = await start("long-line.mjs", [], {
+      env: { LINE_BYTES: "4097" },
+      maxLineBytes: 4096,
+    });
     expect((await rejection(provider.query(query("long")))).code).toBe("line_too_long");
   });
 
@@ -140,7 +156,10 @@ describe("spawnStdioProvider failures are typed errors", () => {
     expect((await rejection(provider.query(query("3")))).code).toBe("malformed_reply");
     const wireError = await rejection(provider.query(query("4")));
     expect(wireError.code).toBe("provider_error");
-    expect(wireError.details).toEqual({ code: "unsupported_kind", message: "unsupported frame kind: 'image'" });
+    expect(wireError.details).toEqual({
+      code: "unsupported_kind",
+      message: "unsupported frame kind: 'image'",
+    });
     expect((await provider.query(query("5"))).frames[0]!.content).toBe("finally");
   });
 });
@@ -191,7 +210,10 @@ describe("spawnStdioProvider shutdown", () => {
 
   it("kills the whole process group of a provider that ignores shutdown, grandchild included, after the grace", async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), "ocp-stdio-")), "grandchild.pid");
-    const provider = await start("grandchild.mjs", [], { env: { PID_FILE: pidFile }, shutdownGraceMs: 200 });
+    const provider = await start("grandchild.mjs", [], {
+      env: { PID_FILE: pidFile },
+      shutdownGraceMs: 200,
+    });
     const grandchild = Number(readFileSync(pidFile, "utf8"));
     expect(isAlive(grandchild)).toBe(true);
     await provider.shutdown();

@@ -78,25 +78,35 @@ export function decodeLine(line: string): DecodeResult {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Drops `null` and `undefined` members, recursively: the wire omits absent optionals. */
-function dropAbsent(value: unknown): Json {
-  if (Array.isArray(value)) return value.map(dropAbsent);
+/**
+ * The empty lists the reference leaves off the wire, per envelope type:
+ * `kinds` and `anchors` of a query, `provenance` and `relations` of a frame.
+ * Those names occur nowhere else in their envelope type.
+ */
+const OMITTED_WHEN_EMPTY: Partial<Record<Envelope["type"], ReadonlySet<string>>> = {
+  query: new Set(["kinds", "anchors"]),
+  frames: new Set(["provenance", "relations"]),
+};
+
+/**
+ * Copies `value` without its `null` and `undefined` members, recursively (the
+ * wire omits absent optionals), and without the empty lists named in `omit`.
+ * One pass that builds fresh objects: no `delete`, which would leave the
+ * copies in slow dictionary mode for `JSON.stringify`.
+ */
+function dropAbsent(value: unknown, omit: ReadonlySet<string> | undefined): Json {
+  if (Array.isArray(value)) return value.map((member) => dropAbsent(member, omit));
   if (value !== null && typeof value === "object") {
     const out: Record<string, Json> = {};
-    for (const [key, member] of Object.entries(value)) {
+    for (const key in value) {
+      const member = (value as Record<string, unknown>)[key];
       if (member === null || member === undefined) continue;
-      out[key] = dropAbsent(member);
+      if (omit?.has(key) && Array.isArray(member) && member.length === 0) continue;
+      out[key] = dropAbsent(member, omit);
     }
     return out;
   }
   return value as Json;
-}
-
-function omitEmpty(object: Record<string, Json>, keys: readonly string[]): void {
-  for (const key of keys) {
-    const member = object[key];
-    if (Array.isArray(member) && member.length === 0) delete object[key];
-  }
 }
 
 /**
@@ -113,15 +123,7 @@ export function toWire(envelope: EnvelopeInit): Record<string, Json> {
       details: { issues: parsed.error.issues },
     });
   }
-  const wire = dropAbsent(parsed.data) as Record<string, Json>;
-  if (wire.type === "query") {
-    omitEmpty(wire.query as Record<string, Json>, ["kinds", "anchors"]);
-  } else if (wire.type === "frames") {
-    for (const frame of (wire.result as { frames: Record<string, Json>[] }).frames) {
-      omitEmpty(frame, ["provenance", "relations"]);
-    }
-  }
-  return wire;
+  return dropAbsent(parsed.data, OMITTED_WHEN_EMPTY[parsed.data.type]) as Record<string, Json>;
 }
 
 /** Serialises an envelope to exactly one NDJSON line, trailing `\n` included. */

@@ -1,0 +1,342 @@
+import {
+  type Capabilities,
+  type ContextProvider,
+  type ContextQuery,
+  type ContextQueryResult,
+  decodeEnvelope,
+  type Envelope,
+  type EnvelopeInit,
+  encodeJson,
+  isOcpError,
+  PROTOCOL_VERSION,
+  type ProviderInfo,
+  type QueryOptions,
+  versionsCompatible,
+} from "@ocp/types";
+import { Pool } from "undici";
+import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
+import {
+  BODY_EXCERPT_CHARS,
+  HANDSHAKE_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_BODY_BYTES,
+  MAX_CONNECTIONS,
+  positiveLimit,
+  REQUEST_TIMEOUT_MS,
+} from "./limits.js";
+import { checkProviderUrl } from "./url.js";
+
+export interface ConnectHttpProviderOptions {
+  /** Host-chosen id of the provider. */
+  readonly id: string;
+  /** `https://...`, or `http://` to a loopback host only. The path is the endpoint. */
+  readonly url: string | URL;
+  /** Bearer token sent as `Authorization`; never logged, never in an error or `inspect`. */
+  readonly token?: string;
+  readonly requestTimeoutMs?: number;
+  readonly handshakeTimeoutMs?: number;
+  readonly maxBodyBytes?: number;
+  readonly connections?: number;
+  readonly keepAliveTimeoutMs?: number;
+}
+
+/** A remote provider seen as a {@link ContextProvider}. */
+export interface HttpProvider extends ContextProvider {
+  readonly protocolVersion: string;
+  /** The endpoint (no credentials in it). */
+  readonly url: string;
+  /**
+   * C4: `info` says `egress: true` whatever the provider declared; this is
+   * what it declared.
+   */
+  readonly declaredInfo: ProviderInfo;
+}
+
+/**
+ * Connects to a remote provider over HTTP and completes the handshake (H3:
+ * a version of another family is `incompatible_version`). A plain-http URL
+ * off loopback is refused before any byte leaves (`insecure_url`). Every
+ * remote provider is egress (C4).
+ */
+export async function connectHttpProvider(
+  options: ConnectHttpProviderOptions,
+): Promise<HttpProvider> {
+  const url = checkProviderUrl(options.url);
+  if (url instanceof Error) throw url;
+  const client = new HttpClient(options, url);
+  try {
+    return await client.handshake();
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+/** What the handshake established; the provider object is built from it. */
+interface Session {
+  readonly info: ProviderInfo;
+  readonly capabilities: Capabilities;
+  readonly version: string;
+}
+
+class HttpClient {
+  readonly id: string;
+  readonly url: URL;
+  readonly #path: string;
+  readonly #pool: Pool;
+  readonly #headers: Record<string, string>;
+  readonly #limits: { request: number; handshake: number; body: number };
+  #closed = false;
+
+  constructor(options: ConnectHttpProviderOptions, url: URL) {
+    this.id = options.id;
+    this.url = url;
+    this.#path = `${url.pathname}${url.search}`;
+    this.#limits = {
+      request: positiveLimit("requestTimeoutMs", options.requestTimeoutMs, REQUEST_TIMEOUT_MS),
+      handshake: positiveLimit(
+        "handshakeTimeoutMs",
+        options.handshakeTimeoutMs,
+        HANDSHAKE_TIMEOUT_MS,
+      ),
+      body: positiveLimit("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES),
+    };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    this.#headers = headers;
+    this.#pool = new Pool(url.origin, {
+      connections: positiveLimit("connections", options.connections, MAX_CONNECTIONS),
+      keepAliveTimeout: positiveLimit(
+        "keepAliveTimeoutMs",
+        options.keepAliveTimeoutMs,
+        KEEP_ALIVE_TIMEOUT_MS,
+      ),
+      headersTimeout: this.#limits.request,
+      bodyTimeout: this.#limits.request,
+      connect: { timeout: this.#limits.handshake },
+    });
+  }
+
+  async handshake(): Promise<HttpProvider> {
+    const reply = await this.exchange(
+      { type: "handshake", protocol_version: PROTOCOL_VERSION },
+      this.#limits.handshake,
+    );
+    if (reply.type === "error") throw fromErrorEnvelope(reply, this.id);
+    if (reply.type !== "handshake_ack") {
+      throw httpError(
+        "malformed_reply",
+        `provider "${this.id}" answered the handshake with "${reply.type}"`,
+        {
+          type: reply.type,
+        },
+      );
+    }
+    if (!versionsCompatible(PROTOCOL_VERSION, reply.protocol_version)) {
+      throw httpError(
+        "incompatible_version",
+        `provider "${this.id}" speaks ${reply.protocol_version}, not a version of the family of ${PROTOCOL_VERSION} (H3)`,
+        { ours: PROTOCOL_VERSION, theirs: reply.protocol_version },
+      );
+    }
+    return new RemoteProvider(this, {
+      info: reply.provider,
+      capabilities: reply.capabilities,
+      version: reply.protocol_version,
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get requestTimeoutMs(): number {
+    return this.#limits.request;
+  }
+
+  /** POSTs one envelope and returns the one envelope answered, or a typed error. */
+  async exchange(
+    envelope: EnvelopeInit,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Envelope> {
+    if (signal?.aborted) throw this.#aborted(signal);
+    const body = encodeJson(envelope);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const response = await this.#pool.request({
+        path: this.#path,
+        method: "POST",
+        headers: this.#headers,
+        body,
+        signal: controller.signal,
+      });
+      const text = await this.#readBody(response.body, response.statusCode);
+      return this.#envelopeOf(response.statusCode, text);
+    } catch (error) {
+      if (signal?.aborted) throw this.#aborted(signal);
+      if (controller.signal.aborted) {
+        throw httpError("timeout", `provider "${this.id}" did not answer within ${timeoutMs} ms`, {
+          timeoutMs,
+        });
+      }
+      if (isOcpError(error)) throw error;
+      throw this.#transportError(error);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  async #readBody(
+    body: AsyncIterable<Buffer> & { destroy(): void },
+    status: number,
+  ): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > this.#limits.body) {
+        body.destroy();
+        throw httpError(
+          "body_too_large",
+          `provider "${this.id}" answered a body over ${this.#limits.body} bytes`,
+          { limit: this.#limits.body, status },
+        );
+      }
+      chunks.push(chunk);
+    }
+    return chunks.length === 1
+      ? chunks[0]!.toString("utf8")
+      : Buffer.concat(chunks, size).toString("utf8");
+  }
+
+  #envelopeOf(status: number, text: string): Envelope {
+    let decoded: ReturnType<typeof decodeEnvelope> | undefined;
+    try {
+      decoded = decodeEnvelope(JSON.parse(text));
+    } catch {
+      decoded = undefined;
+    }
+    const envelope = decoded?.ok ? decoded.value : undefined;
+    const wire =
+      envelope?.type === "error" ? { code: envelope.code, message: envelope.message } : {};
+    if (status === 401 || status === 403) {
+      throw httpError(
+        "unauthorized",
+        `provider "${this.id}" refused the credentials (HTTP ${status})`,
+        {
+          status,
+          ...wire,
+        },
+      );
+    }
+    if (status < 200 || status > 299) {
+      throw httpError("http_status", `provider "${this.id}" answered HTTP ${status}`, {
+        status,
+        ...wire,
+        ...(envelope === undefined ? { body: excerpt(text) } : {}),
+      });
+    }
+    if (envelope === undefined) {
+      const reason =
+        decoded === undefined ? (text === "" ? "empty body" : "not JSON") : "not an envelope";
+      throw httpError(
+        "malformed_reply",
+        `provider "${this.id}" answered a body that is ${reason}`,
+        {
+          status,
+          reason,
+          body: excerpt(text),
+        },
+      );
+    }
+    return envelope;
+  }
+
+  #transportError(cause: unknown): HttpError {
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    return httpError(
+      "connection_failed",
+      `cannot reach provider "${this.id}" at ${this.url.origin}${typeof code === "string" ? ` (${code})` : ""}`,
+      { origin: this.url.origin, ...(typeof code === "string" ? { cause: code } : {}) },
+    );
+  }
+
+  #aborted(signal: AbortSignal): HttpError {
+    return httpError("aborted", `query to provider "${this.id}" was aborted`, {}, signal.reason);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#pool.close();
+  }
+}
+
+function excerpt(text: string): string {
+  return text.length <= BODY_EXCERPT_CHARS ? text : `${text.slice(0, BODY_EXCERPT_CHARS)}…`;
+}
+
+class RemoteProvider implements HttpProvider {
+  readonly id: string;
+  readonly url: string;
+  readonly info: ProviderInfo;
+  readonly declaredInfo: ProviderInfo;
+  readonly capabilities: Capabilities;
+  readonly protocolVersion: string;
+  readonly #client: HttpClient;
+  #shutdown: Promise<void> | undefined;
+
+  constructor(client: HttpClient, session: Session) {
+    this.#client = client;
+    this.id = client.id;
+    this.url = `${client.url.origin}${client.url.pathname}`;
+    this.declaredInfo = session.info;
+    // C4: whatever it declares, a remote provider is egress.
+    this.info = { ...session.info, data_flow: { ...session.info.data_flow, egress: true } };
+    this.capabilities = session.capabilities;
+    this.protocolVersion = session.version;
+  }
+
+  async query(query: ContextQuery, options: QueryOptions = {}): Promise<ContextQueryResult> {
+    if (this.#shutdown !== undefined || this.#client.closed) {
+      throw httpError("closed", `provider "${this.id}" was shut down`);
+    }
+    const reply = await this.#client.exchange(
+      { type: "query", query },
+      this.#client.requestTimeoutMs,
+      options.signal,
+    );
+    if (reply.type === "frames") return reply.result;
+    if (reply.type === "error") throw fromErrorEnvelope(reply, this.id);
+    throw httpError(
+      "malformed_reply",
+      `provider "${this.id}" answered a query with "${reply.type}"`,
+      {
+        type: reply.type,
+      },
+    );
+  }
+
+  /**
+   * R2: tells the provider to tear down, then closes the connections once
+   * queries in flight are answered. Bounded by the request timeout; a
+   * provider already gone is not an error (there is nothing left to tear down).
+   */
+  shutdown(): Promise<void> {
+    this.#shutdown ??= this.#client
+      .exchange({ type: "shutdown" }, this.#client.requestTimeoutMs)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => this.#client.close());
+    return this.#shutdown;
+  }
+}

@@ -1,0 +1,195 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import {
+  type ContextProvider,
+  decodeEnvelope,
+  type EnvelopeInit,
+  encodeJson,
+  isOcpError,
+  PROTOCOL_VERSION,
+  readWireErrorCode,
+  versionsCompatible,
+  type WireErrorCode,
+} from "@ocp/types";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { MAX_BODY_BYTES, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
+
+export interface HttpProviderServerOptions {
+  /** The endpoint path; default `/`. */
+  readonly path?: string;
+  /** When set, every request must carry `Authorization: Bearer <token>` (else 401). */
+  readonly token?: string;
+  /** Largest request body; larger gets 413. Default {@link MAX_BODY_BYTES}. */
+  readonly maxBodyBytes?: number;
+  /** Server-side bound on receiving a whole request. Default {@link REQUEST_TIMEOUT_MS}. */
+  readonly requestTimeoutMs?: number;
+  /** Diagnostics (a failing `provider.shutdown()`); default one line on stderr. Requests are not logged. */
+  readonly log?: (message: string) => void;
+}
+
+export interface HttpProviderServer {
+  /** The fastify instance, to embed or to `inject` requests in. */
+  readonly app: FastifyInstance;
+  /** Starts listening (default 127.0.0.1, a free port); resolves with the endpoint URL. */
+  listen(options?: { host?: string; port?: number }): Promise<string>;
+  close(): Promise<void>;
+  /** Settles once a `shutdown` envelope has been answered and the provider torn down (R2). */
+  readonly shutdownRequested: Promise<void>;
+}
+
+/** Answers the HTTP status and one envelope. */
+function answer(reply: FastifyReply, status: number, envelope: EnvelopeInit): FastifyReply {
+  return reply.code(status).type("application/json").send(encodeJson(envelope));
+}
+
+function failure(code: WireErrorCode, message: string, id?: string): EnvelopeInit {
+  return { type: "error", id, code, message };
+}
+
+function tokenCheck(token: string | undefined): (header: string | undefined) => boolean {
+  if (token === undefined) return () => true;
+  const expected = createHash("sha256").update(`Bearer ${token}`).digest();
+  return (header) =>
+    header !== undefined && timingSafeEqual(createHash("sha256").update(header).digest(), expected);
+}
+
+/**
+ * Serves `provider` over HTTP: one envelope per POST body, one envelope per
+ * response. Protocol answers (acks, frames, `error` envelopes of the
+ * provider) are 200; transport failures are 4xx/5xx with an `error`
+ * envelope: 400 invalid body, 401 missing or wrong token, 404 other path,
+ * 413 body too large, 415 not JSON, 503 after shutdown (R2).
+ */
+export function createHttpProviderServer(
+  provider: ContextProvider,
+  options: HttpProviderServerOptions = {},
+): HttpProviderServer {
+  const path = options.path ?? "/";
+  const bodyLimit = positiveLimit("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES);
+  const authorized = tokenCheck(options.token);
+  const version = provider.protocolVersion ?? PROTOCOL_VERSION;
+  const app = Fastify({
+    bodyLimit,
+    requestTimeout: positiveLimit("requestTimeoutMs", options.requestTimeoutMs, REQUEST_TIMEOUT_MS),
+    logger: false,
+  });
+  const log =
+    options.log ?? ((message: string) => process.stderr.write(`[ocp ${provider.id}] ${message}\n`));
+  let shuttingDown = false;
+  let resolveShutdown!: () => void;
+  const shutdownRequested = new Promise<void>((resolve) => {
+    resolveShutdown = resolve;
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "string", bodyLimit },
+    (_req, body, done) => done(null, body),
+  );
+  app.addContentTypeParser("*", { parseAs: "string", bodyLimit }, (_req, _body, done) =>
+    done(null, undefined),
+  );
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
+    const code: WireErrorCode = status >= 500 ? "internal" : "bad_request";
+    const message =
+      error.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? `body over ${bodyLimit} bytes` : error.message;
+    return answer(reply, status, failure(code, message));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    answer(
+      reply,
+      404,
+      failure("bad_request", `no OCP endpoint at ${request.method} ${request.url}`),
+    ),
+  );
+
+  app.post(path, async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!authorized(request.headers.authorization)) {
+      reply.header("www-authenticate", "Bearer");
+      return answer(reply, 401, failure("bad_request", "missing or wrong bearer token"));
+    }
+    if (shuttingDown) return answer(reply, 503, failure("shutting_down", "provider is shut down"));
+    if (typeof request.body !== "string") {
+      return answer(reply, 415, failure("bad_request", "the body must be application/json"));
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(request.body);
+    } catch {
+      return answer(reply, 400, failure("bad_request", "the body is not JSON"));
+    }
+    const decoded = decodeEnvelope(value);
+    if (!decoded.ok) return answer(reply, 400, failure("bad_request", decoded.error.message));
+    const envelope = decoded.value;
+    switch (envelope.type) {
+      case "handshake":
+        if (!versionsCompatible(version, envelope.protocol_version)) {
+          return answer(
+            reply,
+            200,
+            failure(
+              "incompatible_version",
+              `this provider speaks ${version}, not ${envelope.protocol_version}`,
+            ),
+          );
+        }
+        return answer(reply, 200, {
+          type: "handshake_ack",
+          protocol_version: version,
+          provider: provider.info,
+          capabilities: provider.capabilities,
+        });
+      case "query": {
+        const abandoned = new AbortController();
+        request.raw.once("close", () => {
+          if (!reply.sent) abandoned.abort(new Error("client went away"));
+        });
+        try {
+          const result = await provider.query(envelope.query, { signal: abandoned.signal });
+          return answer(reply, 200, { type: "frames", id: envelope.id, result });
+        } catch (error) {
+          const code = isOcpError(error) ? readWireErrorCode(error.code) : "internal";
+          const message = error instanceof Error && error.message !== "" ? error.message : code;
+          return answer(reply, 200, failure(code, message, envelope.id));
+        }
+      }
+      case "shutdown":
+        shuttingDown = true;
+        answer(reply, 200, { type: "shutdown" });
+        void reply.then(
+          () => tearDown(),
+          () => tearDown(),
+        );
+        return reply;
+      default:
+        return answer(
+          reply,
+          400,
+          failure("bad_request", `a provider does not accept "${envelope.type}"`),
+        );
+    }
+  });
+
+  const tearDown = (): void => {
+    provider.shutdown().then(resolveShutdown, (error: unknown) => {
+      log(`provider.shutdown() failed: ${error instanceof Error ? error.message : String(error)}`);
+      resolveShutdown();
+    });
+  };
+
+  return {
+    app,
+    shutdownRequested,
+    async listen(listenOptions = {}) {
+      const address = await app.listen({
+        host: listenOptions.host ?? "127.0.0.1",
+        port: listenOptions.port ?? 0,
+      });
+      return new URL(path, address).toString();
+    },
+    close: () => app.close(),
+  };
+}
