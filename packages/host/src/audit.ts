@@ -68,7 +68,8 @@ export function describeViolations(
   const rules = [...new Set(violations.map((v) => v.rule))].join(", ");
   const declared = result.frames.reduce((sum, frame) => sum + frame.token_cost, 0);
   const head =
-    `provider "${providerId}" dropped (${rules}): ${result.frames.length} frames declaring ` +
+    `provider "${providerId}" dropped (${rules}): ${result.frames.length} ` +
+    `frame${result.frames.length === 1 ? "" : "s"} declaring ` +
     `${declared} tokens for max_tokens ${query.max_tokens}, max_frames ${query.max_frames}`;
   const shown = violations.slice(0, 5).map((v) => v.message);
   if (violations.length > 5) shown.push(`… and ${violations.length - 5} more`);

@@ -92,6 +92,28 @@ export function compareCandidates(a: Candidate, b: Candidate): number {
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
+ * Half the tokens of the smallest possible fenced block (one-character
+ * labels, empty content). When less than this is left of the budget, the
+ * remaining candidates are dropped `over_budget` without being measured: a
+ * shortcut that can only drop a frame, never exceed the budget.
+ */
+export const MIN_BLOCK_TOKENS: number = Math.floor(
+  countTokens(
+    fenceFrame(1, "p", {
+      id: "i",
+      kind: "doc",
+      title: "t",
+      content: "",
+      score: 0,
+      token_cost: 0,
+      provenance: [],
+      citation_label: "c",
+      relations: [],
+    }),
+  ) / 2,
+);
+
+/**
  * Composes one prompt section from many providers under one global budget:
  * frames of quarantined providers (liars) are dropped; the rest are ranked
  * ({@link compareCandidates}), deduplicated by provider + frame id and by
@@ -160,10 +182,11 @@ export function compose(
       continue;
     }
     const n = included.length + 1;
-    const block = fenceFrame(n, providerId, frame);
     const remaining = maxTokens - used;
+    const block = remaining >= MIN_BLOCK_TOKENS ? fenceFrame(n, providerId, frame) : "";
     // Bounded work: the tokenizer stops as soon as the block exceeds what is left.
-    const tokens = remaining > 0 ? isWithinTokenLimit(block, remaining, AS_TEXT) : false;
+    const tokens =
+      remaining >= MIN_BLOCK_TOKENS ? isWithinTokenLimit(block, remaining, AS_TEXT) : false;
     if (tokens === false) {
       dropped.push({
         providerId,

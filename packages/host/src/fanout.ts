@@ -19,6 +19,7 @@ export type LegFailureReason =
   | "aborted"
   | "crashed"
   | "provider_error"
+  | "incompatible"
   | "invalid_response";
 
 export interface LegFailure {
@@ -111,7 +112,10 @@ function reasonOf(error: unknown): LegFailureReason {
   if (isOcpError(error)) {
     if (error.code === "timeout") return "timeout";
     if (error.code === "aborted") return "aborted";
-    if (error.code === "invalid_response") return "invalid_response";
+    if (error.code === "invalid_response" || error.code === "malformed_reply") {
+      return "invalid_response";
+    }
+    if (error.code === "incompatible_version") return "incompatible";
     if (CRASH_CODES.has(error.code)) return "crashed";
     const cause = (error as { cause?: unknown }).cause as { code?: unknown } | undefined;
     if (typeof cause?.code === "string" && CRASH_CODES.has(cause.code)) return "crashed";

@@ -1,20 +1,13 @@
+import { type ConnectHttpProviderOptions, connectHttpProvider } from "@ocp/transport-http";
 import { type SpawnStdioProviderOptions, spawnStdioProvider } from "@ocp/transport-stdio";
-import {
-  type Capabilities,
-  CapabilitiesSchema,
-  type ContextProvider,
-  type ContextQuery,
-  type ContextQueryInit,
-  type ContextQueryResult,
-  ContextQuerySchema,
-  describeIssues,
-  PROTOCOL_VERSION,
-  type ProviderInfo,
-  StrictProviderInfoSchema,
-  versionsCompatible,
+import type {
+  ContextProvider,
+  ContextQuery,
+  ContextQueryInit,
+  ContextQueryResult,
 } from "@ocp/types";
 import { type ConsentReceipt, ConsentStore } from "./consent.js";
-import { checkLimit, type HostError, hostError } from "./errors.js";
+import { checkLimit, hostError } from "./errors.js";
 import {
   HostEventEmitter,
   type HostEventName,
@@ -37,6 +30,18 @@ import {
   MAX_PROVIDER_ID_LENGTH,
   MAX_PROVIDERS,
 } from "./limits.js";
+import {
+  type AddOptions,
+  checkProvider,
+  describeEgress,
+  type Entry,
+  listingOf,
+  type ProviderListing,
+  parseQuery,
+  type QueryCallOptions,
+  type ShutdownReport,
+  shutdownEntries,
+} from "./registry.js";
 
 export interface HostOptions {
   /** Where consent lives. Default: in memory (forgotten on exit). */
@@ -54,56 +59,6 @@ export interface HostOptions {
    * one line each on stderr, never stdout.
    */
   readonly warn?: (line: string) => void;
-}
-
-/** Options of one registration. */
-export interface AddOptions {
-  /** This provider's own per-leg timeout, overriding the host's. */
-  readonly timeoutMs?: number;
-}
-
-export type ConsentState = "not_needed" | "granted" | "required";
-
-/** One registered provider, as `list()` shows it. */
-export interface ProviderListing {
-  readonly id: string;
-  /** Declared identity and data flow, as the provider stated it. */
-  readonly info: ProviderInfo;
-  readonly capabilities: Capabilities;
-  readonly protocolVersion?: string;
-  readonly transport: ProviderTransport;
-  /** Effective egress: declared, or forced for every HTTP provider (C4). */
-  readonly egress: boolean;
-  readonly consent: ConsentState;
-  /** What leaves the machine if consent is granted. */
-  readonly whatLeaves?: string;
-}
-
-export interface QueryCallOptions {
-  readonly signal?: AbortSignal;
-  /** Overrides the per-leg timeout for this call. */
-  readonly timeoutMs?: number;
-}
-
-export interface ShutdownReport {
-  /** Providers that shut down within the grace period. */
-  readonly stopped: readonly string[];
-  /** Providers that did not, and why. */
-  readonly stragglers: readonly {
-    providerId: string;
-    reason: "timeout" | "error";
-    error: HostError;
-  }[];
-}
-
-interface Entry {
-  readonly provider: ContextProvider;
-  readonly info: ProviderInfo;
-  readonly capabilities: Capabilities;
-  readonly transport: ProviderTransport;
-  readonly egress: boolean;
-  readonly endpoint: string | undefined;
-  readonly timeoutMs: number | undefined;
 }
 
 /**
@@ -176,6 +131,25 @@ export class Host {
   }
 
   /**
+   * Connects to a remote provider (`@ocp/transport-http`: handshake checked
+   * for H3, TLS required off loopback, token never logged) and registers it.
+   * It is egress whatever it declares (C4), so it stays disabled until
+   * consent is granted. The id is checked before anything is sent.
+   */
+  async addHttp(options: ConnectHttpProviderOptions & AddOptions): Promise<ProviderListing> {
+    const { timeoutMs, ...connectOptions } = options;
+    this.#assertCanAdd(options.id);
+    checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
+    const provider = await connectHttpProvider(connectOptions);
+    try {
+      return this.register(provider, "http", { timeoutMs, endpoint: provider.url });
+    } catch (error) {
+      await provider.shutdown().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
    * Registers a provider reached over `transport`. Used by `add`, `addStdio`
    * and `addHttp`; exported for transports of other kinds. An `http`
    * provider is egress whatever it declares (C4).
@@ -188,38 +162,13 @@ export class Host {
     checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
     const id = provider.id;
     this.#assertCanAdd(id);
-    const info = StrictProviderInfoSchema.safeParse(provider.info);
-    if (!info.success) {
-      throw hostError(
-        "invalid_provider",
-        `provider "${id}" declares invalid info (H2): ${describeIssues(info.error)}`,
-        {
-          details: { providerId: id },
-        },
-      );
-    }
-    const capabilities = CapabilitiesSchema.safeParse(provider.capabilities ?? {});
-    if (!capabilities.success) {
-      throw hostError(
-        "invalid_provider",
-        `provider "${id}" declares invalid capabilities: ${describeIssues(capabilities.error)}`,
-        { details: { providerId: id } },
-      );
-    }
-    const version = provider.protocolVersion;
-    if (version !== undefined && !versionsCompatible(version, PROTOCOL_VERSION)) {
-      throw hostError(
-        "incompatible_version",
-        `provider "${id}" speaks ${version}, not in the family of ${PROTOCOL_VERSION} (H3)`,
-        { details: { providerId: id, theirs: version, ours: PROTOCOL_VERSION } },
-      );
-    }
+    const { info, capabilities } = checkProvider(provider);
     const entry: Entry = {
       provider,
-      info: info.data,
-      capabilities: capabilities.data,
+      info,
+      capabilities,
       transport,
-      egress: transport === "http" || info.data.data_flow.egress,
+      egress: transport === "http" || info.data_flow.egress,
       endpoint: options.endpoint,
       timeoutMs: options.timeoutMs,
     };
@@ -354,45 +303,11 @@ export class Host {
     const grace = options.timeoutMs ?? this.#shutdownTimeoutMs;
     const entries = [...this.#entries];
     this.#entries.clear();
-    const stopped: string[] = [];
-    const stragglers: { providerId: string; reason: "timeout" | "error"; error: HostError }[] = [];
-    await Promise.all(
-      entries.map(async ([id, entry]) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<"late">((resolve) => {
-          timer = setTimeout(() => resolve("late"), grace);
-        });
-        try {
-          const done = Promise.resolve().then(() => entry.provider.shutdown());
-          done.catch(() => undefined);
-          const outcome = await Promise.race([done.then(() => "done" as const), late]);
-          if (outcome === "done") stopped.push(id);
-          else {
-            stragglers.push({
-              providerId: id,
-              reason: "timeout",
-              error: hostError("timeout", `provider "${id}" did not shut down within ${grace} ms`, {
-                details: { providerId: id, timeoutMs: grace },
-              }),
-            });
-          }
-        } catch (error) {
-          stragglers.push({
-            providerId: id,
-            reason: "error",
-            error: hostError("provider_error", `provider "${id}" failed to shut down`, {
-              cause: error,
-              details: { providerId: id },
-            }),
-          });
-        } finally {
-          clearTimeout(timer);
-          this.#events.emit("provider_removed", { providerId: id });
-        }
-      }),
+    const report = await shutdownEntries(entries, grace, (id) =>
+      this.#events.emit("provider_removed", { providerId: id }),
     );
-    for (const straggler of stragglers) this.#warn(straggler.error.message);
-    return { stopped: stopped.sort(), stragglers };
+    for (const straggler of report.stragglers) this.#warn(straggler.error.message);
+    return report;
   }
 
   async #leg(
@@ -465,23 +380,7 @@ export class Host {
   }
 
   #listing(id: string, entry: Entry): ProviderListing {
-    const consent: ConsentState = !entry.egress
-      ? "not_needed"
-      : this.consent.isGranted(id, entry.info.name)
-        ? "granted"
-        : "required";
-    return {
-      id,
-      info: entry.info,
-      capabilities: entry.capabilities,
-      ...(entry.provider.protocolVersion !== undefined
-        ? { protocolVersion: entry.provider.protocolVersion }
-        : {}),
-      transport: entry.transport,
-      egress: entry.egress,
-      consent,
-      ...(entry.egress ? { whatLeaves: describeEgress(entry) } : {}),
-    };
+    return listingOf(id, entry, this.consent.isGranted(id, entry.info.name));
   }
 
   /** Id and capacity checks, run before anything is spawned or connected. */
@@ -513,23 +412,4 @@ export class Host {
   #assertOpen(): void {
     if (this.#closed) throw hostError("host_shut_down", "this host has been shut down");
   }
-}
-
-function parseQuery(query: ContextQueryInit): ContextQuery {
-  const parsed = ContextQuerySchema.safeParse(query);
-  if (!parsed.success) {
-    throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);
-  }
-  return parsed.data;
-}
-
-function describeEgress(entry: Entry): string {
-  const where =
-    entry.transport === "http"
-      ? `the remote endpoint ${entry.endpoint ?? "(unknown)"}`
-      : `"${entry.info.name}" ${entry.info.version}, which declares egress`;
-  return (
-    `every query payload (goal, query text, anchors, embedding, kinds and budget) is sent to ${where}` +
-    "; it may leave this machine"
-  );
 }

@@ -14,6 +14,7 @@ export {
   compose,
   type DroppedFrame,
   type DropReason,
+  MIN_BLOCK_TOKENS,
 } from "./compose.js";
 export {
   type ConsentGrant,
@@ -53,15 +54,7 @@ export {
   neutralise,
   openMarker,
 } from "./fence.js";
-export {
-  type AddOptions,
-  type ConsentState,
-  Host,
-  type HostOptions,
-  type ProviderListing,
-  type QueryCallOptions,
-  type ShutdownReport,
-} from "./host.js";
+export { Host, type HostOptions } from "./host.js";
 export {
   COST_TOLERANCE_RATIO,
   COST_TOLERANCE_SLACK,
@@ -76,4 +69,11 @@ export {
   MAX_PROVIDER_ID_LENGTH,
   MAX_PROVIDERS,
 } from "./limits.js";
+export type {
+  AddOptions,
+  ConsentState,
+  ProviderListing,
+  QueryCallOptions,
+  ShutdownReport,
+} from "./registry.js";
 export { countTokens, TOKENIZER } from "./tokens.js";

@@ -1,4 +1,4 @@
-import { isOcpError } from "@ocp/types";
+import { isOcpError, OcpError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
 import { Host, type HostEvents } from "../src/index.js";
 import { fakeProvider, frame, honestAnswer, never, QUERY } from "./helpers.js";
@@ -137,6 +137,20 @@ describe("queryAll fan-out", () => {
     expect(result.liars[0]!.message).toMatch(/declares token_cost 1 but measures \d+ tokens/);
   });
 
+  it("H3: reports a provider that answers incompatible_version as incompatible", async () => {
+    const { host } = quietHost();
+    host.add(
+      fakeProvider({
+        id: "old",
+        answer: async () => {
+          throw new OcpError("incompatible_version", "speaks ocp/2.0");
+        },
+      }),
+    );
+    const result = await host.queryAll(QUERY);
+    expect(result.failures.map((f) => [f.providerId, f.reason])).toEqual([["old", "incompatible"]]);
+  });
+
   it("reports a provider answering with a malformed result as invalid_response", async () => {
     const { host } = quietHost();
     host.add(
@@ -235,5 +249,36 @@ describe("queryAll fan-out", () => {
     expect(result.failures[0]).toMatchObject({ providerId: "slow", reason: "timeout" });
     expect(isOcpError(seen?.reason, "timeout")).toBe(true);
     expect(result.accepted).toHaveLength(2);
+  });
+
+  it("emits leg_started, consent_asked, frames_dropped and leg_finished so an app can show progress", async () => {
+    const { host } = quietHost();
+    host.add(fakeProvider({ id: "ok" }));
+    host.add(fakeProvider({ id: "cloud", egress: true }));
+    host.add(
+      fakeProvider({
+        id: "liar",
+        answer: async () => ({ frames: [frame({ id: "x", token_cost: 999 })], truncated: false }),
+      }),
+    );
+    const log: string[] = [];
+    host.on("leg_started", (e) => log.push(`started ${e.providerId} ${e.timeoutMs}`));
+    host.on("consent_asked", (e) => log.push(`consent_asked ${e.providerId}`));
+    host.on("frames_dropped", (e) =>
+      log.push(`dropped ${e.providerId} ${e.frames} ${e.rules.join(",")}`),
+    );
+    host.on("leg_finished", (e) =>
+      log.push(`finished ${e.providerId} ${e.outcome} ${e.reason ?? ""}`.trim()),
+    );
+    await host.queryAll(QUERY);
+    expect(log.filter((l) => l.startsWith("started")).sort()).toEqual([
+      `started liar ${TIMEOUT_MS}`,
+      `started ok ${TIMEOUT_MS}`,
+    ]);
+    expect(log).toContain("consent_asked cloud");
+    expect(log).toContain("finished cloud failed consent_required");
+    expect(log).toContain("dropped liar 1 B1");
+    expect(log.indexOf("dropped liar 1 B1")).toBeLessThan(log.indexOf("finished liar dropped"));
+    expect(log).toContain("finished ok ok");
   });
 });

@@ -131,6 +131,17 @@ describe("Host consent gate", () => {
     expect(impostor.received).toHaveLength(0);
   });
 
+  it("C4: a provider registered over HTTP is egress even when it declares egress: false", async () => {
+    const { host } = quietHost();
+    const remote = fakeProvider({ id: "remote", egress: false });
+    const listing = host.register(remote, "http", { endpoint: "http://127.0.0.1:9/ocp" });
+    expect(listing).toMatchObject({ egress: true, consent: "required", transport: "http" });
+    expect(listing.whatLeaves).toContain("http://127.0.0.1:9/ocp");
+    const error = await rejection(host.queryProvider("remote", QUERY));
+    expect(isOcpError(error, "consent_required")).toBe(true);
+    expect(remote.received).toHaveLength(0);
+  });
+
   it("queries a non-egress provider without consent", async () => {
     const { host } = quietHost();
     host.add(fakeProvider({ id: "local" }));

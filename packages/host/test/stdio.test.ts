@@ -51,7 +51,8 @@ describe("Host with real stdio providers", () => {
     await Promise.all([
       host.addStdio(stdio("liar", "liar")),
       host.addStdio(stdio("crash", "crash")),
-      host.addStdio(stdio("hang", "hang")),
+      // The child still holds the unanswered query at shutdown: kill it after 300 ms.
+      host.addStdio({ ...stdio("hang", "hang"), shutdownGraceMs: 300 }),
       host.addStdio(stdio("honest", "honest")),
     ]);
     const started = performance.now();

@@ -1,0 +1,188 @@
+import {
+  type Capabilities,
+  CapabilitiesSchema,
+  type ContextProvider,
+  type ContextQuery,
+  type ContextQueryInit,
+  ContextQuerySchema,
+  describeIssues,
+  PROTOCOL_VERSION,
+  type ProviderInfo,
+  StrictProviderInfoSchema,
+  versionsCompatible,
+} from "@ocp/types";
+import { type HostError, hostError } from "./errors.js";
+import type { ProviderTransport } from "./events.js";
+
+/** Options of one registration. */
+export interface AddOptions {
+  /** This provider's own per-leg timeout, overriding the host's. */
+  readonly timeoutMs?: number;
+}
+
+export type ConsentState = "not_needed" | "granted" | "required";
+
+/** One registered provider, as `list()` shows it. */
+export interface ProviderListing {
+  readonly id: string;
+  /** Declared identity and data flow, as the provider stated it. */
+  readonly info: ProviderInfo;
+  readonly capabilities: Capabilities;
+  readonly protocolVersion?: string;
+  readonly transport: ProviderTransport;
+  /** Effective egress: declared, or forced for every HTTP provider (C4). */
+  readonly egress: boolean;
+  readonly consent: ConsentState;
+  /** What leaves the machine if consent is granted. */
+  readonly whatLeaves?: string;
+}
+
+export interface QueryCallOptions {
+  readonly signal?: AbortSignal;
+  /** Overrides the per-leg timeout for this call. */
+  readonly timeoutMs?: number;
+}
+
+export interface ShutdownReport {
+  /** Providers that shut down within the grace period. */
+  readonly stopped: readonly string[];
+  /** Providers that did not, and why. */
+  readonly stragglers: readonly {
+    providerId: string;
+    reason: "timeout" | "error";
+    error: HostError;
+  }[];
+}
+
+/** What the host keeps per provider. */
+export interface Entry {
+  readonly provider: ContextProvider;
+  readonly info: ProviderInfo;
+  readonly capabilities: Capabilities;
+  readonly transport: ProviderTransport;
+  readonly egress: boolean;
+  readonly endpoint: string | undefined;
+  readonly timeoutMs: number | undefined;
+}
+
+/**
+ * Parses what a provider declares: H2 (name and version non-empty), valid
+ * capabilities, and H3 (a known protocol version must be of our family).
+ */
+export function checkProvider(provider: ContextProvider): {
+  info: ProviderInfo;
+  capabilities: Capabilities;
+} {
+  const id = provider.id;
+  const info = StrictProviderInfoSchema.safeParse(provider.info);
+  if (!info.success) {
+    throw hostError(
+      "invalid_provider",
+      `provider "${id}" declares invalid info (H2): ${describeIssues(info.error)}`,
+      {
+        details: { providerId: id },
+      },
+    );
+  }
+  const capabilities = CapabilitiesSchema.safeParse(provider.capabilities ?? {});
+  if (!capabilities.success) {
+    throw hostError(
+      "invalid_provider",
+      `provider "${id}" declares invalid capabilities: ${describeIssues(capabilities.error)}`,
+      { details: { providerId: id } },
+    );
+  }
+  const version = provider.protocolVersion;
+  if (version !== undefined && !versionsCompatible(version, PROTOCOL_VERSION)) {
+    throw hostError(
+      "incompatible_version",
+      `provider "${id}" speaks ${version}, not in the family of ${PROTOCOL_VERSION} (H3)`,
+      { details: { providerId: id, theirs: version, ours: PROTOCOL_VERSION } },
+    );
+  }
+  return { info: info.data, capabilities: capabilities.data };
+}
+
+/**
+ * Shuts providers down concurrently, each within `grace` ms; those that
+ * time out or throw are stragglers. `gone` runs once per provider either way.
+ */
+export async function shutdownEntries(
+  entries: readonly (readonly [string, Entry])[],
+  grace: number,
+  gone: (providerId: string) => void,
+): Promise<ShutdownReport> {
+  const stopped: string[] = [];
+  const stragglers: { providerId: string; reason: "timeout" | "error"; error: HostError }[] = [];
+  await Promise.all(
+    entries.map(async ([id, entry]) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), grace);
+      });
+      try {
+        const done = Promise.resolve().then(() => entry.provider.shutdown());
+        done.catch(() => undefined);
+        const outcome = await Promise.race([done.then(() => "done" as const), late]);
+        if (outcome === "done") stopped.push(id);
+        else {
+          stragglers.push({
+            providerId: id,
+            reason: "timeout",
+            error: hostError("timeout", `provider "${id}" did not shut down within ${grace} ms`, {
+              details: { providerId: id, timeoutMs: grace },
+            }),
+          });
+        }
+      } catch (error) {
+        stragglers.push({
+          providerId: id,
+          reason: "error",
+          error: hostError("provider_error", `provider "${id}" failed to shut down`, {
+            cause: error,
+            details: { providerId: id },
+          }),
+        });
+      } finally {
+        clearTimeout(timer);
+        gone(id);
+      }
+    }),
+  );
+  return { stopped: stopped.sort(), stragglers };
+}
+
+export function parseQuery(query: ContextQueryInit): ContextQuery {
+  const parsed = ContextQuerySchema.safeParse(query);
+  if (!parsed.success) {
+    throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+export function describeEgress(entry: Entry): string {
+  const where =
+    entry.transport === "http"
+      ? `the remote endpoint ${entry.endpoint ?? "(unknown)"}`
+      : `"${entry.info.name}" ${entry.info.version}, which declares egress`;
+  return (
+    `every query payload (goal, query text, anchors, embedding, kinds and budget) is sent to ${where}` +
+    "; it may leave this machine"
+  );
+}
+
+/** How `list()` shows one provider. */
+export function listingOf(id: string, entry: Entry, consented: boolean): ProviderListing {
+  const consent: ConsentState = !entry.egress ? "not_needed" : consented ? "granted" : "required";
+  const version = entry.provider.protocolVersion;
+  return {
+    id,
+    info: entry.info,
+    capabilities: entry.capabilities,
+    ...(version !== undefined ? { protocolVersion: version } : {}),
+    transport: entry.transport,
+    egress: entry.egress,
+    consent,
+    ...(entry.egress ? { whatLeaves: describeEgress(entry) } : {}),
+  };
+}
