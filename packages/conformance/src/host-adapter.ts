@@ -1,6 +1,5 @@
 import { compose, FENCE_CLOSE, FENCE_OPEN, Host } from "@ocp/host";
 import type { ContextFrame, ContextProvider, ContextQuery, ContextQueryResult } from "@ocp/types";
-import { connectHttpProvider } from "./http-client.js";
 
 /** A fan-out as the harness reads it: every outcome a value. */
 export interface HostFanOut {
@@ -76,7 +75,7 @@ export function ourHost(
       host.add(provider);
     },
     async addHttp(id, url) {
-      host.register(await connectHttpProvider(id, url), "http", { endpoint: url });
+      await host.addHttp({ id, url });
     },
     async grantConsent(providerId) {
       await host.grantConsent(providerId, { grantedBy: "ocp-conformance host harness" });

@@ -29,7 +29,6 @@ export {
   ourHost,
 } from "./host-adapter.js";
 export { fixtureCommand, type HostRunOptions, runHostConformance } from "./host-harness.js";
-export { connectHttpProvider } from "./http-client.js";
 export * as limits from "./limits.js";
 export {
   CHECK_SPECS,

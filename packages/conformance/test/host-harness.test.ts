@@ -1,9 +1,9 @@
+import { connectHttpProvider } from "@ocp/transport-http";
 import { spawnStdioProvider } from "@ocp/transport-stdio";
 import type { ContextProvider } from "@ocp/types";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type ConformanceReport,
-  connectHttpProvider,
   type HostFanOut,
   type HostUnderTest,
   ocpHostFencedSpans,
@@ -32,7 +32,7 @@ function naiveHost(options: { ignoreVersion?: boolean } = {}): HostUnderTest {
       providers.set(provider.id, provider);
     },
     async addHttp(id, url) {
-      providers.set(id, await connectHttpProvider(id, url));
+      providers.set(id, await connectHttpProvider({ id, url }));
     },
     async grantConsent() {},
     async queryAll(query) {
