@@ -36,6 +36,13 @@ export const KILL_WAIT_MS = 2_000;
  */
 export const MALFORMED_SETTLE_MS = 200;
 
+/**
+ * Most messages the suite reads from one stdio connection. The suite sends a
+ * dozen requests; a provider that floods its stdout past this is cut off
+ * (its process group killed) and the flood is reported, so memory stays bounded.
+ */
+export const MAX_MESSAGES_PER_CONNECTION = 1_000;
+
 /** Largest HTTP response body the suite reads from a provider (16 MiB); more is a failure. */
 export const MAX_HTTP_BODY_BYTES = 16 * 1024 * 1024;
 

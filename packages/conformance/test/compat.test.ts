@@ -38,6 +38,18 @@ describe("compatibility with the Rust reference's verdicts", () => {
   });
 });
 
+describe("bounded reading", () => {
+  it("R2: a provider answering one query with 5000 replies is cut off at the message limit and fails", async () => {
+    const flood = fileURLToPath(new URL("./fixtures/flood.mjs", import.meta.url));
+    const report = await runConformance({ command: process.execPath, args: [flood] }, FAST);
+    expect(statusOf(report, "shutdown-clean")).toBe("fail");
+    expect(evidenceOf(report, "shutdown-clean")).toBe(
+      "R2: shutdown failed: the provider wrote more than 1000 messages on one connection (a flood) and was cut off",
+    );
+    expect(report.conformant).toBe(false);
+  });
+});
+
 describe("in-process targets", () => {
   it("the honest in-process fixture passes; the wire-only checks are skipped with the reason", async () => {
     const report = await runConformance({ provider: createFixtureProvider() }, FAST);

@@ -80,7 +80,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("runHostConformance", () => {
-  it("H3, B2, C1, C2, C4, R3: @ocp/host passes every host-side check", () => {
+  it("H3, B2, C1, C2, C4, R3, X-ISO: @ocp/host passes every host-side check", () => {
     expect(ours.checks.map((check) => `${check.name}:${check.status}`)).toEqual([
       "host-version-reject:pass",
       "host-budget-drop:pass",

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type ContextFrame, ContextQueryResultSchema } from "@ocp/types";
+import { type ContextFrame, ContextQueryResultSchema, decodeLine } from "@ocp/types";
 import { describe, expect, it } from "vitest";
 import { CHEAP_CONTENT, SEEDS } from "../src/fixture/provider.js";
 import {
@@ -9,11 +9,14 @@ import {
   formatReport,
   isConformant,
   judgeCosts,
+  judgeHandshake,
+  judgeProbe,
   judgeSchema,
   judgeShutdown,
   judgeVersionMismatch,
   MISBEHAVE_MODES,
   pickKind,
+  probeQuery,
   schemaErrors,
   tally,
 } from "../src/index.js";
@@ -140,6 +143,32 @@ describe("schema (S1)", () => {
     expect(check.evidence).toBe(
       'S1: 1 of 1 message(s) fail the envelope schema: message 1 (main connection, after handshake): not JSON in "starting provider…"',
     );
+  });
+});
+
+describe("frame-validity (F1, F2, F3)", () => {
+  it("F2, F3: an empty title and a blank citation label fail, each named with its frame", () => {
+    const bad = { ...frame("body", 1), title: "", citation_label: "  " };
+    const verdicts = judgeProbe(
+      { kind: "frames", result: { frames: [frame("ok", 1), bad], truncated: false } },
+      probeQuery(),
+    );
+    expect(verdicts.frameValidity.status).toBe("fail");
+    expect(verdicts.frameValidity.evidence).toBe(
+      'F2: frame 1 ("f-1"): title is empty; F3: frame 1 ("f-1"): citation_label is blank',
+    );
+    expect(verdicts.budgetHonesty.status).toBe("pass");
+  });
+
+  it("H2: an empty provider.version fails the handshake with the value quoted", () => {
+    const raw = JSON.stringify({
+      type: "handshake_ack",
+      protocol_version: "ocp/1.0-draft",
+      provider: { name: "p", version: "", data_flow: {} },
+      capabilities: {},
+    });
+    const { check } = judgeHandshake({ kind: "message", raw, decoded: decodeLine(raw) });
+    expect(check.evidence).toBe('H2: provider.version is empty ("")');
   });
 });
 

@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { killGroup, LineSplitter, scrubbedEnv, TailBuffer } from "@ocp/transport-stdio";
 import { decodeLine } from "@ocp/types";
-import { EOF_GRACE_MS, KILL_WAIT_MS, MAX_LINE_BYTES, MAX_STDERR_BYTES } from "../limits.js";
+import {
+  EOF_GRACE_MS,
+  KILL_WAIT_MS,
+  MAX_LINE_BYTES,
+  MAX_MESSAGES_PER_CONNECTION,
+  MAX_STDERR_BYTES,
+} from "../limits.js";
 import {
   Inbox,
   type Incoming,
@@ -51,6 +57,8 @@ export class StdioSession implements Session {
   readonly #exited: Promise<Exit>;
   #exit: Exit | undefined;
   #context = "spawn";
+  #messages = 0;
+  #flood: string | undefined;
 
   constructor(options: StdioSessionOptions, label: string, record: (entry: Recorded) => void) {
     this.label = label;
@@ -104,6 +112,15 @@ export class StdioSession implements Session {
   }
 
   #onLine(line: string): void {
+    this.#messages += 1;
+    if (this.#messages > MAX_MESSAGES_PER_CONNECTION) {
+      if (this.#flood === undefined) {
+        this.#flood = `the provider wrote more than ${MAX_MESSAGES_PER_CONNECTION} messages on one connection (a flood) and was cut off`;
+        this.#inbox.end({ kind: "failure", message: this.#flood });
+        void this.dispose();
+      }
+      return;
+    }
     this.#record({ session: this.label, after: this.#context, raw: line });
     this.#inbox.push({ kind: "message", raw: line, decoded: decodeLine(line) });
   }
@@ -121,6 +138,7 @@ export class StdioSession implements Session {
   }
 
   async shutdown(timeoutMs: number): Promise<ShutdownOutcome> {
+    if (this.#flood !== undefined) return { kind: "rejected", message: this.#flood };
     if (this.#exit !== undefined) return { kind: "already-gone", ...this.#exit };
     this.send({ type: "shutdown" }, "shutdown");
     const exit = await within(this.#exited, timeoutMs);
