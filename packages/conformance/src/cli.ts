@@ -11,6 +11,7 @@
  * is loaded only once the command line is known to be good.
  */
 import { parseArgs, USAGE } from "./cli-args.js";
+import { CLI_EXIT_GRACE_MS } from "./limits.js";
 import type { ConformanceReport } from "./report.js";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -49,7 +50,7 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
     // Children and sockets are gone; do not wait on a provider's stray handles.
-    setTimeout(() => process.exit(code), 100).unref();
+    setTimeout(() => process.exit(code), CLI_EXIT_GRACE_MS).unref();
   },
   (error: unknown) => {
     process.stderr.write(`ocp-inspect: ${(error as Error).stack ?? String(error)}\n`);

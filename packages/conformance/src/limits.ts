@@ -4,10 +4,17 @@
  * yields a failing check with evidence, never a hung suite. Each can be
  * overridden per run (see `RunOptions`); none of them reads 0 as "unlimited".
  */
-import { MAX_LINE_BYTES } from "@ocp/transport-stdio";
+import { EXIT_DRAIN_MS, MAX_LINE_BYTES } from "@ocp/transport-stdio";
 
 /** Longest NDJSON line read from a stdio provider: the transport's own limit (16 MiB). */
-export { MAX_LINE_BYTES };
+/**
+ * After a stdio provider exits, how long the suite still reads its stdout for
+ * lines written just before the exit: the transport's own bound (250 ms).
+ */
+export { EXIT_DRAIN_MS, MAX_LINE_BYTES };
+
+/** After `ocp-inspect` has printed its verdict, how long it lets stray handles close before it exits. */
+export const CLI_EXIT_GRACE_MS = 100;
 
 /** How long a provider may take to answer a `handshake` (ours or a foreign-family one). */
 export const HANDSHAKE_TIMEOUT_MS = 5_000;

@@ -3,6 +3,7 @@ import { killGroup, LineSplitter, scrubbedEnv, TailBuffer } from "@ocp/transport
 import { decodeLine } from "@ocp/types";
 import {
   EOF_GRACE_MS,
+  EXIT_DRAIN_MS,
   KILL_WAIT_MS,
   MAX_LINE_BYTES,
   MAX_MESSAGES_PER_CONNECTION,
@@ -102,7 +103,7 @@ export class StdioSession implements Session {
     });
     this.#child.on("exit", (code, signal) => {
       // Lines written just before the exit may still be in the pipe: `close` reads them.
-      const drain = setTimeout(() => finish({ code, signal }), 250);
+      const drain = setTimeout(() => finish({ code, signal }), EXIT_DRAIN_MS);
       drain.unref();
       this.#child.once("close", () => {
         clearTimeout(drain);
