@@ -104,13 +104,16 @@ export async function runConformance(
   const found: Found = {};
   let identity: NegotiatedIdentity | undefined;
   let probeReply: Reply | undefined;
-  void probe.then((reply) => {
-    probeReply = reply;
-  });
   try {
     const main = async () => {
       try {
-        identity = await runMain(open("main"), query, bounds, found, settleProbe);
+        ({ identity, probe: probeReply } = await runMain(
+          open("main"),
+          query,
+          bounds,
+          found,
+          settleProbe,
+        ));
       } finally {
         settleProbe({
           kind: "broken",
@@ -210,7 +213,7 @@ async function runMain(
   bounds: Bounds,
   found: Found,
   settleProbe: (reply: Reply) => void,
-): Promise<NegotiatedIdentity | undefined> {
+): Promise<{ identity?: NegotiatedIdentity; probe?: Reply }> {
   session.send({ type: "handshake", protocol_version: PROTOCOL_VERSION }, "handshake");
   const handshake = judgeHandshake(await session.next(bounds.handshake));
   found.handshake = handshake.check;
@@ -225,7 +228,7 @@ async function runMain(
   ];
   if (handshake.check.status !== "pass" || handshake.identity === undefined) {
     for (const name of later) found[name] = skip(name, "no valid handshake; see handshake");
-    return handshake.identity;
+    return handshake.identity === undefined ? {} : { identity: handshake.identity };
   }
   const identity = handshake.identity;
 
@@ -285,5 +288,5 @@ async function runMain(
   const started = performance.now();
   const outcome = await session.shutdown(bounds.shutdown);
   found["shutdown-clean"] = judgeShutdown(outcome, Math.round(performance.now() - started));
-  return identity;
+  return { identity, probe: reply };
 }
