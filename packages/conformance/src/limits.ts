@@ -16,8 +16,12 @@ export { EXIT_DRAIN_MS, MAX_LINE_BYTES };
 /** After `ocp-inspect` has printed its verdict, how long it lets stray handles close before it exits. */
 export const CLI_EXIT_GRACE_MS = 100;
 
-/** How long a provider may take to answer a `handshake` (ours or a foreign-family one). */
-export const HANDSHAKE_TIMEOUT_MS = 5_000;
+/**
+ * How long a provider may take to answer a `handshake` (ours or a
+ * foreign-family one), spawn included: the stdio transport's own bound, so a
+ * provider a host accepts is not failed for starting slowly.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** How long a provider may take to answer one query. */
 export const QUERY_TIMEOUT_MS = 10_000;
