@@ -4,5 +4,8 @@ export default defineProject({
   test: {
     name: "transport-http",
     include: ["test/**/*.test.ts"],
+    // Real child processes and sockets on a shared 2-core machine: a generous bound per test.
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
   },
 });

@@ -31,6 +31,7 @@ export interface HttpProviderServer {
   readonly app: FastifyInstance;
   /** Starts listening (default 127.0.0.1, a free port); resolves with the endpoint URL. */
   listen(options?: { host?: string; port?: number }): Promise<string>;
+  /** Stops listening and ends every connection, requests in flight included. */
   close(): Promise<void>;
   /** Settles once a `shutdown` envelope has been answered and the provider torn down (R2). */
   readonly shutdownRequested: Promise<void>;
@@ -71,6 +72,8 @@ export function createHttpProviderServer(
     bodyLimit,
     requestTimeout: positiveLimit("requestTimeoutMs", options.requestTimeoutMs, REQUEST_TIMEOUT_MS),
     logger: false,
+    // close() ends every connection at once, kept-alive or half-closed ones included.
+    forceCloseConnections: true,
   });
   const log =
     options.log ?? ((message: string) => process.stderr.write(`[ocp ${provider.id}] ${message}\n`));
@@ -143,9 +146,12 @@ export function createHttpProviderServer(
           capabilities: provider.capabilities,
         });
       case "query": {
+        // The response closes before it is finished only when the client went away.
         const abandoned = new AbortController();
-        request.raw.once("close", () => {
-          if (!reply.sent) abandoned.abort(new Error("client went away"));
+        const goneAway = () => abandoned.abort(new Error("client went away"));
+        if (request.raw.socket.destroyed) goneAway();
+        reply.raw.once("close", () => {
+          if (!reply.raw.writableFinished) goneAway();
         });
         try {
           const result = await provider.query(envelope.query, { signal: abandoned.signal });

@@ -72,7 +72,7 @@ export function query(goal: string): ContextQuery {
 
 /** An in-process provider; goal "fail" throws an OcpError with a wire code, "slow" waits for its signal. */
 export function memoryProvider(options: { correlation?: boolean; egress?: boolean } = {}) {
-  const calls = { shutdown: 0, aborted: 0 };
+  const calls = { shutdown: 0, aborted: 0, slow: 0 };
   const provider: ContextProvider = {
     id: "mem",
     info: {
@@ -89,7 +89,12 @@ export function memoryProvider(options: { correlation?: boolean; egress?: boolea
     },
     async query(q, { signal } = {}) {
       if (q.goal === "fail") throw new OcpError("budget_unsatisfiable", "cannot fit");
+      if (q.goal === "check-signal") {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        if (signal?.aborted) calls.aborted += 1;
+      }
       if (q.goal === "slow") {
+        calls.slow += 1;
         await new Promise((_, reject) =>
           signal?.addEventListener("abort", () => {
             calls.aborted += 1;

@@ -123,6 +123,13 @@ describe("createHttpProviderServer", () => {
     });
   });
 
+  it("leaves the provider's signal alone while the client waits for the answer", async () => {
+    const { provider, calls } = memoryProvider();
+    const { post } = await serve(provider);
+    expect((await post(queryBody("check-signal"))).status).toBe(200);
+    expect(calls.aborted).toBe(0);
+  });
+
   it("aborts the provider's query when the client goes away", async () => {
     const { provider, calls } = memoryProvider();
     const { url } = await serve(provider);
@@ -132,12 +139,15 @@ describe("createHttpProviderServer", () => {
       body: queryBody("slow"),
       headers: { "content-type": "application/json" },
       signal: controller.signal,
-    });
-    for (let i = 0; i < 100 && calls.aborted === 0; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      if (i === 2) controller.abort();
-    }
-    await pending.catch(() => {});
+    }).catch((error: Error) => error);
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 250 && !done(); i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    await until(() => calls.slow === 1);
+    controller.abort();
+    await until(() => calls.aborted === 1);
+    expect(await pending).toBeInstanceOf(Error);
     expect(calls.aborted).toBe(1);
   });
 });

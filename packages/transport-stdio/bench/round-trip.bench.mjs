@@ -22,10 +22,17 @@ const query = {
   max_tokens: 1000,
 };
 
-/** A raw NDJSON client: JSON.stringify out, split lines and JSON.parse in, nothing else. */
+/**
+ * A raw NDJSON client: JSON.stringify out, split lines and JSON.parse in,
+ * nothing else. Its child is started as spawnStdioProvider starts one (own
+ * session and process group, scrubbed environment), so the two differ only
+ * in what the transport does.
+ */
 function rawEcho() {
   const child = spawn(process.execPath, [here("echo-child.mjs")], {
     stdio: ["pipe", "pipe", "inherit"],
+    detached: true,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
   });
   const waiting = [];
   let pending = "";

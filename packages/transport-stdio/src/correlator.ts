@@ -164,7 +164,7 @@ export class Correlator<T> {
 
   #pump(): void {
     const limit = this.#options.correlated ? this.#options.maxInFlight : 1;
-    while (this.#queue.length > 0 && this.size.inFlight < limit) {
+    while (this.#queue.length > 0 && this.#byId.size + this.#inOrder.length < limit) {
       const entry = this.#queue.shift()!;
       if (this.#options.correlated) {
         entry.id = (++this.#nextId).toString(36);

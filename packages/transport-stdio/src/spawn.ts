@@ -87,8 +87,6 @@ export async function spawnStdioProvider(
   return connection;
 }
 
-type Phase = "handshake" | "ready" | "closed";
-
 class StdioConnection implements StdioProvider {
   readonly id: string;
   readonly pid: number;
@@ -99,7 +97,6 @@ class StdioConnection implements StdioProvider {
   readonly #child: ChildProcess;
   readonly #stderr: TailBuffer;
   readonly #limits: { handshake: number; query: number; grace: number; inFlight: number };
-  #phase: Phase = "handshake";
   readonly #handshake: Correlator<Envelope>;
   #queries: Correlator<ContextQueryResult> | undefined;
   #failure: StdioError | undefined;
@@ -221,7 +218,6 @@ class StdioConnection implements StdioProvider {
     this.#info = reply.provider;
     this.#capabilities = reply.capabilities;
     this.#version = reply.protocol_version;
-    this.#phase = "ready";
     this.#queries = new Correlator({
       correlated: this.correlated,
       maxInFlight: this.#limits.inFlight,
@@ -297,7 +293,7 @@ class StdioConnection implements StdioProvider {
 
   #onLine(line: string): void {
     const decoded = decodeLine(line);
-    if (this.#phase === "handshake") {
+    if (this.#queries === undefined) {
       if (decoded.ok) this.#handshake.resolve(undefined, decoded.value);
       else this.#handshake.reject(undefined, this.#malformed(decoded.error));
       return;
@@ -340,7 +336,6 @@ class StdioConnection implements StdioProvider {
   #fail(error: StdioError): void {
     if (this.#failure !== undefined) return;
     this.#failure = error;
-    this.#phase = this.#phase === "ready" ? "closed" : this.#phase;
     this.#handshake.close(error);
     this.#queries?.close(error);
     if (error.code === "line_too_long") {
