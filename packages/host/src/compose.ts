@@ -1,4 +1,4 @@
-import type { ContextFrame, FrameKind } from "@ocp/types";
+import { type ContextFrame, type FrameKind, U32_MAX } from "@ocp/types";
 import { isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base";
 import { checkLimit, hostError } from "./errors.js";
 import type { FanOutResult } from "./fanout.js";
@@ -124,7 +124,7 @@ export function compose(
   input: Pick<FanOutResult, "accepted"> & Partial<Pick<FanOutResult, "liars">>,
   options: ComposeOptions = {},
 ): Composition {
-  checkLimit("maxTokens", options.maxTokens, 2 ** 32 - 1);
+  checkLimit("maxTokens", options.maxTokens, U32_MAX);
   checkLimit("maxFrames", options.maxFrames, MAX_COMPOSE_CANDIDATES);
   const maxTokens = options.maxTokens ?? DEFAULT_COMPOSE_MAX_TOKENS;
   const maxFrames = options.maxFrames ?? DEFAULT_COMPOSE_MAX_FRAMES;
@@ -192,7 +192,10 @@ export function compose(
         providerId,
         frameId: frame.id,
         reason: "over_budget",
-        detail: `needs more than the ${Math.max(0, remaining)} tokens left of ${maxTokens}`,
+        detail:
+          remaining >= MIN_BLOCK_TOKENS
+            ? `needs more than the ${remaining} tokens left of ${maxTokens}`
+            : `only ${Math.max(0, remaining)} tokens left of ${maxTokens}, less than any fenced frame`,
       });
       continue;
     }

@@ -29,6 +29,7 @@ import {
   MAX_LEG_TIMEOUT_MS,
   MAX_PROVIDER_ID_LENGTH,
   MAX_PROVIDERS,
+  MAX_PROVIDERS_CEILING,
 } from "./limits.js";
 import {
   type AddOptions,
@@ -79,7 +80,7 @@ export class Host {
 
   constructor(options: HostOptions = {}) {
     checkLimit("legTimeoutMs", options.legTimeoutMs, MAX_LEG_TIMEOUT_MS);
-    checkLimit("maxProviders", options.maxProviders, 10_000);
+    checkLimit("maxProviders", options.maxProviders, MAX_PROVIDERS_CEILING);
     checkLimit("shutdownTimeoutMs", options.shutdownTimeoutMs, MAX_LEG_TIMEOUT_MS);
     this.consent = options.consent ?? ConsentStore.inMemory();
     this.#legTimeoutMs = options.legTimeoutMs ?? DEFAULT_LEG_TIMEOUT_MS;
@@ -168,7 +169,8 @@ export class Host {
       info,
       capabilities,
       transport,
-      egress: transport === "http" || info.data_flow.egress,
+      egress:
+        transport === "http" || info.data_flow.egress || provider.info?.data_flow?.egress === true,
       endpoint: options.endpoint,
       timeoutMs: options.timeoutMs,
     };

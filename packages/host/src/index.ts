@@ -68,6 +68,7 @@ export {
   MAX_LEG_TIMEOUT_MS,
   MAX_PROVIDER_ID_LENGTH,
   MAX_PROVIDERS,
+  MAX_PROVIDERS_CEILING,
 } from "./limits.js";
 export type {
   AddOptions,

@@ -13,6 +13,9 @@ export const MAX_LEG_TIMEOUT_MS = 600_000;
 /** How many providers one host may hold at once; `add` refuses the next. */
 export const MAX_PROVIDERS = 64;
 
+/** Largest `maxProviders` a host accepts (each provider may be a child process). */
+export const MAX_PROVIDERS_CEILING = 1_024;
+
 /** Longest provider id, in UTF-16 code units. */
 export const MAX_PROVIDER_ID_LENGTH = 128;
 

@@ -74,7 +74,10 @@ export function checkProvider(provider: ContextProvider): {
   capabilities: Capabilities;
 } {
   const id = provider.id;
-  const info = StrictProviderInfoSchema.safeParse(provider.info);
+  // A transport that overrides `info` (HTTP forces egress, C4) keeps what the
+  // provider itself declared in `declaredInfo`: list that, decide egress apart.
+  const declared = (provider as { declaredInfo?: unknown }).declaredInfo ?? provider.info;
+  const info = StrictProviderInfoSchema.safeParse(declared);
   if (!info.success) {
     throw hostError(
       "invalid_provider",

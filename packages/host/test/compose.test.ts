@@ -103,7 +103,7 @@ function occurrences(text: string, needle: string): number {
 describe("compose", () => {
   it("R3: content with fence-closing sequences, forged headers or instructions cannot escape its fence (property)", () => {
     fc.assert(
-      fc.property(fc.array(candidate, { maxLength: 12 }), (accepted) => {
+      fc.property(fc.array(candidate, { maxLength: 10 }), (accepted) => {
         const composition = compose({ accepted }, { maxTokens: 4000 });
         const bodies = readFences(composition);
         for (const citation of composition.included) {
@@ -121,9 +121,9 @@ describe("compose", () => {
         expect(occurrences(composition.text, ">>>")).toBe(2 * composition.included.length);
         expect(composition.text).not.toContain("<|");
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
-  });
+  }, 60_000);
 
   it("R3: an injected end marker and forged header stay inside the frame that carries them", () => {
     const attack =
@@ -142,7 +142,7 @@ describe("compose", () => {
     fc.assert(
       fc.property(
         fc
-          .array(candidate, { maxLength: 15 })
+          .array(candidate, { maxLength: 12 })
           .chain((accepted) =>
             fc.tuple(
               fc.constant(accepted),
@@ -158,14 +158,14 @@ describe("compose", () => {
           expect(b.dropped).toEqual(a.dropped);
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
-  });
+  }, 60_000);
 
   it("no composed prompt exceeds the budget, measured exactly with o200k_base, and every frame is accounted for (property)", () => {
     fc.assert(
       fc.property(
-        fc.array(candidate, { maxLength: 20 }),
+        fc.array(candidate, { maxLength: 16 }),
         fc.integer({ min: 1, max: 600 }),
         (accepted, maxTokens) => {
           const composition = compose({ accepted }, { maxTokens });
@@ -175,9 +175,9 @@ describe("compose", () => {
           expect(composition.included.length + composition.dropped.length).toBe(accepted.length);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 150 },
     );
-  });
+  }, 60_000);
 
   it("ranks by score with a stable tie-break on provider id then frame id", () => {
     const accepted: AcceptedFrame[] = [

