@@ -37,8 +37,9 @@ export const EXPECTED: Record<MisbehaveMode, { check: string; stdio: RegExp; htt
   },
   "invalid-schema": {
     check: "schema",
+    // Connections run concurrently: the first bad message may come from either.
     stdio:
-      /^S1: \d+ of \d+ message\(s\) fail the envelope schema: message \d+ \(main connection, after probe query\): \/result\/frames\/0\/id must NOT have fewer than 1 characters, \/result\/frames\/0\/provenance\/0\/type must NOT have fewer than 1 characters/,
+      /^S1: \d+ of \d+ message\(s\) fail the envelope schema: message \d+ \((main|malformed) connection, after [^)]+\): \/result\/frames\/0\/id must NOT have fewer than 1 characters, \/result\/frames\/0\/provenance\/0\/type must NOT have fewer than 1 characters/,
   },
   "wrong-kind": {
     check: "kinds-filter",
@@ -56,12 +57,13 @@ export const EXPECTED: Record<MisbehaveMode, { check: string; stdio: RegExp; htt
   },
   "crash-on-garbage": {
     check: "malformed-input-tolerance",
-    stdio:
-      /^R1: the provider exited with code 1 right after malformed input 1 \(not JSON: "this is not valid json \{\{\{"\)$/,
+    // Which input the exit is seen after depends on the machine's load; that it is seen does not.
+    stdio: /^R1: the provider exited with code 1 after malformed input \d \(/,
   },
   "hang-on-shutdown": {
     check: "shutdown-clean",
-    stdio: /^R2: still running 1500 ms after shutdown; it exited only when its stdin was closed$/,
+    stdio:
+      /^R2: still running 1500 ms after shutdown; (it exited only when its stdin was closed|its process group was killed)$/,
     http: /^R2: still running 1500 ms after shutdown; no answer$/,
   },
 };

@@ -52,7 +52,7 @@ export async function checkMalformed(
     if (reaction.kind === "exit" || reaction.kind === "failure") {
       return fail(
         "malformed-input-tolerance",
-        `R1: ${describeIncoming(reaction)} right after malformed input ${index + 1} (${input.what}: ${excerpt(input.line)})`,
+        `R1: ${describeIncoming(reaction)} after malformed input ${index + 1} (${input.what}: ${excerpt(input.line)})`,
       );
     }
     if (reaction.kind === "timeout") silent += 1;
@@ -70,8 +70,10 @@ export async function checkMalformed(
       `${survived}; the follow-up query failed as the probe query did on a clean connection (${reply.evidence}), which frame-validity reports`,
     );
   }
+  const last = MALFORMED_INPUTS.length;
+  const lastInput = MALFORMED_INPUTS[last - 1]!;
   return fail(
     "malformed-input-tolerance",
-    `R1: ${survived}, then ${reply.evidence} on a valid query that a clean connection answered`,
+    `R1: ${reply.evidence} after malformed input ${last} (${lastInput.what}: ${excerpt(lastInput.line)}), when a valid query followed that a clean connection answered (${errors} answered, ${silent} without a reaction)`,
   );
 }
