@@ -23,7 +23,8 @@ function stderrTail(stderr: string): string {
 
 /** How a provider's process ended, in words. */
 export function describeExit(exit: { code: number | null; signal: string | null }): string {
-  return exit.signal !== null ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+  if (exit.signal !== null) return `was killed by ${exit.signal}`;
+  return exit.code === null ? "could not be started" : `exited with code ${exit.code}`;
 }
 
 /** What happened instead of a reply, in words: "no reply within 10000 ms", "exited with code 1". */

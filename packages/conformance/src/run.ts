@@ -167,6 +167,14 @@ export async function runConformance(
   } finally {
     await Promise.all(sessions.map((session) => session.dispose()));
   }
+  const mismatch = found["version-mismatch"];
+  if (identity === undefined && found.handshake?.status === "fail" && mismatch?.status === "fail") {
+    // It answered neither handshake: one fault, reported once (by handshake).
+    found["version-mismatch"] = skip(
+      "version-mismatch",
+      `the provider did not answer our own handshake either; see handshake (${mismatch.evidence})`,
+    );
+  }
   found.schema = judgeSchema(records);
   const checks = CHECK_SPECS.map((spec) => found[spec.name] ?? skip(spec.name, "not reached"));
   return {

@@ -147,5 +147,7 @@ describe("ocp-inspect", () => {
     expect(code).toBe(1);
     expect(stdout).toContain("✗ handshake [H1, H2]");
     expect(stdout).toContain("cannot start /nonexistent/ocp-provider");
+    expect(stdout).toContain("– version-mismatch [H3]");
+    expect(stdout).toMatch(/NOT CONFORMANT — 1 failed, 0 passed, 10 skipped\n$/);
   });
 });
