@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { type ConformanceReport, fixtureCommand } from "../src/index.js";
@@ -10,9 +11,11 @@ const FIXTURE = fixtureCommand().args[0]!;
 /** Runs the built `ocp-inspect` as a real child; killed if it outlives 60 s. */
 function inspect(
   args: readonly string[],
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1" },
     });
@@ -33,6 +36,20 @@ function inspect(
 }
 
 describe("ocp-inspect", () => {
+  it("prints what the README's example shows (only the shutdown time differs)", async () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const start = readme.indexOf('$ npx ocp-inspect stdio --query "retry loop"');
+    const shown = readme.slice(readme.indexOf("\n", start) + 1, readme.indexOf("$ echo $?", start));
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const { code, stdout } = await inspect(
+      ["stdio", "--query", "retry loop", "--", "node", "dist/fixture/cli.js"],
+      root,
+    );
+    const normalise = (text: string) => text.replace(/within \d+ ms/, "within N ms");
+    expect(code).toBe(0);
+    expect(normalise(stdout)).toBe(normalise(shown));
+  });
+
   it("--help documents the commands, options and exit codes, and exits 0", async () => {
     const { code, stdout } = await inspect(["--help"]);
     expect(code).toBe(0);
