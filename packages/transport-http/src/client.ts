@@ -105,7 +105,13 @@ class HttpClient {
       "content-type": "application/json",
       accept: "application/json",
     };
-    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    if (options.token !== undefined) {
+      // RFC 6750 token characters only: a CR or LF could forge headers. The token is not echoed.
+      if (!/^[\x21-\x7e]+$/.test(options.token)) {
+        throw new RangeError("token must be non-empty visible ASCII");
+      }
+      headers.authorization = `Bearer ${options.token}`;
+    }
     this.#headers = headers;
     this.#pool = new Pool(url.origin, {
       connections: positiveLimit("connections", options.connections, MAX_CONNECTIONS),
@@ -177,7 +183,7 @@ class HttpClient {
         body,
         signal: controller.signal,
       });
-      const text = await this.#readBody(response.body, response.statusCode);
+      const text = await this.#readBody(response.body, response.statusCode, response.headers);
       return this.#envelopeOf(response.statusCode, text);
     } catch (error) {
       if (signal?.aborted) throw this.#aborted(signal);
@@ -194,22 +200,26 @@ class HttpClient {
     }
   }
 
+  /** Reads the whole body, never holding more than the limit: refused up front when its declared length is over it. */
   async #readBody(
     body: AsyncIterable<Buffer> & { destroy(): void },
     status: number,
+    headers: Record<string, string | string[] | undefined>,
   ): Promise<string> {
+    const tooLarge = () => {
+      body.destroy();
+      return httpError(
+        "body_too_large",
+        `provider "${this.id}" answered a body over ${this.#limits.body} bytes`,
+        { limit: this.#limits.body, status },
+      );
+    };
+    if (Number(headers["content-length"]) > this.#limits.body) throw tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of body) {
       size += chunk.length;
-      if (size > this.#limits.body) {
-        body.destroy();
-        throw httpError(
-          "body_too_large",
-          `provider "${this.id}" answered a body over ${this.#limits.body} bytes`,
-          { limit: this.#limits.body, status },
-        );
-      }
+      if (size > this.#limits.body) throw tooLarge();
       chunks.push(chunk);
     }
     return chunks.length === 1

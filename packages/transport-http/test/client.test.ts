@@ -120,6 +120,15 @@ describe("connectHttpProvider security", () => {
     await provider.shutdown();
   });
 
+  it("refuses a token that could forge headers, without echoing it", async () => {
+    const token = "abc\r\nx-forged: 1";
+    const error = await rejection(
+      connectHttpProvider({ id: "p", url: "http://127.0.0.1:1/", token }),
+    );
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.message).not.toContain("forged");
+  });
+
   it("never shows the bearer token in an error message, error details or inspect output", async () => {
     const token = "tok-4f1d9c-never-print-me";
     const server = await acking((_body, _request, response) =>

@@ -89,6 +89,7 @@ export function memoryProvider(options: { correlation?: boolean; egress?: boolea
     },
     async query(q, { signal } = {}) {
       if (q.goal === "fail") throw new OcpError("budget_unsatisfiable", "cannot fit");
+      if (q.goal === "invalid-result") return { frames: "not a list", truncated: false } as never;
       if (q.goal === "check-signal") {
         await new Promise((resolve) => setTimeout(resolve, 30));
         if (signal?.aborted) calls.aborted += 1;

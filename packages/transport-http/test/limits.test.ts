@@ -106,6 +106,29 @@ describe("limits", () => {
     await provider.shutdown();
   });
 
+  it("client: stops reading a chunked body (no declared length) once it passes maxBodyBytes", async () => {
+    const server = await bareServer((body, _request, response) => {
+      if (JSON.parse(body).type === "handshake") return json(response, 200, ACK);
+      response.writeHead(200, { "content-type": "application/json" });
+      const chunk = "p".repeat(1024);
+      const more = () => {
+        while (!response.destroyed && response.write(chunk)) {}
+        if (!response.destroyed) response.once("drain", more);
+      };
+      response.on("close", () => response.removeAllListeners("drain"));
+      more();
+    });
+    closers.push(server);
+    const provider = await connectHttpProvider({
+      id: "p",
+      url: server.url,
+      maxBodyBytes: 64 * 1024,
+    });
+    const error = await rejection(provider.query(query("x")));
+    expect(error.code).toBe("body_too_large");
+    await provider.shutdown();
+  });
+
   it("times out a handshake that never comes (handshake timeout)", async () => {
     const server = await bareServer(() => {});
     closers.push(server);

@@ -65,6 +65,14 @@ describe("createHttpProviderServer", () => {
     });
   });
 
+  it("answers an invalid provider result with an internal error envelope, never an invalid envelope", async () => {
+    const { post } = await serve(memoryProvider().provider);
+    expect(await post(queryBody("invalid-result"))).toMatchObject({
+      status: 200,
+      body: { type: "error", code: "internal" },
+    });
+  });
+
   it("R1: answers a body that is not JSON, or not an envelope, with 400 and a bad_request error envelope", async () => {
     const { post } = await serve(memoryProvider().provider);
     for (const body of [

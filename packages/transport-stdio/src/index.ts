@@ -15,7 +15,6 @@ export {
   SHUTDOWN_GRACE_MS,
 } from "./limits.js";
 export { LineSplitter, type LineSplitterOptions } from "./line-splitter.js";
-export { killGroup, trackedGroups } from "./process-groups.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve.js";
 export {
   type ChildExit,
@@ -24,4 +23,3 @@ export {
   scrubbedEnv,
   spawnStdioProvider,
 } from "./spawn.js";
-export { TailBuffer } from "./tail-buffer.js";

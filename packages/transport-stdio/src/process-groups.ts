@@ -61,8 +61,3 @@ export function trackGroup(pid: number): void {
 export function untrackGroup(pid: number): void {
   if (groups.delete(pid) && groups.size === 0) uninstall();
 }
-
-/** Pids of the groups tracked now (for diagnostics and tests). */
-export function trackedGroups(): number[] {
-  return [...groups];
-}

@@ -13,6 +13,7 @@ import {
 } from "@ocp/types";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
+import { settlesWithin } from "./settles-within.js";
 
 export interface ServeStdioOptions {
   /** Default `process.stdin`. */
@@ -97,19 +98,6 @@ export function serveStdio(
     return work;
   };
 
-  /** Resolves once `work` settles, or after the grace; true when it settled. */
-  const withinGrace = async (work: Promise<unknown>): Promise<boolean> => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), grace);
-    });
-    try {
-      return await Promise.race([work.then(() => true), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
   /**
    * Ends the loop: stops reading; on `shutdown`, lets queries in flight answer
    * within the grace (the end of input means nobody reads them any more);
@@ -120,17 +108,16 @@ export function serveStdio(
     ending = true;
     input.removeListener("data", onData);
     input.pause();
-    if (drain && !(await withinGrace(Promise.all([...running, ordered])))) {
+    if (drain && !(await settlesWithin(Promise.all([...running, ordered]), grace))) {
       log(`queries still running after ${grace} ms; aborting them`);
     }
     silent = true;
     inFlight.abort(new Error(reason));
-    try {
-      if (!(await withinGrace(provider.shutdown()))) {
-        log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
-      }
-    } catch (error) {
-      log(`provider.shutdown() failed: ${(error as Error).message}`);
+    const teardown = Promise.resolve()
+      .then(() => provider.shutdown())
+      .catch((error: unknown) => log(`provider.shutdown() failed: ${(error as Error).message}`));
+    if (!(await settlesWithin(teardown, grace))) {
+      log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
     }
     output.write("", () => {
       resolveDone(0);

@@ -26,6 +26,7 @@ import {
 } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
+import { settlesWithin } from "./settles-within.js";
 import { TailBuffer } from "./tail-buffer.js";
 
 export interface SpawnStdioProviderOptions {
@@ -263,11 +264,11 @@ class StdioConnection implements StdioProvider {
       } catch {
         // stdin already closed: the child is on its way out; the group kill below still runs.
       }
-      await within(this.exited, this.#limits.grace);
+      await settlesWithin(this.exited, this.#limits.grace);
     }
     // The child may be gone while what it started lives on in its group.
     if (this.pid !== -1) killGroup(this.pid);
-    await within(this.exited, this.#limits.grace);
+    await settlesWithin(this.exited, this.#limits.grace);
   }
 
   /**
@@ -385,16 +386,7 @@ class StdioConnection implements StdioProvider {
   async #abort(error: StdioError): Promise<void> {
     this.#fail(error);
     if (this.pid !== -1) killGroup(this.pid);
-    this.#shutdown = within(this.exited, this.#limits.grace).then(() => {});
+    this.#shutdown = settlesWithin(this.exited, this.#limits.grace).then(() => {});
     await this.#shutdown;
   }
-}
-
-/** Waits for `promise`, or `ms` at most. */
-function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([promise.then(() => {}), bound]).finally(() => clearTimeout(timer));
 }

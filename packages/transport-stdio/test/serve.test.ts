@@ -24,6 +24,8 @@ function inMemoryProvider(options: { correlation?: boolean } = {}) {
     async query(query) {
       if (query.goal === "ocp-fail") throw new OcpError("unsupported_kind", "no images here");
       if (query.goal === "plain-fail") throw new TypeError("boom");
+      if (query.goal === "invalid-result")
+        return { frames: "not a list", truncated: false } as never;
       if (query.goal.startsWith("delay:"))
         await new Promise((r) => setTimeout(r, Number(query.goal.slice(6))));
       const frame = {
@@ -173,6 +175,13 @@ describe("serveStdio", () => {
     });
     write(q("plain-fail"));
     expect(await next()).toEqual({ type: "error", code: "internal", message: "boom" });
+  });
+
+  it("answers an internal error, never an invalid envelope, when the provider returns an invalid result", async () => {
+    const { next, write, logs } = serve(inMemoryProvider({ correlation: true }).provider);
+    write(q("invalid-result", "bad"));
+    expect(await next()).toMatchObject({ type: "error", id: "bad", code: "internal" });
+    expect(logs.some((line) => line.includes("unencodable"))).toBe(true);
   });
 
   it("R2: on shutdown, tears the provider down and exits with code 0", async () => {

@@ -1,0 +1,22 @@
+/**
+ * Waits for `work` to settle, but `ms` at most. Resolves true when it
+ * settled in time (fulfilled or rejected: the caller only bounds the wait),
+ * false otherwise. Never rejects; its timer is cleared either way.
+ */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
