@@ -16,17 +16,24 @@ import type { ContextFrame } from "@ocp/types";
 export const FENCE_OPEN = "<<<";
 export const FENCE_CLOSE = ">>>";
 
+/** Fullwidth and small-form angle brackets, read as ASCII before neutralising. */
+const LOOKALIKE = /[\uFF1C\uFE64\uFF1E\uFE65]/g;
 const ANGLE_RUN = /<(?=[<|])/g;
 const CLOSE_RUN = />(?=>)/g;
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /**
  * Breaks every `<<`, `>>` and `<|` by inserting a backslash after the first
- * character (`<<<end frame 1>>>` becomes `<\<\<end frame 1>\>\>`). Every other
- * character is kept, so the content stays readable.
+ * character (`<<<end frame 1>>>` becomes `<\<\<end frame 1>\>\>`). Fullwidth
+ * and small-form angle brackets (`＜`, `﹤`, `＞`, `﹥`) are first turned into
+ * ASCII, so a lookalike marker is broken too. Every other character is kept,
+ * so the content stays readable.
  */
 export function neutralise(text: string): string {
-  return text.replace(ANGLE_RUN, "<\\").replace(CLOSE_RUN, ">\\");
+  return text
+    .replace(LOOKALIKE, (c) => (c === "\uFF1C" || c === "\uFE64" ? "<" : ">"))
+    .replace(ANGLE_RUN, "<\\")
+    .replace(CLOSE_RUN, ">\\");
 }
 
 /** A header attribute value: a JSON string on one line, neutralised. */
