@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { killGroup, LineSplitter, scrubbedEnv, TailBuffer } from "@ocp/transport-stdio";
+import { LineSplitter, scrubbedEnv } from "@ocp/transport-stdio";
 import { decodeLine } from "@ocp/types";
 import {
   EOF_GRACE_MS,
@@ -16,6 +16,7 @@ import {
   type Session,
   type ShutdownOutcome,
 } from "../session.js";
+import { killGroup, StderrTail } from "./process.js";
 
 export interface StdioSessionOptions {
   readonly command: string;
@@ -53,7 +54,7 @@ export class StdioSession implements Session {
   readonly label: string;
   readonly #child: ChildProcess;
   readonly #inbox = new Inbox();
-  readonly #stderr = new TailBuffer(MAX_STDERR_BYTES);
+  readonly #stderr = new StderrTail(MAX_STDERR_BYTES);
   readonly #record: (entry: Recorded) => void;
   readonly #exited: Promise<Exit>;
   #exit: Exit | undefined;
