@@ -1,0 +1,138 @@
+import type { Target } from "./targets.js";
+
+/** The `--help` text of `ocp-inspect`. */
+export const USAGE = `ocp-inspect — probe an Open Context Protocol (ocp/1.0-draft) provider and run
+the conformance suite against it.
+
+usage:
+  ocp-inspect stdio [--query Q] [--json] [--strict] [--timeout MS] -- PROGRAM [ARGS…]
+  ocp-inspect http  [--query Q] [--json] [--strict] [--timeout MS] URL
+  ocp-inspect host  [--json]
+  ocp-inspect --help
+
+commands:
+  stdio   spawn PROGRAM ARGS… (after --) as a provider speaking NDJSON on stdio
+  http    reach a provider that answers one envelope per POST at URL
+  host    run the host-side harness against @ocp/host (H3, B2, C1, C2, C4, R3,
+          crash isolation)
+
+options:
+  --query Q     the goal of the probe query; its frames are printed (title,
+                score, token cost, citation) and every frame check uses them.
+                Default: the reference's probe, "conformance probe: …"
+  --json        print only the JSON report on stdout (diagnostics go to stderr)
+  --strict      advisory checks (kinds-filter, max-frames, correlation) decide
+                the verdict too
+  --timeout MS  how long one query may take (default 10000)
+  -h, --help    this text
+
+output: the negotiated identity, data flow and capabilities; the frames of the
+probe query; every check with ✓ (pass), ✗ (fail) or – (skipped), the
+requirement ids it verifies, and evidence naming the exact violation; then a
+verdict line. Deciding checks: handshake (H1, H2), version-mismatch (H3),
+frame-validity (F1-F3), budget-honesty (B1), cost-truth (T1: token_cost at
+least half the o200k_base count of the content), schema (S1: every message
+validates against ocp-envelope.schema.json), malformed-input-tolerance (R1,
+stdio only), shutdown-clean (R2). Advisory: kinds-filter (K1), max-frames (M1),
+correlation (X-CORR, when declared).
+
+exit codes:
+  0  conformant (no deciding check failed)
+  1  not conformant
+  2  bad usage
+`;
+
+export type Parsed =
+  | { kind: "help" }
+  | { kind: "usage-error"; message: string }
+  | { kind: "host"; json: boolean }
+  | {
+      kind: "provider";
+      target: Target;
+      json: boolean;
+      strict: boolean;
+      goal?: string;
+      timeoutMs?: number;
+    };
+
+/** Parses the command line (without `node` and the script). Never throws. */
+export function parseArgs(argv: readonly string[]): Parsed {
+  const [command, ...rest] = argv;
+  if (command === undefined)
+    return { kind: "usage-error", message: "missing command (stdio, http or host)" };
+  if (command === "-h" || command === "--help" || command === "help") return { kind: "help" };
+  if (command !== "stdio" && command !== "http" && command !== "host") {
+    return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
+  }
+  let json = false;
+  let strict = false;
+  let goal: string | undefined;
+  let timeoutMs: number | undefined;
+  const positional: string[] = [];
+  let program: string[] | undefined;
+  for (let index = 0; index < rest.length; index += 1) {
+    const arg = rest[index]!;
+    if (arg === "--") {
+      program = rest.slice(index + 1);
+      break;
+    }
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
+    const value = () => inline ?? rest[++index];
+    if (flag === "-h" || flag === "--help") return { kind: "help" };
+    if (flag === "--json") json = true;
+    else if (flag === "--strict" && command !== "host") strict = true;
+    else if (flag === "--query" && command !== "host") {
+      goal = value();
+      if (goal === undefined || goal.trim() === "")
+        return { kind: "usage-error", message: "--query needs a non-empty goal" };
+    } else if (flag === "--timeout" && command !== "host") {
+      const text = value();
+      timeoutMs = Number(text);
+      if (text === undefined || !/^\d+$/.test(text) || timeoutMs <= 0) {
+        return {
+          kind: "usage-error",
+          message: "--timeout needs a positive number of milliseconds",
+        };
+      }
+    } else if (flag.startsWith("-"))
+      return { kind: "usage-error", message: `unknown option ${flag} for ${command}` };
+    else positional.push(arg);
+  }
+  if (command === "host") {
+    if (positional.length > 0 || program !== undefined)
+      return { kind: "usage-error", message: "host takes no arguments" };
+    return { kind: "host", json };
+  }
+  const common = {
+    json,
+    strict,
+    ...(goal === undefined ? {} : { goal }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
+  if (command === "stdio") {
+    if (positional.length > 0)
+      return {
+        kind: "usage-error",
+        message: `put the provider command after --: ocp-inspect stdio -- ${positional.join(" ")}`,
+      };
+    const [programName, ...args] = program ?? [];
+    if (programName === undefined || programName === "")
+      return { kind: "usage-error", message: "stdio needs the provider command after --" };
+    return { kind: "provider", target: { command: programName, args }, ...common };
+  }
+  if (program !== undefined || positional.length !== 1)
+    return { kind: "usage-error", message: "http needs exactly one URL" };
+  const url = positional[0]!;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { kind: "usage-error", message: `not a URL: ${url}` };
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return { kind: "usage-error", message: `not an http(s) URL: ${url}` };
+  return { kind: "provider", target: { url }, ...common };
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+/**
+ * `ocp-inspect`: probe an OCP provider (or host) and run the conformance
+ * suite. Same surface as the Rust reference's inspector:
+ *
+ *   ocp-inspect stdio [--query Q] [--json] [--strict] -- PROGRAM ARGS…
+ *   ocp-inspect http  [--query Q] [--json] [--strict] URL
+ *   ocp-inspect host  [--json]
+ *
+ * Exit codes: 0 conformant, 1 not conformant, 2 bad usage. The suite itself
+ * is loaded only once the command line is known to be good.
+ */
+import { parseArgs, USAGE } from "./cli-args.js";
+import { CLI_EXIT_GRACE_MS } from "./limits.js";
+import type { ConformanceReport } from "./report.js";
+
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseArgs(argv);
+  if (parsed.kind === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (parsed.kind === "usage-error") {
+    process.stderr.write(`ocp-inspect: ${parsed.message}\n\n${USAGE}`);
+    return 2;
+  }
+  let report: ConformanceReport;
+  if (parsed.kind === "host") {
+    const { runHostConformance } = await import("./host-harness.js");
+    report = await runHostConformance();
+  } else {
+    const { runConformance } = await import("./run.js");
+    report = await runConformance(parsed.target, {
+      strict: parsed.strict,
+      ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
+      ...(parsed.timeoutMs === undefined ? {} : { queryTimeoutMs: parsed.timeoutMs }),
+    });
+  }
+  if (parsed.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+    const { formatReport } = await import("./format.js");
+    process.stdout.write(formatReport(report, { color }));
+  }
+  return report.conformant ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // Children and sockets are gone; do not wait on a provider's stray handles.
+    setTimeout(() => process.exit(code), CLI_EXIT_GRACE_MS).unref();
+  },
+  (error: unknown) => {
+    process.stderr.write(`ocp-inspect: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

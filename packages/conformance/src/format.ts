@@ -1,0 +1,108 @@
+import { type ConformanceReport, decides, tally } from "./report.js";
+
+export interface FormatOptions {
+  /** ANSI colours. Default false. */
+  readonly color?: boolean;
+}
+
+const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as const;
+type Style = keyof typeof CODES;
+
+/**
+ * The human form of a report, as `ocp-inspect` prints it: the negotiated
+ * identity, data flow and capabilities, the frames of the probe query, every
+ * check with ✓ / ✗ / – and its evidence, then the verdict line.
+ */
+export function formatReport(report: ConformanceReport, options: FormatOptions = {}): string {
+  const paint = (style: Style, text: string) =>
+    options.color === true ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
+  const lines: string[] = [];
+  const isHost = report.transport === "host";
+  lines.push(paint("dim", `── OCP ${isHost ? "host" : "provider"}: ${report.target} ──`));
+  const identity = report.identity;
+  if (isHost) {
+    lines.push(
+      "  host-side harness: adversarial providers against the host (H3, B2, C1, C2, C4, R3, isolation)",
+    );
+  } else if (identity === undefined) {
+    lines.push(`  ${paint("red", "no handshake_ack: identity unknown")}`);
+  } else {
+    const { provider, capabilities } = identity;
+    const flow = provider.data_flow;
+    lines.push(
+      `  ${paint("bold", "provider")}     ${paint("cyan", provider.name || "(empty name)")} v${provider.version || "(empty)"} — ${identity.protocol_version}`,
+    );
+    const flowText = `reads=${flow.reads} writes=${flow.writes} egress=${flow.egress}`;
+    lines.push(
+      `  ${paint("bold", "data-flow")}    ${paint(flow.egress ? "yellow" : "green", flowText)}`,
+    );
+    if (flow.egress || report.transport === "http") {
+      lines.push(
+        `  ${paint("yellow", "⚠ egress: a host must ask for consent before it sends this provider a query (C1, C2, C4)")}`,
+      );
+    }
+    lines.push(
+      `  ${paint("bold", "capabilities")} kinds=[${capabilities.query.kinds.join(", ")}] filters=[${capabilities.query.filters.join(", ")}] upsert=${capabilities.upsert} graph=${capabilities.graph} subscribe=${capabilities.subscribe} correlation=${capabilities.correlation === true}`,
+    );
+    if (capabilities.embeddings_fingerprint) {
+      lines.push(`  ${paint("bold", "embedder")}     ${capabilities.embeddings_fingerprint}`);
+    }
+  }
+  const probe = report.probe;
+  if (probe !== undefined) {
+    lines.push(
+      paint(
+        "dim",
+        `── query “${probe.goal}” (max_tokens ${probe.max_tokens}, max_frames ${probe.max_frames}): ${probe.outcome} ──`,
+      ),
+    );
+    for (const frame of probe.frames) {
+      const label = frame.citation_label?.trim()
+        ? frame.citation_label
+        : `${frame.title} (no citation label)`;
+      lines.push(
+        `  ${paint("dim", `[${frame.score.toFixed(2)}]`)} ${paint("cyan", label)}  ${frame.title}  ${paint("dim", `${frame.kind} · ${frame.token_cost} tok`)}`,
+      );
+    }
+  }
+  lines.push(paint("dim", `── conformance${report.strict ? " (strict)" : ""} ──`));
+  for (const check of report.checks) {
+    const mark =
+      check.status === "pass"
+        ? paint("green", "✓")
+        : check.status === "fail"
+          ? paint("red", "✗")
+          : paint("dim", "–");
+    const tag = check.advisory
+      ? decides(check, report.strict)
+        ? " (advisory, strict)"
+        : " (advisory)"
+      : "";
+    const name = `${check.name} [${check.requirements.join(", ")}]${tag}`;
+    const styled =
+      check.status === "pass"
+        ? paint("green", name)
+        : check.status === "fail"
+          ? paint("red", name)
+          : paint("dim", name);
+    lines.push(`  ${mark} ${styled}`);
+    lines.push(`      ${paint("dim", check.evidence)}`);
+  }
+  const counts = tally(report);
+  const advisory =
+    counts.advisoryFailed > 0 && !report.strict
+      ? `, ${counts.advisoryFailed} advisory failure(s) not deciding`
+      : "";
+  lines.push(
+    report.conformant
+      ? paint(
+          "green",
+          `  CONFORMANT — ${counts.passed} passed, ${counts.skipped} skipped${advisory}`,
+        )
+      : paint(
+          "red",
+          `  NOT CONFORMANT — ${counts.failed} failed, ${counts.passed} passed, ${counts.skipped} skipped`,
+        ),
+  );
+  return `${lines.join("\n")}\n`;
+}

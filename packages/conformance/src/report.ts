@@ -1,0 +1,180 @@
+import type { Capabilities, ProviderInfo } from "@ocp/types";
+
+/** The stable check names, shared with the Rust reference where it has them. */
+export const CHECKS = {
+  handshake: "handshake",
+  frameValidity: "frame-validity",
+  budgetHonesty: "budget-honesty",
+  costTruth: "cost-truth",
+  shutdown: "shutdown-clean",
+  malformed: "malformed-input-tolerance",
+  versionMismatch: "version-mismatch",
+  schema: "schema",
+  kindsFilter: "kinds-filter",
+  maxFrames: "max-frames",
+  correlation: "correlation",
+} as const;
+
+/** The host-side check names (`runHostConformance`). */
+export const HOST_CHECKS = {
+  versionReject: "host-version-reject",
+  budgetDrop: "host-budget-drop",
+  consentGate: "host-consent-gate",
+  httpEgress: "host-http-egress",
+  contentFencing: "host-content-fencing",
+  crashIsolation: "host-crash-isolation",
+} as const;
+
+export type CheckName =
+  | (typeof CHECKS)[keyof typeof CHECKS]
+  | (typeof HOST_CHECKS)[keyof typeof HOST_CHECKS];
+
+/** Whether a check decides the verdict (a MUST of `ocp/1.0-draft`) or only advises. */
+export interface CheckSpec {
+  readonly name: CheckName;
+  /** Requirement ids the check verifies (see the README). */
+  readonly requirements: readonly string[];
+  /** Advisory checks fail a run only under `strict`. */
+  readonly advisory: boolean;
+}
+
+/** Every provider check, in report order. */
+export const CHECK_SPECS: readonly CheckSpec[] = [
+  { name: "handshake", requirements: ["H1", "H2"], advisory: false },
+  { name: "version-mismatch", requirements: ["H3"], advisory: false },
+  { name: "frame-validity", requirements: ["F1", "F2", "F3"], advisory: false },
+  { name: "budget-honesty", requirements: ["B1"], advisory: false },
+  { name: "cost-truth", requirements: ["T1"], advisory: false },
+  { name: "schema", requirements: ["S1"], advisory: false },
+  { name: "kinds-filter", requirements: ["K1"], advisory: true },
+  { name: "max-frames", requirements: ["M1"], advisory: true },
+  { name: "correlation", requirements: ["X-CORR"], advisory: true },
+  { name: "malformed-input-tolerance", requirements: ["R1"], advisory: false },
+  { name: "shutdown-clean", requirements: ["R2"], advisory: false },
+];
+
+/** Every host-side check, in report order. All of them decide. */
+export const HOST_CHECK_SPECS: readonly CheckSpec[] = [
+  { name: "host-version-reject", requirements: ["H3"], advisory: false },
+  { name: "host-budget-drop", requirements: ["B2"], advisory: false },
+  { name: "host-consent-gate", requirements: ["C1", "C2"], advisory: false },
+  { name: "host-http-egress", requirements: ["C4"], advisory: false },
+  { name: "host-content-fencing", requirements: ["R3"], advisory: false },
+  { name: "host-crash-isolation", requirements: ["X-ISO"], advisory: false },
+];
+
+export type CheckStatus = "pass" | "fail" | "skipped";
+
+/** One check's outcome: which check, its verdict, and evidence that names the exact violation. */
+export interface CheckResult {
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly evidence: string;
+  readonly requirements: readonly string[];
+  readonly advisory: boolean;
+}
+
+/** What the provider said about itself at the handshake, when it got that far. */
+export interface NegotiatedIdentity {
+  readonly protocol_version: string;
+  readonly provider: ProviderInfo;
+  readonly capabilities: Capabilities;
+}
+
+/** One frame of the probe query, as `ocp-inspect` shows it (cited by label, never by id alone). */
+export interface FrameSummary {
+  readonly id: string;
+  readonly kind: string;
+  readonly title: string;
+  readonly score: number;
+  readonly token_cost: number;
+  readonly citation_label?: string;
+}
+
+/** The probe query and what it got. */
+export interface ProbeSummary {
+  readonly goal: string;
+  readonly max_tokens: number;
+  readonly max_frames: number;
+  /** "3 frame(s)", "error (internal): …", "no reply within 10000 ms". */
+  readonly outcome: string;
+  readonly frames: readonly FrameSummary[];
+  readonly truncated?: boolean;
+}
+
+/** The result of a run: every check against a described target, and the verdict. */
+export interface ConformanceReport {
+  /** One line naming the target: `stdio: node fixture.js`, `http: http://…`, `in-process: id`. */
+  readonly target: string;
+  /** How the target was reached; `host` for a host-side run. */
+  readonly transport: "stdio" | "http" | "in-process" | "host";
+  readonly identity?: NegotiatedIdentity;
+  readonly probe?: ProbeSummary;
+  /** Whether advisory checks decided the verdict too. */
+  readonly strict: boolean;
+  readonly checks: readonly CheckResult[];
+  /** No deciding check failed (and, under `strict`, no advisory one either). */
+  readonly conformant: boolean;
+}
+
+export interface Tally {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Failed checks that are advisory (they did not decide the verdict unless strict). */
+  readonly advisoryFailed: number;
+}
+
+function spec(name: CheckName): CheckSpec {
+  const found = [...CHECK_SPECS, ...HOST_CHECK_SPECS].find((entry) => entry.name === name);
+  if (found === undefined) throw new RangeError(`unknown check ${name}`);
+  return found;
+}
+
+export function pass(name: CheckName, evidence: string): CheckResult {
+  return { ...result(name), status: "pass", evidence };
+}
+
+export function fail(name: CheckName, evidence: string): CheckResult {
+  return { ...result(name), status: "fail", evidence };
+}
+
+export function skip(name: CheckName, evidence: string): CheckResult {
+  return { ...result(name), status: "skipped", evidence };
+}
+
+function result(name: CheckName): Omit<CheckResult, "status" | "evidence"> {
+  const { requirements, advisory } = spec(name);
+  return { name, requirements, advisory };
+}
+
+/** Whether a check's failure decides the verdict. */
+export function decides(check: Pick<CheckResult, "advisory">, strict: boolean): boolean {
+  return strict || !check.advisory;
+}
+
+/** The verdict: no deciding check failed. Skips never fail a run. */
+export function isConformant(checks: readonly CheckResult[], strict: boolean): boolean {
+  return !checks.some((check) => check.status === "fail" && decides(check, strict));
+}
+
+export function tally(report: Pick<ConformanceReport, "checks">): Tally {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  let advisoryFailed = 0;
+  for (const check of report.checks) {
+    if (check.status === "pass") passed += 1;
+    else if (check.status === "skipped") skipped += 1;
+    else {
+      failed += 1;
+      if (check.advisory) advisoryFailed += 1;
+    }
+  }
+  return { passed, failed, skipped, advisoryFailed };
+}
+
+/** The checks that failed, in report order. */
+export function failures(report: Pick<ConformanceReport, "checks">): CheckResult[] {
+  return report.checks.filter((check) => check.status === "fail");
+}

@@ -1,0 +1,300 @@
+import { type ContextQuery, PROTOCOL_VERSION } from "@ocp/types";
+import { checkCorrelation } from "./checks/correlation.js";
+import { judgeKinds, judgeMaxFrames, MAX_FRAMES_PROBE, pickKind } from "./checks/filters.js";
+import { judgeProbe } from "./checks/frames.js";
+import { FOREIGN_VERSION, judgeHandshake, judgeVersionMismatch } from "./checks/handshake.js";
+import { checkMalformed } from "./checks/malformed.js";
+import { judgeSchema } from "./checks/schema.js";
+import { judgeShutdown } from "./checks/shutdown.js";
+import {
+  HANDSHAKE_TIMEOUT_MS,
+  MALFORMED_SETTLE_MS,
+  PROBE_MAX_FRAMES,
+  PROBE_MAX_TOKENS,
+  positiveBound,
+  QUERY_TIMEOUT_MS,
+  SHUTDOWN_TIMEOUT_MS,
+} from "./limits.js";
+import { ask, describeReply, type Reply } from "./probe.js";
+import {
+  CHECK_SPECS,
+  type CheckName,
+  type CheckResult,
+  type ConformanceReport,
+  type FrameSummary,
+  isConformant,
+  type NegotiatedIdentity,
+  type ProbeSummary,
+  skip,
+} from "./report.js";
+import type { Recorded, Session } from "./session.js";
+import { describeTarget, openSession, type Target, transportOf } from "./targets.js";
+
+export interface RunOptions {
+  /** Advisory checks (kinds-filter, max-frames, correlation) decide the verdict too. */
+  readonly strict?: boolean;
+  /** Goal of the probe query; default the reference's ("conformance probe: …"). */
+  readonly goal?: string;
+  readonly handshakeTimeoutMs?: number;
+  readonly queryTimeoutMs?: number;
+  readonly shutdownTimeoutMs?: number;
+  /** See {@link MALFORMED_SETTLE_MS}. */
+  readonly malformedSettleMs?: number;
+}
+
+interface Bounds {
+  readonly handshake: number;
+  readonly query: number;
+  readonly shutdown: number;
+  readonly settle: number;
+}
+
+/** The probe query: the Rust reference's sample query (4096 tokens, 8 frames, any kind). */
+export function probeQuery(goal?: string): ContextQuery {
+  return {
+    goal: goal ?? "conformance probe: return your most relevant frames",
+    query_text: goal ?? "conformance probe",
+    kinds: [],
+    anchors: [],
+    max_frames: PROBE_MAX_FRAMES,
+    max_tokens: PROBE_MAX_TOKENS,
+  };
+}
+
+type Found = Partial<Record<CheckName, CheckResult>>;
+
+/**
+ * Runs every provider check against `target` and returns a typed report.
+ * Never throws for anything the provider does: every failure mode is a
+ * failing check with evidence, and every wait is bounded (see `limits.ts`).
+ * Up to three connections run concurrently: the main one (handshake,
+ * queries, shutdown), a foreign-family handshake, and (stdio) the
+ * malformed-input probe.
+ */
+export async function runConformance(
+  target: Target,
+  options: RunOptions = {},
+): Promise<ConformanceReport> {
+  const bounds: Bounds = {
+    handshake: positiveBound(
+      "handshakeTimeoutMs",
+      options.handshakeTimeoutMs,
+      HANDSHAKE_TIMEOUT_MS,
+    ),
+    query: positiveBound("queryTimeoutMs", options.queryTimeoutMs, QUERY_TIMEOUT_MS),
+    shutdown: positiveBound("shutdownTimeoutMs", options.shutdownTimeoutMs, SHUTDOWN_TIMEOUT_MS),
+    settle: positiveBound("malformedSettleMs", options.malformedSettleMs, MALFORMED_SETTLE_MS),
+  };
+  const strict = options.strict === true;
+  const transport = transportOf(target);
+  const query = probeQuery(options.goal);
+  const records: Recorded[] = [];
+  const record = (entry: Recorded) => records.push(entry);
+  const sessions: Session[] = [];
+  const open = (label: string) => {
+    const session = openSession(target, label, record);
+    sessions.push(session);
+    return session;
+  };
+  let settleProbe!: (reply: Reply) => void;
+  const probe = new Promise<Reply>((resolve) => {
+    settleProbe = resolve;
+  });
+
+  const found: Found = {};
+  let identity: NegotiatedIdentity | undefined;
+  let probeReply: Reply | undefined;
+  try {
+    const main = async () => {
+      try {
+        ({ identity, probe: probeReply } = await runMain(
+          open("main"),
+          query,
+          bounds,
+          found,
+          settleProbe,
+        ));
+      } finally {
+        settleProbe({
+          kind: "broken",
+          evidence: "the main connection ended",
+          incoming: { kind: "timeout", waitedMs: 0 },
+        });
+      }
+    };
+    const mismatch = async () => {
+      if (transport === "in-process") {
+        found["version-mismatch"] = skip(
+          "version-mismatch",
+          "an in-process provider has no wire handshake; the host checks its protocolVersion (H3)",
+        );
+        return;
+      }
+      const session = open("version-mismatch");
+      session.send(
+        { type: "handshake", protocol_version: FOREIGN_VERSION },
+        `handshake of ${FOREIGN_VERSION}`,
+      );
+      found["version-mismatch"] = judgeVersionMismatch(
+        await session.next(bounds.handshake),
+        FOREIGN_VERSION,
+      );
+      await session.dispose();
+    };
+    const malformed = async () => {
+      if (transport !== "stdio") {
+        found["malformed-input-tolerance"] = skip(
+          "malformed-input-tolerance",
+          "wire-level malformed-input probe: applies to stdio providers only",
+        );
+        return;
+      }
+      found["malformed-input-tolerance"] = await checkMalformed(open("malformed"), query, {
+        handshakeTimeoutMs: bounds.handshake,
+        queryTimeoutMs: bounds.query,
+        settleMs: bounds.settle,
+        probe,
+      });
+    };
+    if (transport === "http") {
+      // One server serves every connection: the foreign handshake goes first, so a
+      // provider that crashes later on a query cannot fail it too.
+      await mismatch();
+      await Promise.all([main(), malformed()]);
+    } else {
+      await Promise.all([main(), mismatch(), malformed()]);
+    }
+  } finally {
+    await Promise.all(sessions.map((session) => session.dispose()));
+  }
+  const mismatch = found["version-mismatch"];
+  if (identity === undefined && found.handshake?.status === "fail" && mismatch?.status === "fail") {
+    // It answered neither handshake: one fault, reported once (by handshake).
+    found["version-mismatch"] = skip(
+      "version-mismatch",
+      `the provider did not answer our own handshake either; see handshake (${mismatch.evidence})`,
+    );
+  }
+  found.schema = judgeSchema(records);
+  const checks = CHECK_SPECS.map((spec) => found[spec.name] ?? skip(spec.name, "not reached"));
+  return {
+    target: describeTarget(target),
+    transport,
+    ...(identity === undefined ? {} : { identity }),
+    ...(identity === undefined || probeReply === undefined
+      ? {}
+      : { probe: summarise(query, probeReply) }),
+    strict,
+    checks,
+    conformant: isConformant(checks, strict),
+  };
+}
+
+function summarise(query: ContextQuery, reply: Reply): ProbeSummary {
+  const frames: FrameSummary[] =
+    reply.kind === "frames"
+      ? reply.result.frames.map((frame) => ({
+          id: frame.id,
+          kind: frame.kind,
+          title: frame.title,
+          score: frame.score,
+          token_cost: frame.token_cost,
+          ...(typeof frame.citation_label === "string"
+            ? { citation_label: frame.citation_label }
+            : {}),
+        }))
+      : [];
+  return {
+    goal: query.goal,
+    max_tokens: query.max_tokens,
+    max_frames: query.max_frames,
+    outcome: describeReply(reply),
+    frames,
+    ...(reply.kind === "frames" ? { truncated: reply.result.truncated } : {}),
+  };
+}
+
+/** The main connection: handshake, probe, filters, correlation, shutdown. */
+async function runMain(
+  session: Session,
+  query: ContextQuery,
+  bounds: Bounds,
+  found: Found,
+  settleProbe: (reply: Reply) => void,
+): Promise<{ identity?: NegotiatedIdentity; probe?: Reply }> {
+  session.send({ type: "handshake", protocol_version: PROTOCOL_VERSION }, "handshake");
+  const handshake = judgeHandshake(await session.next(bounds.handshake));
+  found.handshake = handshake.check;
+  const later: CheckName[] = [
+    "frame-validity",
+    "budget-honesty",
+    "cost-truth",
+    "kinds-filter",
+    "max-frames",
+    "correlation",
+    "shutdown-clean",
+  ];
+  if (handshake.check.status !== "pass" || handshake.identity === undefined) {
+    for (const name of later) found[name] = skip(name, "no valid handshake; see handshake");
+    return handshake.identity === undefined ? {} : { identity: handshake.identity };
+  }
+  const identity = handshake.identity;
+
+  const reply = await ask(session, query, "probe query", bounds.query);
+  settleProbe(reply);
+  const verdicts = judgeProbe(reply, query);
+  found["frame-validity"] = verdicts.frameValidity;
+  found["budget-honesty"] = verdicts.budgetHonesty;
+  found["cost-truth"] = verdicts.costTruth;
+
+  let stopped: string | undefined =
+    reply.kind === "broken"
+      ? `the probe query got no answer (${describeReply(reply)}); see frame-validity`
+      : undefined;
+  if (reply.kind === "frames" && stopped === undefined) {
+    const kind = pickKind(reply.result, identity.capabilities.query.kinds);
+    const kinds = await ask(
+      session,
+      { ...query, kinds: [kind] },
+      `query for kinds [${kind}]`,
+      bounds.query,
+    );
+    found["kinds-filter"] = judgeKinds(kinds, kind);
+    if (kinds.kind === "broken")
+      stopped = `the connection broke on the kinds-filter query; see kinds-filter`;
+  } else {
+    found["kinds-filter"] = skip(
+      "kinds-filter",
+      stopped ?? `the probe query got ${describeReply(reply)}; see frame-validity`,
+    );
+  }
+  if (stopped === undefined) {
+    const probeCount = reply.kind === "frames" ? reply.result.frames.length : 0;
+    const limited = await ask(
+      session,
+      { ...query, max_frames: MAX_FRAMES_PROBE },
+      "query with max_frames 1",
+      bounds.query,
+    );
+    found["max-frames"] = judgeMaxFrames(limited, probeCount);
+    if (limited.kind === "broken")
+      stopped = "the connection broke on the max-frames query; see max-frames";
+  } else {
+    found["max-frames"] = skip("max-frames", stopped);
+  }
+  if (identity.capabilities.correlation !== true) {
+    found.correlation = skip(
+      "correlation",
+      "the provider does not declare capabilities.correlation",
+    );
+  } else if (stopped !== undefined) {
+    found.correlation = skip("correlation", stopped);
+  } else {
+    const correlated = await checkCorrelation(session, query, bounds.query);
+    found.correlation = correlated.check;
+  }
+  const started = performance.now();
+  const outcome = await session.shutdown(bounds.shutdown);
+  found["shutdown-clean"] = judgeShutdown(outcome, Math.round(performance.now() - started));
+  return { identity, probe: reply };
+}
