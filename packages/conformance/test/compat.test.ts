@@ -1,8 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Corpus, DemoProvider } from "@ocp/demo-provider";
 import { describe, expect, it } from "vitest";
 import { createFixtureProvider, runConformance } from "../src/index.js";
 import { evidenceOf, FAST, failed, statusOf } from "./helpers.js";
@@ -81,29 +77,5 @@ describe("in-process targets", () => {
     expect(evidenceOf(report, "shutdown-clean")).toBe(
       "R2: still running 1500 ms after shutdown; no answer",
     );
-  });
-
-  it("the demo provider (apps/demo-provider) is conformant, strict mode included", async () => {
-    const root = await mkdtemp(join(tmpdir(), "ocp-conformance-demo-"));
-    try {
-      await writeFile(
-        join(root, "retry.md"),
-        "# Retry policy\n\nThe conformance probe retries each failed call with exponential backoff.\n\n## Limits\n\nAt most five attempts; the probe gives up after that.\n",
-      );
-      await writeFile(
-        join(root, "retry.ts"),
-        "export function backoff(attempt: number): number {\n  return 100 * 2 ** attempt;\n}\n",
-      );
-      const corpus = await Corpus.build([root]);
-      const report = await runConformance(
-        { create: () => new DemoProvider(corpus) },
-        { ...FAST, strict: true, goal: "conformance probe retry backoff" },
-      );
-      expect(failed(report)).toEqual([]);
-      expect(report.probe?.frames.length).toBeGreaterThan(0);
-      expect(report.conformant).toBe(true);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
   });
 });

@@ -1,0 +1,88 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const inspect = fileURLToPath(
+  new URL("../../../packages/conformance/dist/cli.js", import.meta.url),
+);
+let dir: string;
+let http: ChildProcess;
+let url: string;
+
+interface InspectReport {
+  conformant: boolean;
+  checks: Array<{ name: string; status: string; evidence: string }>;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ocp-demo-conformance-"));
+  writeFileSync(
+    join(dir, "retry.md"),
+    "# Retry policy\n\nEach failed call is retried with exponential backoff.\n\n## Limits\n\nAt most five attempts.\n",
+  );
+  writeFileSync(
+    join(dir, "retry.ts"),
+    "export function backoff(attempt: number): number {\n  return 100 * 2 ** attempt;\n}\n",
+  );
+  http = spawn(process.execPath, [cli, "--http", "0", dir], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    http.stderr?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(seen);
+      if (match?.[1]) resolve(match[1]);
+    });
+    http.once("exit", (code) => reject(new Error(`HTTP provider exited with ${code}: ${seen}`)));
+  });
+});
+
+afterAll(() => {
+  http?.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function expectConformant(stdout: string): void {
+  const report = JSON.parse(stdout) as InspectReport;
+  expect(report.checks.filter((check) => check.status === "fail")).toEqual([]);
+  expect(report.conformant).toBe(true);
+}
+
+describe("ocp-inspect --strict against the demo provider's CLI", () => {
+  it("is conformant over stdio, every check including the advisory ones", async () => {
+    const { stdout } = await run(process.execPath, [
+      inspect,
+      "stdio",
+      "--strict",
+      "--json",
+      "--query",
+      "retry backoff",
+      "--",
+      process.execPath,
+      cli,
+      "--quiet",
+      dir,
+    ]);
+    expectConformant(stdout);
+  });
+
+  it("is conformant over HTTP", async () => {
+    const { stdout } = await run(process.execPath, [
+      inspect,
+      "http",
+      "--strict",
+      "--json",
+      "--query",
+      "retry backoff",
+      url,
+    ]);
+    expectConformant(stdout);
+  });
+});
