@@ -1,0 +1,33 @@
+import { BASE64_PATTERN } from "./envelope.js";
+
+/**
+ * Standard padded base64 (RFC 4648 §4) without `Buffer`, so the portable
+ * entry point stays browser-safe. Decoding is strict: anything that is not
+ * canonical padded base64 gives `undefined`, never a partial result.
+ */
+
+const CHUNK = 0x8000;
+
+/** Encodes bytes as padded base64. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return btoa(binary);
+}
+
+/** Decodes padded base64, or gives `undefined` when `text` is not base64. */
+export function fromBase64(text: string): Uint8Array | undefined {
+  if (!BASE64_PATTERN.test(text)) return undefined;
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** Decodes base64 that must hold exactly `length` bytes. */
+export function fromBase64Exact(text: string, length: number): Uint8Array | undefined {
+  const bytes = fromBase64(text);
+  return bytes !== undefined && bytes.length === length ? bytes : undefined;
+}

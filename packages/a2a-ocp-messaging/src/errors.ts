@@ -1,0 +1,65 @@
+import { OcpError } from "@ocp/types";
+
+/**
+ * Every code an {@link OcpError} raised by this package can carry, with the
+ * stage that raises it. The package README lists the same table.
+ */
+export const MESSAGING_ERROR_CODES = {
+  message_too_large: "inbound size cap: the raw message exceeds maxMessageBytes",
+  invalid_json: "inbound JSON: the message is not JSON",
+  message_too_deep: "inbound JSON: arrays/objects nested deeper than maxJsonDepth",
+  invalid_message: "inbound schema / builder: the value is not a valid a2a+ocp message",
+  incompatible_version: "inbound schema: the message's semver major differs from ours",
+  canonicalization_failed:
+    "signing: the value has no RFC 8785 form (lone surrogate, non-finite number, too deep)",
+  signature_missing: "inbound signature: the message is unsigned and signatures are required",
+  unknown_sender: "inbound signature: the key lookup has no public key for `from`",
+  signature_invalid: "inbound signature: the signature does not verify over the canonical form",
+  message_expired: "inbound freshness: timestamp + ttl (+ skew) is in the past",
+  message_from_future: "inbound freshness: timestamp is further ahead than the clock-skew bound",
+  replay_detected: "inbound replay: a message with this id was already accepted inside the window",
+  replay_window_saturated:
+    "inbound replay: the window overflowed and can no longer prove this id unseen",
+  rate_limited: "rate limit: the sender exhausted a token bucket (details name it and the wait)",
+  decompression_failed: "compression: compressedPayload is not valid base64 gzip/brotli JSON",
+  decompressed_too_large: "compression: the payload inflates past maxDecompressedBytes",
+  not_a_recipient: "encryption: recipientKeys holds no key for this agent",
+  decryption_failed: "encryption: a wrapped key or the ciphertext fails authentication",
+  invalid_key: "identity: a key has the wrong length, encoding or type",
+  invalid_profile: "identity: an agent profile is malformed or its self-signature fails",
+  invalid_option: "configuration: an option is out of range (limits are finite and positive)",
+} as const;
+
+/** A stable code of an error raised by this package. */
+export type MessagingErrorCode = keyof typeof MESSAGING_ERROR_CODES;
+
+/** The error class of this package: an {@link OcpError} with a {@link MessagingErrorCode}. */
+export type MessagingError = OcpError<MessagingErrorCode>;
+
+/** Creates a {@link MessagingError}. */
+export function messagingError(
+  code: MessagingErrorCode,
+  message: string,
+  options: { cause?: unknown; details?: Record<string, unknown> } = {},
+): MessagingError {
+  return new OcpError(code, message, options);
+}
+
+/** A result that is a value or a typed error; decoding never throws. */
+export type Result<T, C extends MessagingErrorCode = MessagingErrorCode> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: OcpError<C> };
+
+/** Wraps a value as a successful {@link Result}. */
+export function ok<T>(value: T): { readonly ok: true; readonly value: T } {
+  return { ok: true, value };
+}
+
+/** Wraps an error as a failed {@link Result}. */
+export function fail<C extends MessagingErrorCode>(
+  code: C,
+  message: string,
+  options: { cause?: unknown; details?: Record<string, unknown> } = {},
+): { readonly ok: false; readonly error: OcpError<C> } {
+  return { ok: false, error: new OcpError(code, message, options) };
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { SEMVER_PATTERN } from "../version.js";
+
+/** §7.1 OCPFeature. */
+export const OCP_FEATURES = [
+  "knowledge_streaming",
+  "collective_query",
+  "consensus_voting",
+  "awareness_beacon",
+  "event_publishing",
+  "bidirectional_sync",
+] as const;
+export const OcpFeatureSchema = z.enum(OCP_FEATURES);
+export type OcpFeature = z.infer<typeof OcpFeatureSchema>;
+
+const SemverSchema = z.string().regex(SEMVER_PATTERN, "must be a semantic version");
+
+/** §7.2 the client's features. */
+export const CapabilityAnnouncePayloadSchema = z
+  .looseObject({ features: z.array(OcpFeatureSchema), version: SemverSchema })
+  .meta({ id: "CapabilityAnnouncePayload", description: "§7.2 capability.announce" });
+export type CapabilityAnnouncePayload = z.infer<typeof CapabilityAnnouncePayloadSchema>;
+
+/** §7.2 the features the server supports of those announced. */
+export const CapabilityConfirmPayloadSchema = z
+  .looseObject({ supportedFeatures: z.array(OcpFeatureSchema), version: SemverSchema })
+  .meta({ id: "CapabilityConfirmPayload", description: "§7.2 capability.confirm" });
+export type CapabilityConfirmPayload = z.infer<typeof CapabilityConfirmPayloadSchema>;

@@ -1,0 +1,162 @@
+import * as ed from "@noble/ed25519";
+import { sha512 } from "@noble/hashes/sha2.js";
+import { fromBase64Exact, toBase64 } from "./base64.js";
+import { canonicalBytes } from "./canonical.js";
+import { fail, messagingError, ok, type Result } from "./errors.js";
+
+/**
+ * Message signatures (§8.2, §8.3), Ed25519 over the RFC 8785 canonical JSON of
+ * the whole message minus `signature`.
+ *
+ * Why the whole message: the specification's §8.2 signs a list of seven
+ * fields (protocol, id, from, to, type, timestamp, payload). Everything else
+ * would then be unauthenticated: an attacker on the path could raise `ttl` to
+ * keep a captured message fresh for a day, change `version`, set `priority`
+ * to `urgent`, point `reply_to` or `correlation_id` elsewhere, flip
+ * `encrypted`, or add extension fields. Signing all of it leaves nothing to
+ * tamper with, and verifying over the canonical form of what was received
+ * (parse → drop `signature` → JCS) covers fields this version does not know.
+ * JCS rather than `JSON.stringify` because member order and number spelling
+ * then no longer depend on the sender's JSON library.
+ */
+
+ed.hashes.sha512 = sha512;
+
+/** Length of an Ed25519 public key, secret key (seed) and signature, in bytes. */
+export const ED25519_PUBLIC_KEY_BYTES = 32;
+export const ED25519_SECRET_KEY_BYTES = 32;
+export const ED25519_SIGNATURE_BYTES = 64;
+
+/** One Ed25519 implementation. Both must agree with RFC 8032 and with each other. */
+export interface Ed25519Backend {
+  readonly name: string;
+  /** Signs `message` with a 32-byte secret key (seed). */
+  sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array;
+  /** Whether `signature` is valid; never throws (a malformed key or signature is `false`). */
+  verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean;
+}
+
+/**
+ * `@noble/ed25519`, portable (browsers, Deno, Node). Verification uses the
+ * strict RFC 8032 rules (`zip215: false`: canonical encodings, no small-order
+ * tricks) so it accepts exactly what OpenSSL's native Ed25519 accepts.
+ */
+export const nobleEd25519: Ed25519Backend = {
+  name: "noble",
+  sign(message, secretKey) {
+    return ed.sign(message, secretKey);
+  },
+  verify(signature, message, publicKey) {
+    try {
+      return ed.verify(signature, message, publicKey, { zip215: false });
+    } catch {
+      return false;
+    }
+  },
+};
+
+/** A fresh Ed25519 key pair from the platform's secure random source. */
+export function generateEd25519KeyPair(): { secretKey: Uint8Array; publicKey: Uint8Array } {
+  const secretKey = ed.utils.randomSecretKey();
+  return { secretKey, publicKey: ed.getPublicKey(secretKey) };
+}
+
+/** The public key of a 32-byte Ed25519 secret key. */
+export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
+  if (secretKey.length !== ED25519_SECRET_KEY_BYTES) {
+    throw messagingError("invalid_key", "an Ed25519 secret key is 32 bytes");
+  }
+  return ed.getPublicKey(secretKey);
+}
+
+/** The value with its `signature` member removed: what a signature covers. */
+export function withoutSignature(
+  value: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const { signature: _signature, ...rest } = value;
+  return rest;
+}
+
+/** The bytes a message signature is computed over: JCS of the message minus `signature`. */
+export function signingInput(value: Readonly<Record<string, unknown>>): Uint8Array {
+  return canonicalBytes(withoutSignature(value));
+}
+
+/**
+ * Signs a message (or any JSON object, e.g. an agent profile): returns a copy
+ * with `signature` set to the base64 Ed25519 signature of its canonical form.
+ * An existing signature is replaced.
+ */
+export function signObject<T extends Record<string, unknown>>(
+  value: T,
+  secretKey: Uint8Array,
+  backend: Ed25519Backend = nobleEd25519,
+): T & { signature: string } {
+  if (secretKey.length !== ED25519_SECRET_KEY_BYTES) {
+    throw messagingError("invalid_key", "an Ed25519 secret key is 32 bytes");
+  }
+  const signature = toBase64(backend.sign(signingInput(value), secretKey));
+  return { ...withoutSignature(value), signature } as T & { signature: string };
+}
+
+/**
+ * Whether `value` (the parsed JSON as received) carries a valid signature by
+ * `publicKey` over its canonical form. False for a missing or malformed
+ * signature, a wrong-length key or a value without a canonical form.
+ */
+export function verifyObject(
+  value: Readonly<Record<string, unknown>>,
+  publicKey: Uint8Array,
+  backend: Ed25519Backend = nobleEd25519,
+): boolean {
+  const encoded = value["signature"];
+  if (typeof encoded !== "string" || publicKey.length !== ED25519_PUBLIC_KEY_BYTES) return false;
+  const signature = fromBase64Exact(encoded, ED25519_SIGNATURE_BYTES);
+  if (signature === undefined) return false;
+  let input: Uint8Array;
+  try {
+    input = signingInput(value);
+  } catch {
+    return false;
+  }
+  return backend.verify(signature, input, publicKey);
+}
+
+/**
+ * Finds the Ed25519 public key of an agent URI (§8.3 "get sender's public
+ * key"): from verified agent profiles, a directory, a pinned list. Returns
+ * `undefined` for an unknown agent.
+ */
+export type KeyLookup = (
+  agentId: string,
+) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
+
+/**
+ * §8.3 verifies a received message (the parsed JSON) against its sender's key
+ * found through `lookupKey`: `signature_missing` when it has no signature,
+ * `unknown_sender` when the lookup finds no key (or throws),
+ * `signature_invalid` when the signature does not verify.
+ */
+export async function verifyMessage(
+  raw: Readonly<Record<string, unknown>>,
+  lookupKey: KeyLookup,
+  backend: Ed25519Backend = nobleEd25519,
+): Promise<Result<true, "signature_missing" | "unknown_sender" | "signature_invalid">> {
+  const from = typeof raw["from"] === "string" ? raw["from"] : "";
+  if (raw["signature"] === undefined)
+    return fail("signature_missing", `message from ${from} is not signed`);
+  let key: Uint8Array | undefined;
+  try {
+    key = await lookupKey(from);
+  } catch (cause) {
+    return fail("unknown_sender", `the key lookup for ${from} failed`, { cause });
+  }
+  if (key === undefined)
+    return fail("unknown_sender", `no public key for ${from}`, { details: { from } });
+  if (!verifyObject(raw, key, backend)) {
+    return fail("signature_invalid", `the signature does not verify for ${from}`, {
+      details: { from },
+    });
+  }
+  return ok(true);
+}

@@ -1,0 +1,249 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  canonicalize,
+  createMessage,
+  type Ed25519Backend,
+  ed25519PublicKey,
+  generateIdentity,
+  nobleEd25519,
+  signingInput,
+  signObject,
+  verifyMessage,
+  verifyObject,
+} from "../src/index.js";
+import { nativeEd25519 } from "../src/node/index.js";
+import { plainMessage } from "./support/arbitraries.js";
+import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
+
+const hex = (text: string) => new Uint8Array(Buffer.from(text, "hex"));
+
+/** RFC 8032 §7.1 TEST 1, 2, 3 and SHA(abc). */
+const RFC8032 = [
+  {
+    secret: "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+    public: "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+    message: "",
+    signature:
+      "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
+  },
+  {
+    secret: "4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+    public: "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+    message: "72",
+    signature:
+      "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00",
+  },
+  {
+    secret: "c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+    public: "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025",
+    message: "af82",
+    signature:
+      "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a",
+  },
+];
+
+const BACKENDS: Ed25519Backend[] = [nobleEd25519, nativeEd25519];
+const alice = generateIdentity(ALICE);
+
+describe("Ed25519 backends", () => {
+  it("noble and native agree on the RFC 8032 test vectors and on our own envelopes", () => {
+    for (const vector of RFC8032) {
+      const secret = hex(vector.secret);
+      const message = hex(vector.message);
+      expect(Buffer.from(ed25519PublicKey(secret)).toString("hex")).toBe(vector.public);
+      for (const backend of BACKENDS) {
+        expect(Buffer.from(backend.sign(message, secret)).toString("hex"), backend.name).toBe(
+          vector.signature,
+        );
+        expect(
+          backend.verify(hex(vector.signature), message, hex(vector.public)),
+          backend.name,
+        ).toBe(true);
+      }
+    }
+    const envelope = createMessage({
+      type: "ocp.knowledge.stream",
+      from: ALICE,
+      to: BOB,
+      payload: SAMPLE_PAYLOADS["ocp.knowledge.stream"],
+    });
+    const byNoble = signObject(envelope, alice.secretKey, nobleEd25519);
+    const byNative = signObject(envelope, alice.secretKey, nativeEd25519);
+    expect(byNative.signature).toBe(byNoble.signature);
+    for (const signer of [byNoble, byNative]) {
+      for (const verifier of BACKENDS) {
+        expect(verifyObject(JSON.parse(JSON.stringify(signer)), alice.publicKey, verifier)).toBe(
+          true,
+        );
+      }
+    }
+  });
+
+  it.each(BACKENDS.map((b) => [b.name, b] as const))(
+    "%s: verify is false, never a throw, for malformed input",
+    (_name, backend) => {
+      const vector = RFC8032[1]!;
+      const signature = hex(vector.signature);
+      expect(backend.verify(signature, hex("73"), hex(vector.public))).toBe(false);
+      expect(backend.verify(signature.subarray(1), hex(vector.message), hex(vector.public))).toBe(
+        false,
+      );
+      expect(backend.verify(signature, hex(vector.message), new Uint8Array(31))).toBe(false);
+      expect(
+        backend.verify(new Uint8Array(64).fill(0xff), hex(vector.message), hex(vector.public)),
+      ).toBe(false);
+    },
+  );
+});
+
+describe("message signatures (§8.2, §8.3)", () => {
+  it("signs the RFC 8785 form of the whole message minus signature", () => {
+    const message = createMessage({
+      type: "ocp.sync.accept",
+      from: ALICE,
+      to: BOB,
+      payload: { syncId: "s", accepted: true },
+      ttl: 60,
+      priority: "high",
+    });
+    const signed = signObject(message, alice.secretKey);
+    const { signature, ...rest } = signed;
+    expect(new TextDecoder().decode(signingInput(signed))).toBe(canonicalize(rest));
+    for (const field of ["ttl", "version", "priority"])
+      expect(canonicalize(rest)).toContain(`"${field}"`);
+    expect(signature).toMatch(/^[A-Za-z0-9+/]{86}==$/);
+  });
+
+  it("property: any valid message signs and verifies after a JSON round trip, with both backends", () => {
+    fc.assert(
+      fc.property(plainMessage, (message) => {
+        const received = JSON.parse(JSON.stringify(signObject(message, alice.secretKey)));
+        return BACKENDS.every((backend) => verifyObject(received, alice.publicKey, backend));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("property: changing, removing or adding any single field makes verification fail", () => {
+    const mutation = fc.oneof(
+      fc.constant({ kind: "remove" as const }),
+      fc.record({
+        kind: fc.constant("replace" as const),
+        value: fc.jsonValue({ maxDepth: 1, stringUnit: "grapheme" }),
+      }),
+    );
+    fc.assert(
+      fc.property(plainMessage, fc.nat(), mutation, (message, pick, change) => {
+        const signed = JSON.parse(JSON.stringify(signObject(message, alice.secretKey)));
+        const fields = Object.keys(signed).filter((key) => key !== "signature");
+        const field = fields[pick % fields.length]!;
+        const tampered = { ...signed };
+        if (change.kind === "remove") delete tampered[field];
+        else {
+          fc.pre(canonicalize(change.value) !== canonicalize(signed[field]));
+          tampered[field] = change.value;
+        }
+        const added = { ...signed, acme_injected: true };
+        return BACKENDS.every(
+          (backend) =>
+            !verifyObject(tampered, alice.publicKey, backend) &&
+            !verifyObject(added, alice.publicKey, backend),
+        );
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("property: any byte change in the payload that changes its value makes verification fail", () => {
+    const utf8 = new TextDecoder("utf-8", { fatal: true });
+    const canonicalOrUndefined = (value: unknown) => {
+      try {
+        return canonicalize(value);
+      } catch {
+        return undefined;
+      }
+    };
+    fc.assert(
+      fc.property(
+        plainMessage,
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        (message, index, xor) => {
+          const signed = JSON.parse(JSON.stringify(signObject(message, alice.secretKey)));
+          const bytes = Buffer.from(JSON.stringify(signed.payload), "utf8");
+          bytes[index % bytes.length]! ^= xor;
+          let payload: unknown;
+          try {
+            payload = JSON.parse(utf8.decode(bytes));
+          } catch {
+            return true; // no longer JSON: the decoder refuses it before any signature check
+          }
+          fc.pre(canonicalOrUndefined(payload) !== canonicalize(signed.payload));
+          const tampered = { ...signed, payload };
+          return BACKENDS.every((backend) => !verifyObject(tampered, alice.publicKey, backend));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a signature by another key, or a mangled signature, does not verify", () => {
+    const signed = signObject(
+      createMessage({
+        type: "ocp.event.unsubscribe",
+        from: ALICE,
+        to: BOB,
+        payload: { subscriptionId: "x" },
+      }),
+      alice.secretKey,
+    );
+    const mallory = generateIdentity("a2a://mallory");
+    for (const backend of BACKENDS) {
+      expect(verifyObject(signed, mallory.publicKey, backend)).toBe(false);
+      expect(
+        verifyObject({ ...signed, signature: `${"A".repeat(86)}==` }, alice.publicKey, backend),
+      ).toBe(false);
+      expect(verifyObject({ ...signed, signature: "not base64" }, alice.publicKey, backend)).toBe(
+        false,
+      );
+      const { signature: _s, ...unsigned } = signed;
+      expect(verifyObject(unsigned, alice.publicKey, backend)).toBe(false);
+    }
+  });
+});
+
+describe("verifyMessage (§8.3, key lookup)", () => {
+  it("looks the sender's key up and reports missing, unknown and invalid signatures by code", async () => {
+    const message = createMessage({
+      type: "ocp.sync.accept",
+      from: ALICE,
+      to: BOB,
+      payload: { syncId: "s", accepted: true },
+    });
+    const signed = JSON.parse(JSON.stringify(signObject(message, alice.secretKey)));
+    const lookup = (id: string) => (id === ALICE ? alice.publicKey : undefined);
+    for (const backend of BACKENDS) {
+      expect((await verifyMessage(signed, lookup, backend)).ok).toBe(true);
+      const { signature: _s, ...unsigned } = signed;
+      const codes = [
+        await verifyMessage(unsigned, lookup, backend),
+        await verifyMessage(signed, () => undefined, backend),
+        await verifyMessage(
+          signed,
+          async () => {
+            throw new Error("directory down");
+          },
+          backend,
+        ),
+        await verifyMessage({ ...signed, to: ALICE }, lookup, backend),
+      ].map((r) => (r.ok ? "ok" : r.error.code));
+      expect(codes).toEqual([
+        "signature_missing",
+        "unknown_sender",
+        "unknown_sender",
+        "signature_invalid",
+      ]);
+    }
+  });
+});
