@@ -1,0 +1,274 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { WebSocket } from "ws";
+import {
+  CLOSE_CODES,
+  CONTROL_TYPES,
+  type Connection,
+  decodeRecords,
+  encodeControl,
+  encodeRecords,
+  type SendStatus,
+  type WsServer,
+} from "../src/index.js";
+import {
+  closeOf,
+  makeAgent,
+  next,
+  nextConnection,
+  nextJson,
+  nextText,
+  registerRaw,
+  registryAuthenticate,
+  startServer,
+  within,
+} from "./helpers.js";
+
+const alice = makeAgent("alice");
+const servers: WsServer[] = [];
+const clients: WebSocket[] = [];
+
+afterEach(async () => {
+  for (const ws of clients.splice(0)) ws.terminate();
+  await Promise.all(servers.splice(0).map((s) => within(s.close(), 10_000, "server close")));
+});
+
+/** A server and a raw client registered as alice; the server side's connection. */
+async function pair(options: Partial<Parameters<typeof startServer>[0]> = {}) {
+  const { authenticate } = registryAuthenticate([alice]);
+  const server = await startServer({ authenticate, ...options });
+  servers.push(server);
+  const connected = nextConnection(server);
+  const { ws } = await registerRaw(server.url, alice);
+  clients.push(ws);
+  return { server, ws, connection: await connected };
+}
+
+/** Stops (or restarts) reading the client's socket, as a consumer that stalls. */
+function reading(ws: WebSocket, on: boolean): void {
+  const socket = (ws as unknown as { _socket: import("node:net").Socket })._socket;
+  if (on) socket.resume();
+  else socket.pause();
+}
+
+function bufferMemory(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external + usage.arrayBuffers;
+}
+
+describe("backpressure and slow consumers", () => {
+  it("W-B1: a client that stops reading is back-pressured, then closed with 4003; outbound bytes never exceed the limit", async () => {
+    const limit = 1024 * 1024;
+    const { server, ws, connection } = await pair({
+      maxOutboundBufferBytes: limit,
+      highWaterBytes: 256 * 1024,
+      lowWaterBytes: 64 * 1024,
+      maxPayloadBytes: 64 * 1024,
+      closeTimeoutMs: 10_000,
+    });
+    reading(ws, false);
+    let backpressureEvents = 0;
+    connection.on("backpressure", () => {
+      backpressureEvents += 1;
+    });
+    const statuses: SendStatus[] = [];
+    let maxOutbound = 0;
+    let offered = 0;
+    const before = bufferMemory();
+    let maxMemory = before;
+    const pad = "x".repeat(16_000);
+    for (let seq = 0; seq < 8192; seq++) {
+      const message = JSON.stringify({ seq, pad });
+      offered += message.length;
+      const status = connection.send(message);
+      if (statuses.at(-1) !== status) statuses.push(status);
+      maxOutbound = Math.max(maxOutbound, connection.stats().outboundBytes);
+      if (seq % 256 === 0) maxMemory = Math.max(maxMemory, bufferMemory());
+    }
+    expect(offered).toBeGreaterThan(120 * 1024 * 1024);
+    expect(statuses).toEqual(["sent", "queued", "overflow", "closed"]);
+    expect(backpressureEvents).toBe(1);
+    expect(maxOutbound).toBeLessThanOrEqual(limit);
+    expect(connection.stats().peakOutboundBytes).toBeLessThanOrEqual(limit);
+    expect(server.stats().peakOutboundBytes).toBeLessThanOrEqual(limit);
+    // A loose bound only: 128 MiB were offered, far less was ever held.
+    expect(maxMemory - before).toBeLessThan(64 * 1024 * 1024);
+
+    const clientSaw = closeOf(ws);
+    reading(ws, true);
+    expect((await clientSaw).code).toBe(CLOSE_CODES.SLOW_CONSUMER);
+    const info = await within(connection.closed, 15_000, "server-side close");
+    expect(info).toMatchObject({
+      code: 4003,
+      initiator: "local",
+      error: { code: "slow_consumer" },
+    });
+    expect(server.stats().slowConsumerCloses).toBe(1);
+  });
+
+  it("W-B2: a producer that waits for drain delivers every message, in order, to a reader that stalls and resumes", async () => {
+    const { ws, connection } = await pair({
+      maxOutboundBufferBytes: 1024 * 1024,
+      highWaterBytes: 128 * 1024,
+      lowWaterBytes: 32 * 1024,
+    });
+    const total = 3000;
+    const received: number[] = [];
+    const done = new Promise<void>((resolve) => {
+      ws.on("message", (data) => {
+        received.push((JSON.parse(String(data)) as { seq: number }).seq);
+        if (received.length === total) resolve();
+      });
+    });
+    reading(ws, false);
+    let drains = 0;
+    connection.on("drain", () => {
+      drains += 1;
+    });
+    const pad = "y".repeat(8_000);
+    let resumed = false;
+    for (let seq = 0; seq < total; seq++) {
+      const status = connection.send(JSON.stringify({ seq, pad }));
+      expect(status === "sent" || status === "queued").toBe(true);
+      if (connection.backpressured) {
+        const drained = next(connection, "drain");
+        if (!resumed) {
+          resumed = true;
+          reading(ws, true);
+        }
+        await drained;
+      }
+    }
+    await within(done, 10_000, "all messages");
+    expect(received).toEqual(Array.from({ length: total }, (_, i) => i));
+    expect(drains).toBeGreaterThan(0);
+    expect(connection.stats().peakOutboundBytes).toBeLessThanOrEqual(1024 * 1024);
+  });
+});
+
+describe("binary framing (§6.3)", () => {
+  it("W-F3: each record of a client's binary frame arrives as its own raw message", async () => {
+    const { ws, connection } = await pair();
+    const texts = ['{"n":1}', '{ "n" : 2 }', '{"n":"ü"}'];
+    const got: [string, boolean][] = [];
+    const all = new Promise<void>((resolve) =>
+      connection.on("message", (raw, meta) => {
+        got.push([raw, meta.binary]);
+        if (got.length === texts.length) resolve();
+      }),
+    );
+    const [frame] = encodeRecords(texts, connection.limits);
+    ws.send(frame!, { binary: true });
+    await within(all);
+    expect(got).toEqual(texts.map((t) => [t, true]));
+  });
+
+  it("W-F3: sendBatch puts several records in one binary frame", async () => {
+    const { ws, connection } = await pair();
+    const texts = Array.from({ length: 5 }, (_, i) => JSON.stringify({ i }));
+    const frame = next<[Buffer, boolean]>(ws, "message");
+    expect(connection.sendBatch(texts)).toBe("sent");
+    const [data, isBinary] = await frame;
+    expect(isBinary).toBe(true);
+    const decoded = decodeRecords(data, connection.limits);
+    expect(decoded.ok && decoded.records.map(String)).toEqual(texts);
+  });
+
+  it("W-F4: a truncated record closes with 4000, an invalid UTF-8 record with 1007", async () => {
+    const first = await pair();
+    const [frame] = encodeRecords(['{"a":1}'], first.connection.limits);
+    const truncated = closeOf(first.ws);
+    first.ws.send(frame!.subarray(0, frame!.length - 1), { binary: true });
+    expect((await truncated).code).toBe(4000);
+    expect(await first.connection.closed).toMatchObject({ error: { code: "invalid_record" } });
+
+    const second = await pair();
+    const [bad] = encodeRecords([Buffer.from([0x22, 0xc3, 0x28, 0x22])], second.connection.limits);
+    const invalid = closeOf(second.ws);
+    second.ws.send(bad!, { binary: true });
+    expect((await invalid).code).toBe(1007);
+  });
+
+  it("W-F4: a binary frame with more than maxBatchRecords records closes with 4000", async () => {
+    const { ws, connection } = await pair({ maxBatchRecords: 2 });
+    const frame = Buffer.concat(
+      encodeRecords(["1", "2", "3"], { maxPayloadBytes: 1024, maxBatchRecords: 3 }),
+    );
+    const closed = closeOf(ws);
+    ws.send(frame, { binary: true });
+    expect((await closed).code).toBe(4000);
+    expect(await connection.closed).toMatchObject({ error: { code: "too_many_records" } });
+  });
+});
+
+describe("graceful disconnect (§6.4)", () => {
+  it("W-L8: close flushes queued messages, sends a disconnect notice, then closes with the code", async () => {
+    const { ws, connection } = await pair();
+    for (const n of [1, 2, 3]) connection.send(JSON.stringify({ n }));
+    const closed = closeOf(ws);
+    connection.close(1000, "bye");
+    expect(connection.send("{}")).toBe("closed");
+    const texts = [await nextText(ws), await nextText(ws), await nextText(ws), await nextJson(ws)];
+    expect(texts.slice(0, 3)).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
+    expect(texts[3]).toMatchObject({
+      type: CONTROL_TYPES.DISCONNECT,
+      payload: { code: 1000, reason: "bye" },
+    });
+    expect(await closed).toEqual({ code: 1000, reason: "bye" });
+    expect(await connection.closed).toMatchObject({ code: 1000, initiator: "local" });
+  });
+
+  it("W-L9: a peer's disconnect notice is reported, and with the close that follows", async () => {
+    const { ws, connection } = await pair();
+    const notice = next(connection, "disconnecting");
+    ws.send(encodeControl(CONTROL_TYPES.DISCONNECT, { code: 1001, reason: "agent leaving" }));
+    ws.close(1001, "agent leaving");
+    expect(await notice).toEqual([{ code: 1001, reason: "agent leaving" }]);
+    expect(await connection.closed).toEqual({
+      code: 1001,
+      reason: "agent leaving",
+      initiator: "remote",
+      notice: { code: 1001, reason: "agent leaving" },
+    });
+  });
+
+  it("W-L10: a handshake control message after registration closes with 4000", async () => {
+    const { ws, connection } = await pair();
+    const closed = closeOf(ws);
+    ws.send(encodeControl(CONTROL_TYPES.REGISTERED, { agentId: "a2a://me" }));
+    expect(await closed).toMatchObject({ code: 4000 });
+    expect((await connection.closed).error?.code).toBe("protocol_error");
+  });
+});
+
+describe("heartbeats", () => {
+  it("W-H1: a peer that stops answering pings is closed with 4004", async () => {
+    const { ws, connection } = await pair({
+      heartbeatIntervalMs: 20,
+      heartbeatTimeoutMs: 40,
+      closeTimeoutMs: 50,
+    });
+    reading(ws, false);
+    const info: Awaited<Connection["closed"]> = await within(
+      connection.closed,
+      5_000,
+      "heartbeat close",
+    );
+    expect(info).toMatchObject({
+      code: 4004,
+      initiator: "local",
+      error: { code: "heartbeat_timeout" },
+    });
+  });
+
+  it("W-H2: a peer that answers pings stays connected across many heartbeats", async () => {
+    const { ws, connection } = await pair({ heartbeatIntervalMs: 10, heartbeatTimeoutMs: 200 });
+    let pings = 0;
+    await new Promise<void>((resolve) => {
+      ws.on("ping", () => {
+        pings += 1;
+        if (pings === 10) resolve();
+      });
+    });
+    expect(connection.state).toBe("open");
+  });
+});
