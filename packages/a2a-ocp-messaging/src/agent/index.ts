@@ -35,8 +35,10 @@ export {
   snapshot,
 } from "./graph.js";
 export * from "./limits.js";
+export { hubLink } from "./hub-link.js";
 export { type AgentLink, MemoryNetwork } from "./link.js";
 export { MemoryGraph } from "./memory-graph.js";
+export { SqliteGraph } from "./sqlite-graph.js";
 export {
   canonicalHash,
   compareForResolution,
