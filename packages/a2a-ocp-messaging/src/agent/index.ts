@@ -38,6 +38,7 @@ export * from "./limits.js";
 export { hubLink } from "./hub-link.js";
 export { type AgentLink, MemoryNetwork } from "./link.js";
 export { MemoryGraph } from "./memory-graph.js";
+export { SqliteConsensusStore } from "./sqlite-consensus.js";
 export { SqliteGraph } from "./sqlite-graph.js";
 export {
   canonicalHash,
