@@ -20,6 +20,7 @@ import type {
  * - `answer`: the best three groups' excerpts, best first; `keyPoints`: the
  *   titles of the best five; `sources`: the responding agents, sorted.
  * - `confidence`: the mean of the responses' confidence, or 0 with none.
+ * - Responses are read in agent-URI order, so arrival order changes nothing.
  */
 
 /** One response as the querier received it. */
@@ -68,7 +69,9 @@ function contradicts(finding: QueryFinding): string[] {
 export class ExtractiveSynthesizer implements Synthesizer {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
-  synthesize(query: string, queryId: string, responses: readonly ReceivedResponse[]): CollectiveSynthesisPayload {
+  synthesize(query: string, queryId: string, received: readonly ReceivedResponse[]): CollectiveSynthesisPayload {
+    // Arrival order must not matter: responses are taken in agent-URI order.
+    const responses = [...received].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
     const groups = new Map<string, Group>();
     for (const response of responses) {
       for (const finding of response.payload.findings) {
