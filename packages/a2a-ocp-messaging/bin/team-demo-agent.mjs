@@ -47,7 +47,11 @@ async function run(cmd) {
     case "subscribe":
       return { subscriptionId: await agent.subscribe(`a2a://${cmd.to}`, { deliveryMode: "push", filters: cmd.filters }) };
     case "ask": {
-      const r = await agent.collectiveQuery(cmd.query, { timeout: 10_000, minResponses: cmd.minResponses });
+      const r = await agent.collectiveQuery(cmd.query, {
+        timeout: 10_000,
+        minResponses: cmd.minResponses,
+        ...(cmd.structuredQuery === undefined ? {} : { structuredQuery: cmd.structuredQuery }),
+      });
       return { synthesis: r.synthesis, stoppedBy: r.stoppedBy };
     }
     case "propose":

@@ -98,8 +98,19 @@ async function main() {
   const jwt = { title: "Authentication uses short-lived JWT access tokens", description: "JWT access tokens (15 min) with rotating refresh tokens in an httpOnly cookie.", tags: ["auth", "jwt"] };
   await bob.run({ cmd: "know", nodes: [jwt, { title: "Database is PostgreSQL 16" }] });
   await carol.run({ cmd: "know", nodes: [jwt, { title: "Login uses OAuth with GitHub", description: "Users sign in with GitHub OAuth; we map the GitHub id to our user.", tags: ["auth", "login"] }] });
-  await dave.run({ cmd: "know", nodes: [{ title: "Frontend uses React 19" }] });
-  const { synthesis, stoppedBy } = await alice.run({ cmd: "ask", query: "What's our approach to authentication?", minResponses: 3 });
+  await dave.run({
+    cmd: "know",
+    nodes: [
+      { title: "Frontend uses React 19" },
+      { title: "Admin console authentication uses server-side sessions", description: "The admin console keeps sessions in Redis, not JWT.", tags: ["auth"], metadata: { contradicts: jwt.title } },
+    ],
+  });
+  const { synthesis, stoppedBy } = await alice.run({
+    cmd: "ask",
+    query: "What's our approach to authentication?",
+    structuredQuery: { intent: "find_information", domains: [], keywords: ["authentication", "auth", "login"] },
+    minResponses: 3,
+  });
   say(`alice   got ${synthesis.sources.length} responses (stopped by ${stoppedBy}); synthesis:`);
   for (const line of synthesis.answer.split("\n")) say(`          answer:    ${line}`);
   for (const point of synthesis.keyPoints ?? []) say(`          key point: ${point}`);
