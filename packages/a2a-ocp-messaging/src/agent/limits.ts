@@ -27,5 +27,7 @@ export const PRESENCE_STALE_MS = 60_000;
 export const MAX_EVENT_SUBSCRIPTIONS = 1_000;
 /** Longest voting period accepted, seconds (30 days). */
 export const MAX_VOTING_PERIOD_SECONDS = 30 * 24 * 3600;
+/** Wait before re-sending a consensus decision the hub did not acknowledge, ms. */
+export const ANNOUNCE_RETRY_MS = 5_000;
 /** Conflict ids remembered to report each conflict once. */
 export const MAX_REMEMBERED_CONFLICTS = 100_000;
