@@ -28,6 +28,7 @@ export const MESSAGING_ERROR_CODES = {
   invalid_key: "identity: a key has the wrong length, encoding or type",
   invalid_profile: "identity: an agent profile is malformed or its self-signature fails",
   invalid_option: "configuration: an option is out of range (limits are finite and positive)",
+  sender_mismatch: "hub: the message's `from` is not the agent that authenticated the connection",
 } as const;
 
 /** A stable code of an error raised by this package. */

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * `ocp-hub`: runs an {@link OCPHub}. Prints the URL it listens on as the
+ * first line of stdout (`ws://127.0.0.1:PORT/`), logs to stderr, and shuts
+ * down cleanly on SIGINT/SIGTERM.
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { OCPHub } from "./hub.js";
+import { DEFAULT_HUB_DB_PATH } from "./options.js";
+
+const HELP = `Usage: ocp-hub [options]
+
+Runs an a2a+ocp hub: agents connect over WebSocket (subprotocol a2a-ocp-v1),
+announce themselves with a signed profile, and exchange signed messages that
+the hub checks, routes and (for durable ones) commits before acknowledging.
+
+Options:
+  --host HOST            interface to listen on (default 127.0.0.1, loopback)
+  --port PORT            port, 0 for a free one (default 0)
+  --db FILE              SQLite file (default ${DEFAULT_HUB_DB_PATH})
+  --synchronous MODE     FULL (default) or NORMAL
+  --no-verify-forwarded  do not verify signatures of forwarded transient messages
+                         (durable ones and subscriptions are always verified)
+  --no-rate-limits       disable the per-sender rate limits (§12.3)
+  --messages-per-minute N  per-sender message rate limit (default 100)
+  --broadcasts-per-minute N  per-sender broadcast rate limit (default 10)
+  -h, --help             show this help
+
+Prints the hub's URL on the first line of stdout.
+`;
+
+const PositiveInt = z.coerce.number().int().positive();
+const OptionsSchema = z.object({
+  host: z.string().min(1).default("127.0.0.1"),
+  port: z.coerce.number().int().min(0).max(65_535).default(0),
+  db: z.string().min(1).default(DEFAULT_HUB_DB_PATH),
+  synchronous: z.enum(["FULL", "NORMAL"]).default("FULL"),
+  "verify-forwarded": z.boolean().default(true),
+  "rate-limits": z.boolean().default(true),
+  "messages-per-minute": PositiveInt.optional(),
+  "broadcasts-per-minute": PositiveInt.optional(),
+  help: z.boolean().default(false),
+});
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      db: { type: "string" },
+      synchronous: { type: "string" },
+      "verify-forwarded": { type: "boolean" },
+      "rate-limits": { type: "boolean" },
+      "messages-per-minute": { type: "string" },
+      "broadcasts-per-minute": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    allowNegative: true,
+    strict: true,
+  });
+  const parsed = OptionsSchema.safeParse(values);
+  if (!parsed.success) {
+    process.stderr.write(`ocp-hub: ${parsed.error.issues[0]?.message ?? "bad options"}\n${HELP}`);
+    process.exit(2);
+  }
+  const o = parsed.data;
+  if (o.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const limits: Record<string, number> = {};
+  if (o["messages-per-minute"] !== undefined) limits["messages"] = o["messages-per-minute"];
+  if (o["broadcasts-per-minute"] !== undefined) limits["broadcasts"] = o["broadcasts-per-minute"];
+  const hub = await OCPHub.start({
+    host: o.host,
+    port: o.port,
+    dbPath: o.db,
+    synchronous: o.synchronous,
+    verifyForwarded: o["verify-forwarded"],
+    rateLimits: o["rate-limits"] ? limits : false,
+  });
+  process.stdout.write(`${hub.url}\n`);
+  process.stderr.write(`ocp-hub: listening on ${hub.url}, store ${o.db}\n`);
+  const stop = () => {
+    hub.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`ocp-hub: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type DeliveredMessage,
+  HubClient,
+  type HubClientOptions,
+  OCPHub,
+  type OCPHubOptions,
+} from "../../src/hub/index.js";
+import { type AgentIdentity, generateIdentity, type KnowledgeNode } from "../../src/index.js";
+
+/** A fresh directory in the OS temp dir, removed by the returned cleanup. */
+export function tempDir(prefix = "ocp-hub-"): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A hub on 127.0.0.1:0 with a real SQLite file; generous rate limits unless given. */
+export async function startHub(dir: string, options: OCPHubOptions = {}): Promise<OCPHub> {
+  return OCPHub.start({
+    dbPath: join(dir, "hub.sqlite"),
+    rateLimits: { messages: 100_000, broadcasts: 100_000, collectiveQueries: 1000 },
+    onError: () => {},
+    ...options,
+  });
+}
+
+let counter = 0;
+/** A fresh identity with a unique a2a:// URI. */
+export function identity(name = "agent"): AgentIdentity {
+  counter += 1;
+  return generateIdentity(`a2a://${name}-${process.pid}-${counter}`);
+}
+
+/** A connected client that records what it receives. */
+export async function client(
+  url: string,
+  id: AgentIdentity,
+  options: Partial<HubClientOptions> = {},
+): Promise<{ client: HubClient; received: DeliveredMessage[] }> {
+  const received: DeliveredMessage[] = [];
+  const c = new HubClient({ url, identity: id, transport: { reconnectBaseMs: 20 }, ...options });
+  c.on("message", (m) => received.push(m));
+  await c.connect();
+  return { client: c, received };
+}
+
+/** Waits until `predicate` holds, checking every 10 ms; fails after `timeoutMs`. */
+export async function until(
+  predicate: () => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A knowledge node by `createdBy` with the given access fields. */
+export function node(
+  createdBy: string,
+  id: string,
+  access: Pick<KnowledgeNode, "visibility" | "sharedWith"> = {},
+): KnowledgeNode {
+  return {
+    id,
+    type: "fact",
+    title: `node ${id}`,
+    data: { n: id },
+    confidence: 0.9,
+    timestamp: new Date().toISOString(),
+    createdBy,
+    tags: ["t"],
+    ...access,
+  };
+}
