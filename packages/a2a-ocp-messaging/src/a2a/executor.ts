@@ -157,11 +157,10 @@ export class OcpAgentExecutor implements AgentExecutor {
   #search(query: Extract<TaskRequest, { task: "search_and_respond" }>["input"]): CollectiveResponsePayload {
     const started = Date.now();
     const structured = query.structuredQuery;
-    const limit = Math.min(query.maxResponses ?? MAX_FINDINGS_PER_RESPONSE, MAX_FINDINGS_PER_RESPONSE);
     const { findings, nodesSearched } = searchNodes(this.#options.agent.graph.liveNodes(), query.query, {
       keywords: structured?.keywords ?? [],
       domains: structured?.domains ?? [],
-      limit,
+      limit: MAX_FINDINGS_PER_RESPONSE,
     });
     const weight = findings.reduce((s, f) => s + f.relevance, 0);
     return {
