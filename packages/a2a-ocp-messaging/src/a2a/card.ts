@@ -98,12 +98,24 @@ export interface AgentCardOptions {
 }
 
 const SKILL_TEXT: Record<A2ATaskName, [name: string, description: string]> = {
-  receive_knowledge: ["Receive knowledge", "Takes knowledge nodes (ocp.knowledge.stream payload) into the agent's graph and shares them with its team."],
-  search_and_respond: ["Search and respond", "Answers a query (ocp.collective.query payload) with findings from the agent's knowledge graph."],
+  receive_knowledge: [
+    "Receive knowledge",
+    "Takes knowledge nodes (ocp.knowledge.stream payload) into the agent's graph and shares them with its team.",
+  ],
+  search_and_respond: [
+    "Search and respond",
+    "Answers a query (ocp.collective.query payload) with findings from the agent's knowledge graph.",
+  ],
   vote_on_proposal: ["Vote on a proposal", "Votes on a proposal (ocp.consensus.propose payload)."],
-  share_awareness: ["Share awareness", "Records the caller's status (ocp.awareness.beacon payload) in the agent's presence table."],
+  share_awareness: [
+    "Share awareness",
+    "Records the caller's status (ocp.awareness.beacon payload) in the agent's presence table.",
+  ],
   query_awareness: ["Query awareness", "Tells who is doing what (ocp.awareness.query payload)."],
-  publish_event: ["Publish an event", "Publishes an event (ocp.event.publish payload) to the agent's team."],
+  publish_event: [
+    "Publish an event",
+    "Publishes an event (ocp.event.publish payload) to the agent's team.",
+  ],
 };
 
 /** The A2A skills of the tasks an agent with `features` answers. */
@@ -136,7 +148,9 @@ export function buildAgentCard(options: AgentCardOptions): OcpAgentCard {
     id: options.id,
     name: options.name,
     description: options.description ?? `OCP agent ${options.id}`,
-    supportedInterfaces: [{ url: options.url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }],
+    supportedInterfaces: [
+      { url: options.url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+    ],
     provider: options.provider,
     version: options.version ?? "1.0.0",
     capabilities: {
@@ -169,13 +183,15 @@ export function buildAgentCard(options: AgentCardOptions): OcpAgentCard {
  */
 export function ocpDeclarationOf(card: ParsedAgentCard): OcpDeclaration | undefined {
   const candidates: unknown[] = [];
-  if (card.capabilities.protocols?.includes(PROTOCOL) === true) candidates.push(card.capabilities.ocp);
+  if (card.capabilities.protocols?.includes(PROTOCOL) === true)
+    candidates.push(card.capabilities.ocp);
   for (const extension of card.capabilities.extensions) {
     if (extension.uri === OCP_EXTENSION_URI) candidates.push(extension.params);
   }
   for (const candidate of candidates) {
     const parsed = OcpDeclarationSchema.safeParse(candidate);
-    if (parsed.success && semverMajor(parsed.data.version) === semverMajor(PROTOCOL_VERSION)) return parsed.data;
+    if (parsed.success && semverMajor(parsed.data.version) === semverMajor(PROTOCOL_VERSION))
+      return parsed.data;
   }
   return undefined;
 }

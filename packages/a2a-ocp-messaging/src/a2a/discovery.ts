@@ -10,15 +10,33 @@ import type { AgentIdentity, AgentProfile } from "../identity.js";
 import { createAgentProfile } from "../identity.js";
 import { nativeEd25519 } from "../node/ed25519.js";
 import type { OcpFeature } from "../payloads/capability.js";
-import { AgentCardSchema, declaredFeatures, type OcpAgentCard, ocpDeclarationOf, type ParsedAgentCard, protocolsOf } from "./card.js";
+import {
+  AgentCardSchema,
+  declaredFeatures,
+  type OcpAgentCard,
+  ocpDeclarationOf,
+  type ParsedAgentCard,
+  protocolsOf,
+} from "./card.js";
 import { MAX_DISCOVERY_RESULTS } from "./limits.js";
 
 /** The profile field that carries the agent card. */
 export const CARD_PROFILE_FIELD = "agentCard";
 
 /** A signed profile of `identity` that carries `card` (pass it as `HubClientOptions.profile`). */
-export function profileWithCard(identity: AgentIdentity, card: OcpAgentCard, options: { name?: string } = {}): AgentProfile {
-  return createAgentProfile(identity, { ...(options.name === undefined ? {} : { name: options.name }), extra: { [CARD_PROFILE_FIELD]: card } }, nativeEd25519);
+export function profileWithCard(
+  identity: AgentIdentity,
+  card: OcpAgentCard,
+  options: { name?: string } = {},
+): AgentProfile {
+  return createAgentProfile(
+    identity,
+    {
+      ...(options.name === undefined ? {} : { name: options.name }),
+      extra: { [CARD_PROFILE_FIELD]: card },
+    },
+    nativeEd25519,
+  );
 }
 
 /** §7.3 query: every listed protocol and feature must be supported; `workspace` must match. */
@@ -60,7 +78,9 @@ export class AgentDirectory {
   /** Every registered agent, in id order. */
   async agents(): Promise<DiscoveredAgent[]> {
     const connected = new Set(this.#source.connectedAgents());
-    return (await this.#source.store.agents()).map((profile) => describe(profile, connected.has(profile.id)));
+    return (await this.#source.store.agents()).map((profile) =>
+      describe(profile, connected.has(profile.id)),
+    );
   }
 
   async getAgent(id: string): Promise<DiscoveredAgent | undefined> {
@@ -90,9 +110,20 @@ export class AgentDirectory {
 function describe(profile: AgentProfile, connected: boolean): DiscoveredAgent {
   const parsed = AgentCardSchema.safeParse(profile[CARD_PROFILE_FIELD]);
   // A card that names another agent is ignored: the profile's signature vouches for the profile's id only.
-  const card = parsed.success && (parsed.data.id === undefined || parsed.data.id === profile.id) ? parsed.data : undefined;
+  const card =
+    parsed.success && (parsed.data.id === undefined || parsed.data.id === profile.id)
+      ? parsed.data
+      : undefined;
   if (card === undefined) {
-    return { id: profile.id, name: profile.name, protocols: [...(profile.protocols ?? ["a2a"])], features: [], workspace: undefined, connected, card: undefined };
+    return {
+      id: profile.id,
+      name: profile.name,
+      protocols: [...(profile.protocols ?? ["a2a"])],
+      features: [],
+      workspace: undefined,
+      connected,
+      card: undefined,
+    };
   }
   const ocp = ocpDeclarationOf(card);
   return {

@@ -12,10 +12,15 @@
  * `{ error: { code, message } }`.
  */
 import { type Message, Role, TaskState } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
 import { isOcpError } from "@ocp/types";
-import { MAX_FINDINGS_PER_RESPONSE } from "../agent/limits.js";
 import type { OCPAgent } from "../agent/agent.js";
+import { MAX_FINDINGS_PER_RESPONSE } from "../agent/limits.js";
 import { searchNodes } from "../agent/search.js";
 import type { OcpFeature } from "../payloads/capability.js";
 import { OcpFeatureSchema } from "../payloads/capability.js";
@@ -28,7 +33,9 @@ import { dataPart, parseTaskRequest, TASK_FEATURES, type TaskRequest, textPart }
 export type Voter = (
   proposal: ConsensusProposePayload,
   from: string | undefined,
-) => Promise<{ vote: ConsensusVotePayload["vote"]; reasoning?: string }> | { vote: ConsensusVotePayload["vote"]; reasoning?: string };
+) =>
+  | Promise<{ vote: ConsensusVotePayload["vote"]; reasoning?: string }>
+  | { vote: ConsensusVotePayload["vote"]; reasoning?: string };
 
 export interface OcpAgentExecutorOptions {
   agent: OCPAgent;
@@ -59,7 +66,11 @@ export class OcpAgentExecutor implements AgentExecutor {
         AgentEvent.task({
           id: taskId,
           contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+          status: {
+            state: TaskState.TASK_STATE_SUBMITTED,
+            message: undefined,
+            timestamp: new Date().toISOString(),
+          },
           artifacts: [],
           history: [user],
           metadata: {},
@@ -68,13 +79,27 @@ export class OcpAgentExecutor implements AgentExecutor {
     }
     const parsed = parseTaskRequest(user);
     if (!parsed.ok) {
-      this.#finish(bus, taskId, contextId, TaskState.TASK_STATE_REJECTED, parsed.error, "invalid_task");
+      this.#finish(
+        bus,
+        taskId,
+        contextId,
+        TaskState.TASK_STATE_REJECTED,
+        parsed.error,
+        "invalid_task",
+      );
       return;
     }
     const request = parsed.value;
     const feature = TASK_FEATURES[request.task];
     if (!this.#features.includes(feature)) {
-      this.#finish(bus, taskId, contextId, TaskState.TASK_STATE_REJECTED, `${request.task} needs ${feature}, which this agent does not offer`, "feature_not_offered");
+      this.#finish(
+        bus,
+        taskId,
+        contextId,
+        TaskState.TASK_STATE_REJECTED,
+        `${request.task} needs ${feature}, which this agent does not offer`,
+        "feature_not_offered",
+      );
       return;
     }
     this.#options.onTask?.(request);
@@ -100,11 +125,25 @@ export class OcpAgentExecutor implements AgentExecutor {
       this.#finish(bus, taskId, contextId, TaskState.TASK_STATE_COMPLETED, `${request.task} done`);
     } catch (error) {
       if (error instanceof Refusal) {
-        this.#finish(bus, taskId, contextId, TaskState.TASK_STATE_REJECTED, error.message, "refused");
+        this.#finish(
+          bus,
+          taskId,
+          contextId,
+          TaskState.TASK_STATE_REJECTED,
+          error.message,
+          "refused",
+        );
         return;
       }
       const code = isOcpError(error) ? error.code : "internal";
-      this.#finish(bus, taskId, contextId, TaskState.TASK_STATE_FAILED, error instanceof Error ? error.message : String(error), code);
+      this.#finish(
+        bus,
+        taskId,
+        contextId,
+        TaskState.TASK_STATE_FAILED,
+        error instanceof Error ? error.message : String(error),
+        code,
+      );
     }
   };
 
@@ -113,7 +152,11 @@ export class OcpAgentExecutor implements AgentExecutor {
       AgentEvent.statusUpdate({
         taskId,
         contextId: "",
-        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        status: {
+          state: TaskState.TASK_STATE_CANCELED,
+          message: undefined,
+          timestamp: new Date().toISOString(),
+        },
         metadata: undefined,
       }),
     );
@@ -133,7 +176,8 @@ export class OcpAgentExecutor implements AgentExecutor {
         return this.#search(request.input);
       case "vote_on_proposal": {
         const voter = this.#options.voter;
-        if (voter === undefined) throw new Refusal("this agent takes no votes over A2A (no voter configured)");
+        if (voter === undefined)
+          throw new Refusal("this agent takes no votes over A2A (no voter configured)");
         const decision = await voter(request.input, request.from);
         const vote: ConsensusVotePayload = {
           proposalId: request.input.proposalId,
@@ -144,41 +188,70 @@ export class OcpAgentExecutor implements AgentExecutor {
         return vote;
       }
       case "share_awareness":
-        if (request.from === undefined) throw new Refusal("share_awareness needs the caller's a2a:// URI in `from`");
+        if (request.from === undefined)
+          throw new Refusal("share_awareness needs the caller's a2a:// URI in `from`");
         agent.presence.beacon(request.from, request.input);
         return { accepted: 1 };
       case "query_awareness":
-        return { queryId: request.input.queryId, agents: agent.presence.query(request.input.filters) };
+        return {
+          queryId: request.input.queryId,
+          agents: agent.presence.query(request.input.filters),
+        };
       case "publish_event":
-        return agent.publishEvent(request.input.eventType, request.input.eventData, request.input.severity);
+        return agent.publishEvent(
+          request.input.eventType,
+          request.input.eventData,
+          request.input.severity,
+        );
     }
   }
 
-  #search(query: Extract<TaskRequest, { task: "search_and_respond" }>["input"]): CollectiveResponsePayload {
+  #search(
+    query: Extract<TaskRequest, { task: "search_and_respond" }>["input"],
+  ): CollectiveResponsePayload {
     const started = Date.now();
     const structured = query.structuredQuery;
-    const { findings, nodesSearched } = searchNodes(this.#options.agent.graph.liveNodes(), query.query, {
-      keywords: structured?.keywords ?? [],
-      domains: structured?.domains ?? [],
-      limit: MAX_FINDINGS_PER_RESPONSE,
-    });
+    const { findings, nodesSearched } = searchNodes(
+      this.#options.agent.graph.liveNodes(),
+      query.query,
+      {
+        keywords: structured?.keywords ?? [],
+        domains: structured?.domains ?? [],
+        limit: MAX_FINDINGS_PER_RESPONSE,
+      },
+    );
     const weight = findings.reduce((s, f) => s + f.relevance, 0);
     return {
       queryId: query.queryId,
       findings,
-      confidence: weight === 0 ? 0 : findings.reduce((s, f) => s + f.relevance * f.node.confidence, 0) / weight,
+      confidence:
+        weight === 0
+          ? 0
+          : findings.reduce((s, f) => s + f.relevance * f.node.confidence, 0) / weight,
       processingTime: Date.now() - started,
       metadata: { nodesSearched, relevanceScores: findings.map((f) => f.relevance) },
     };
   }
 
-  #finish(bus: ExecutionEventBus, taskId: string, contextId: string, state: TaskState, text: string, errorCode?: string): void {
+  #finish(
+    bus: ExecutionEventBus,
+    taskId: string,
+    contextId: string,
+    state: TaskState,
+    text: string,
+    errorCode?: string,
+  ): void {
     const message: Message = {
       messageId: globalThis.crypto.randomUUID(),
       contextId,
       taskId,
       role: Role.ROLE_AGENT,
-      parts: [textPart(text), ...(errorCode === undefined ? [] : [dataPart({ error: { code: errorCode, message: text } })])],
+      parts: [
+        textPart(text),
+        ...(errorCode === undefined
+          ? []
+          : [dataPart({ error: { code: errorCode, message: text } })]),
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],

@@ -13,11 +13,35 @@ import type { AgentIdentity } from "../identity.js";
 import { createMessage, type MessageOf, type PayloadInit } from "../messages.js";
 import { nativeEd25519 } from "../node/ed25519.js";
 import { signObject } from "../signing.js";
-import { AgentCardSchema, declaredFeatures, OCP_EXTENSION_URI, type OcpDeclaration, ocpDeclarationOf, type ParsedAgentCard, protocolsOf } from "./card.js";
+import {
+  AgentCardSchema,
+  declaredFeatures,
+  OCP_EXTENSION_URI,
+  type OcpDeclaration,
+  ocpDeclarationOf,
+  type ParsedAgentCard,
+  protocolsOf,
+} from "./card.js";
 import { a2aError } from "./errors.js";
-import { A2A_TASK_TIMEOUT_MS, CARD_CACHE_MAX_ENTRIES, CARD_CACHE_TTL_MS, CARD_FETCH_TIMEOUT_MS, MAX_CARD_BYTES } from "./limits.js";
-import { FeatureNotConfirmed, type FeatureNegotiator, featureOf } from "./negotiation.js";
-import { A2A_TASKS, type A2ATaskName, isTask, replyText, replyValues, TASK_OUTPUT_SCHEMAS, type TaskMessageType, type TaskOutput, taskRequestMessage } from "./tasks.js";
+import {
+  A2A_TASK_TIMEOUT_MS,
+  CARD_CACHE_MAX_ENTRIES,
+  CARD_CACHE_TTL_MS,
+  CARD_FETCH_TIMEOUT_MS,
+  MAX_CARD_BYTES,
+} from "./limits.js";
+import { type FeatureNegotiator, FeatureNotConfirmed, featureOf } from "./negotiation.js";
+import {
+  A2A_TASKS,
+  type A2ATaskName,
+  isTask,
+  replyText,
+  replyValues,
+  TASK_OUTPUT_SCHEMAS,
+  type TaskMessageType,
+  type TaskOutput,
+  taskRequestMessage,
+} from "./tasks.js";
 
 /** A card as resolved: parsed, with its OCP declaration when it has one. */
 export interface ResolvedCard {
@@ -73,19 +97,32 @@ export class CardResolver {
     const known = await this.#options.lookup?.(agentId);
     if (known !== undefined) return this.#accept(agentId, `lookup:${agentId}`, known);
     const location = await this.#options.locate?.(agentId);
-    if (location === undefined) throw a2aError("card_unavailable", `no card location is known for ${agentId}`, { agentId });
-    const url = location.endsWith(".json") ? location : `${location.replace(/\/+$/, "")}/${AGENT_CARD_PATH}`;
+    if (location === undefined)
+      throw a2aError("card_unavailable", `no card location is known for ${agentId}`, { agentId });
+    const url = location.endsWith(".json")
+      ? location
+      : `${location.replace(/\/+$/, "")}/${AGENT_CARD_PATH}`;
     const timeoutMs = this.#options.timeoutMs ?? CARD_FETCH_TIMEOUT_MS;
     let text: string;
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json", "A2A-Version": "1.0" } });
+      const response = await fetch(url, {
+        signal: AbortSignal.timeout(timeoutMs),
+        headers: { accept: "application/json", "A2A-Version": "1.0" },
+      });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const length = Number(response.headers.get("content-length") ?? "0");
-      if (length > MAX_CARD_BYTES) throw new Error(`card of ${length} bytes exceeds ${MAX_CARD_BYTES}`);
+      if (length > MAX_CARD_BYTES)
+        throw new Error(`card of ${length} bytes exceeds ${MAX_CARD_BYTES}`);
       text = await response.text();
-      if (Buffer.byteLength(text, "utf8") > MAX_CARD_BYTES) throw new Error(`card exceeds ${MAX_CARD_BYTES} bytes`);
+      if (Buffer.byteLength(text, "utf8") > MAX_CARD_BYTES)
+        throw new Error(`card exceeds ${MAX_CARD_BYTES} bytes`);
     } catch (error) {
-      throw a2aError("card_unavailable", `the card of ${agentId} could not be fetched from ${url}: ${error instanceof Error ? error.message : String(error)}`, { agentId, url }, error);
+      throw a2aError(
+        "card_unavailable",
+        `the card of ${agentId} could not be fetched from ${url}: ${error instanceof Error ? error.message : String(error)}`,
+        { agentId, url },
+        error,
+      );
     }
     let raw: unknown;
     try {
@@ -98,17 +135,36 @@ export class CardResolver {
 
   #accept(agentId: string, url: string, raw: unknown): ResolvedCard {
     const parsed = AgentCardSchema.safeParse(raw);
-    if (!parsed.success) throw a2aError("card_unavailable", `the card at ${url} is not an agent card: ${parsed.error.issues[0]?.message ?? "invalid"}`, { agentId, url });
+    if (!parsed.success)
+      throw a2aError(
+        "card_unavailable",
+        `the card at ${url} is not an agent card: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+        { agentId, url },
+      );
     if (parsed.data.id !== undefined && parsed.data.id !== agentId) {
-      throw a2aError("card_unavailable", `the card at ${url} belongs to ${parsed.data.id}, not ${agentId}`, { agentId, url });
+      throw a2aError(
+        "card_unavailable",
+        `the card at ${url} belongs to ${parsed.data.id}, not ${agentId}`,
+        { agentId, url },
+      );
     }
-    const card: ResolvedCard = { agentId, url, card: parsed.data, raw: raw as Record<string, unknown>, protocols: protocolsOf(parsed.data), ocp: ocpDeclarationOf(parsed.data) };
+    const card: ResolvedCard = {
+      agentId,
+      url,
+      card: parsed.data,
+      raw: raw as Record<string, unknown>,
+      protocols: protocolsOf(parsed.data),
+      ocp: ocpDeclarationOf(parsed.data),
+    };
     this.#cache.delete(agentId);
     if (this.#cache.size >= (this.#options.maxEntries ?? CARD_CACHE_MAX_ENTRIES)) {
       const oldest = this.#cache.keys().next().value;
       if (oldest !== undefined) this.#cache.delete(oldest);
     }
-    this.#cache.set(agentId, { card, expires: (this.#options.now ?? Date.now)() + (this.#options.ttlMs ?? CARD_CACHE_TTL_MS) });
+    this.#cache.set(agentId, {
+      card,
+      expires: (this.#options.now ?? Date.now)() + (this.#options.ttlMs ?? CARD_CACHE_TTL_MS),
+    });
     return card;
   }
 }
@@ -116,7 +172,14 @@ export class CardResolver {
 /** Which path a message took, as reported to `onRoute`. */
 export type RouteInfo =
   | { path: "ocp"; to: string; type: string; messageId: string }
-  | { path: "a2a"; to: string; type: string; task: A2ATaskName; taskId: string | undefined; state: string };
+  | {
+      path: "a2a";
+      to: string;
+      type: string;
+      task: A2ATaskName;
+      taskId: string | undefined;
+      state: string;
+    };
 
 /** What {@link A2AFallback.send} resolves with. */
 export type FallbackResult =
@@ -147,33 +210,63 @@ export class A2AFallback {
   }
 
   /** Sends a message of `type` to `to` (one agent) by the path its card allows. */
-  async send<T extends KnownMessageType>(to: string, type: T, payload: PayloadInit<T>): Promise<FallbackResult> {
+  async send<T extends KnownMessageType>(
+    to: string,
+    type: T,
+    payload: PayloadInit<T>,
+  ): Promise<FallbackResult> {
     const resolved = await this.#options.resolver.resolve(to);
     if (resolved.ocp !== undefined) return this.#sendOcp(resolved, type, payload);
-    if (!(type in A2A_TASKS)) throw a2aError("no_a2a_equivalent", `${to} does not speak a2a+ocp and ${type} has no A2A task equivalent`, { to, type });
+    if (!(type in A2A_TASKS))
+      throw a2aError(
+        "no_a2a_equivalent",
+        `${to} does not speak a2a+ocp and ${type} has no A2A task equivalent`,
+        { to, type },
+      );
     return this.#sendA2A(resolved, type as TaskMessageType, payload);
   }
 
-  async #sendOcp<T extends KnownMessageType>(resolved: ResolvedCard, type: T, payload: PayloadInit<T>): Promise<FallbackResult> {
+  async #sendOcp<T extends KnownMessageType>(
+    resolved: ResolvedCard,
+    type: T,
+    payload: PayloadInit<T>,
+  ): Promise<FallbackResult> {
     const to = resolved.agentId;
     if (this.#options.negotiator !== undefined) {
       await this.#options.negotiator.assertAllowed(to, type);
     } else {
       const feature = featureOf(type);
       const offered = declaredFeatures(resolved.ocp as OcpDeclaration);
-      if (feature !== undefined && !offered.includes(feature)) throw new FeatureNotConfirmed(to, feature, type, offered);
+      if (feature !== undefined && !offered.includes(feature))
+        throw new FeatureNotConfirmed(to, feature, type, offered);
     }
-    const message: MessageOf<T> = createMessage({ type, from: this.#options.identity.id, to, payload } as never);
-    const signed = signObject(message as Record<string, unknown>, this.#options.identity.secretKey, nativeEd25519);
+    const message: MessageOf<T> = createMessage({
+      type,
+      from: this.#options.identity.id,
+      to,
+      payload,
+    } as never);
+    const signed = signObject(
+      message as Record<string, unknown>,
+      this.#options.identity.secretKey,
+      nativeEd25519,
+    );
     const receipt = await this.#options.ocp.send(signed);
     this.#options.onRoute?.({ path: "ocp", to, type, messageId: String(signed["id"]) });
     return { path: "ocp", message: signed, receipt };
   }
 
-  async #sendA2A(resolved: ResolvedCard, type: TaskMessageType, payload: unknown): Promise<FallbackResult> {
+  async #sendA2A(
+    resolved: ResolvedCard,
+    type: TaskMessageType,
+    payload: unknown,
+  ): Promise<FallbackResult> {
     const to = resolved.agentId;
     const task = A2A_TASKS[type];
-    const message = taskRequestMessage(type, payload, { from: this.#options.identity.id, extensionUri: OCP_EXTENSION_URI });
+    const message = taskRequestMessage(type, payload, {
+      from: this.#options.identity.id,
+      extensionUri: OCP_EXTENSION_URI,
+    });
     let result: Message | Task;
     try {
       const client = await this.#factory.createFromAgentCard(AgentCard.fromJSON(resolved.raw));
@@ -183,17 +276,38 @@ export class A2AFallback {
       );
     } catch (error) {
       this.#options.resolver.invalidate(to);
-      throw a2aError("a2a_task_failed", `${task} to ${to} failed: ${error instanceof Error ? error.message : String(error)}`, { to, task }, error);
+      throw a2aError(
+        "a2a_task_failed",
+        `${task} to ${to} failed: ${error instanceof Error ? error.message : String(error)}`,
+        { to, task },
+        error,
+      );
     }
-    const state = isTask(result) ? (result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED) : TaskState.TASK_STATE_COMPLETED;
-    this.#options.onRoute?.({ path: "a2a", to, type, task, taskId: isTask(result) ? result.id : undefined, state: TaskState[state] ?? String(state) });
+    const state = isTask(result)
+      ? (result.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)
+      : TaskState.TASK_STATE_COMPLETED;
+    this.#options.onRoute?.({
+      path: "a2a",
+      to,
+      type,
+      task,
+      taskId: isTask(result) ? result.id : undefined,
+      state: TaskState[state] ?? String(state),
+    });
     if (state !== TaskState.TASK_STATE_COMPLETED) {
-      throw a2aError("a2a_task_failed", `${task} to ${to} ended ${TaskState[state]}: ${replyText(result)}`, { to, task, state: TaskState[state] });
+      throw a2aError(
+        "a2a_task_failed",
+        `${task} to ${to} ended ${TaskState[state]}: ${replyText(result)}`,
+        { to, task, state: TaskState[state] },
+      );
     }
     for (const value of replyValues(result)) {
       const output = TASK_OUTPUT_SCHEMAS[task].safeParse(value);
       if (output.success) return { path: "a2a", task, reply: output.data, result };
     }
-    throw a2aError("invalid_reply", `the reply of ${to} to ${task} carries no valid output`, { to, task });
+    throw a2aError("invalid_reply", `the reply of ${to} to ${task} carries no valid output`, {
+      to,
+      task,
+    });
   }
 }

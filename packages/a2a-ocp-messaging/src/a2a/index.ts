@@ -47,7 +47,13 @@ export {
   featureOf,
   negotiatedLink,
 } from "./negotiation.js";
-export { A2A_RPC_PATH, type A2AListenOptions, A2AServer, type A2AServeOptions, type A2AServerOptions } from "./server.js";
+export {
+  A2A_RPC_PATH,
+  type A2AListenOptions,
+  type A2AServeOptions,
+  A2AServer,
+  type A2AServerOptions,
+} from "./server.js";
 export {
   A2A_TASK_NAMES,
   A2A_TASKS,

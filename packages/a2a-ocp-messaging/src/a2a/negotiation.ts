@@ -13,10 +13,10 @@
  * `ocp.custom.*` belong to no feature.
  */
 import { OcpError } from "@ocp/types";
+import { Waiters } from "../agent/emitter.js";
+import type { AgentLink } from "../agent/link.js";
 import { BROADCAST } from "../envelope.js";
 import type { AgentIdentity } from "../identity.js";
-import type { AgentLink } from "../agent/link.js";
-import { Waiters } from "../agent/emitter.js";
 import { createMessage, type PlainMessage } from "../messages.js";
 import type { CapabilityConfirmPayload } from "../payloads/capability.js";
 import { type OcpFeature, OcpFeatureSchema } from "../payloads/capability.js";
@@ -27,7 +27,8 @@ import { MAX_NEGOTIATED_PEERS, NEGOTIATION_TIMEOUT_MS } from "./limits.js";
 
 /** The §7.1 feature a message type belongs to; `undefined` for `capability.*` and custom types. */
 export function featureOf(type: string): OcpFeature | undefined {
-  if (type.startsWith("ocp.knowledge.sync.") || type.startsWith("ocp.sync.")) return "bidirectional_sync";
+  if (type.startsWith("ocp.knowledge.sync.") || type.startsWith("ocp.sync."))
+    return "bidirectional_sync";
   if (type.startsWith("ocp.knowledge.")) return "knowledge_streaming";
   if (type.startsWith("ocp.collective.")) return "collective_query";
   if (type.startsWith("ocp.consensus.")) return "consensus_voting";
@@ -44,10 +45,19 @@ export class FeatureNotConfirmed extends OcpError<"feature_not_confirmed"> {
   readonly messageType: string;
   readonly confirmed: readonly OcpFeature[];
 
-  constructor(peer: string, feature: OcpFeature, messageType: string, confirmed: readonly OcpFeature[]) {
-    super("feature_not_confirmed", `${peer} did not confirm ${feature}, so ${messageType} was not sent (confirmed: ${confirmed.join(", ") || "none"})`, {
-      details: { peer, feature, type: messageType, confirmed: [...confirmed] },
-    });
+  constructor(
+    peer: string,
+    feature: OcpFeature,
+    messageType: string,
+    confirmed: readonly OcpFeature[],
+  ) {
+    super(
+      "feature_not_confirmed",
+      `${peer} did not confirm ${feature}, so ${messageType} was not sent (confirmed: ${confirmed.join(", ") || "none"})`,
+      {
+        details: { peer, feature, type: messageType, confirmed: [...confirmed] },
+      },
+    );
     this.peer = peer;
     this.feature = feature;
     this.messageType = messageType;
@@ -112,7 +122,8 @@ export class FeatureNegotiator {
     for (const peer of typeof to === "string" ? [to] : to) {
       if (peer === this.#options.identity.id) continue;
       const confirmed = await this.ensure(peer);
-      if (!confirmed.includes(feature)) throw new FeatureNotConfirmed(peer, feature, type, confirmed);
+      if (!confirmed.includes(feature))
+        throw new FeatureNotConfirmed(peer, feature, type, confirmed);
     }
   }
 
@@ -127,20 +138,45 @@ export class FeatureNegotiator {
   }
 
   async #announce(peer: string): Promise<readonly OcpFeature[]> {
-    const message = this.#sign(createMessage({ type: "capability.announce", from: this.#options.identity.id, to: peer, payload: { features: [...this.features], version: PROTOCOL_VERSION } }));
+    const message = this.#sign(
+      createMessage({
+        type: "capability.announce",
+        from: this.#options.identity.id,
+        to: peer,
+        payload: { features: [...this.features], version: PROTOCOL_VERSION },
+      }),
+    );
     const timeoutMs = this.#options.timeoutMs ?? NEGOTIATION_TIMEOUT_MS;
     const answer = this.#waiters.wait(message.id, timeoutMs, () =>
-      a2aError("negotiation_failed", `no capability.confirm from ${peer} within ${timeoutMs} ms`, { peer }),
+      a2aError("negotiation_failed", `no capability.confirm from ${peer} within ${timeoutMs} ms`, {
+        peer,
+      }),
     );
     try {
       await this.#options.link.send(message);
     } catch (error) {
-      this.#waiters.reject(message.id, a2aError("negotiation_failed", `capability.announce to ${peer} was not sent`, { peer }, error));
+      this.#waiters.reject(
+        message.id,
+        a2aError(
+          "negotiation_failed",
+          `capability.announce to ${peer} was not sent`,
+          { peer },
+          error,
+        ),
+      );
     }
     const confirm = await answer;
-    if (confirm.from !== peer) throw a2aError("negotiation_failed", `capability.confirm came from ${confirm.from}, not ${peer}`, { peer });
+    if (confirm.from !== peer)
+      throw a2aError(
+        "negotiation_failed",
+        `capability.confirm came from ${confirm.from}, not ${peer}`,
+        { peer },
+      );
     if (!versionsCompatible(confirm.payload.version, PROTOCOL_VERSION)) {
-      throw a2aError("negotiation_failed", `${peer} speaks ${confirm.payload.version}`, { peer, version: confirm.payload.version });
+      throw a2aError("negotiation_failed", `${peer} speaks ${confirm.payload.version}`, {
+        peer,
+        version: confirm.payload.version,
+      });
     }
     // Only features this agent announced count, whatever the peer claims.
     const agreed = confirm.payload.supportedFeatures.filter((f) => this.features.includes(f));
@@ -151,7 +187,8 @@ export class FeatureNegotiator {
   async #onMessage(m: PlainMessage): Promise<void> {
     if (m.from === this.#options.identity.id) return;
     if (m.type === "capability.confirm") {
-      if (m.correlation_id !== undefined) this.#waiters.resolve(m.correlation_id, { from: m.from, payload: m.payload });
+      if (m.correlation_id !== undefined)
+        this.#waiters.resolve(m.correlation_id, { from: m.from, payload: m.payload });
       return;
     }
     if (m.type !== "capability.announce") return;
@@ -178,7 +215,11 @@ export class FeatureNegotiator {
   }
 
   #sign<T extends Record<string, unknown>>(message: T): T {
-    return signObject(message, this.#options.identity.secretKey, ...(this.#options.ed25519 === undefined ? [] : [this.#options.ed25519])) as T;
+    return signObject(
+      message,
+      this.#options.identity.secretKey,
+      ...(this.#options.ed25519 === undefined ? [] : [this.#options.ed25519]),
+    ) as T;
   }
 }
 

@@ -14,7 +14,14 @@ import { DefaultRequestHandler, InMemoryTaskStore, type TaskStore } from "@a2a-j
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
 import type { OCPAgent } from "../agent/agent.js";
-import { type AgentCardOptions, AgentCardSchema, buildAgentCard, declaredFeatures, type OcpAgentCard, ocpDeclarationOf } from "./card.js";
+import {
+  type AgentCardOptions,
+  AgentCardSchema,
+  buildAgentCard,
+  declaredFeatures,
+  type OcpAgentCard,
+  ocpDeclarationOf,
+} from "./card.js";
 import { OcpAgentExecutor, type OcpAgentExecutorOptions } from "./executor.js";
 import { MAX_A2A_REQUEST_BYTES } from "./limits.js";
 
@@ -114,9 +121,23 @@ export class A2AServer {
       ...(options.voter === undefined ? {} : { voter: options.voter }),
       ...(options.onTask === undefined ? {} : { onTask: options.onTask }),
     });
-    const handler = new DefaultRequestHandler(card, options.taskStore ?? new InMemoryTaskStore(), executor);
-    this.#app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: async () => card, cache: { maxAge: options.cardMaxAgeSeconds ?? 60 } }));
-    this.#app.use(A2A_RPC_PATH, express.json({ limit: MAX_A2A_REQUEST_BYTES }), jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+    const handler = new DefaultRequestHandler(
+      card,
+      options.taskStore ?? new InMemoryTaskStore(),
+      executor,
+    );
+    this.#app.use(
+      `/${AGENT_CARD_PATH}`,
+      agentCardHandler({
+        agentCardProvider: async () => card,
+        cache: { maxAge: options.cardMaxAgeSeconds ?? 60 },
+      }),
+    );
+    this.#app.use(
+      A2A_RPC_PATH,
+      express.json({ limit: MAX_A2A_REQUEST_BYTES }),
+      jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+    );
     this.#card = card;
     return card;
   }

@@ -89,12 +89,22 @@ export const DATA_MEDIA_TYPE = "application/json";
 
 /** An SDK data part. */
 export function dataPart(value: unknown): Message["parts"][number] {
-  return { content: { $case: "data", value }, metadata: undefined, filename: "", mediaType: DATA_MEDIA_TYPE };
+  return {
+    content: { $case: "data", value },
+    metadata: undefined,
+    filename: "",
+    mediaType: DATA_MEDIA_TYPE,
+  };
 }
 
 /** An SDK text part. */
 export function textPart(value: string): Message["parts"][number] {
-  return { content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "text/plain" };
+  return {
+    content: { $case: "text", value },
+    metadata: undefined,
+    filename: "",
+    mediaType: "text/plain",
+  };
 }
 
 /** The data values of a list of parts, in order. */
@@ -115,7 +125,11 @@ export function taskRequestMessage(
     taskId: "",
     role: Role.ROLE_USER,
     parts: [
-      dataPart({ task, input: payload, ...(options.from === undefined ? {} : { from: options.from }) }),
+      dataPart({
+        task,
+        input: payload,
+        ...(options.from === undefined ? {} : { from: options.from }),
+      }),
       textPart(`${task} (${type})`),
     ],
     metadata: {},
@@ -125,16 +139,33 @@ export function taskRequestMessage(
 }
 
 /** Parses the task request an A2A message carries; the error says what is wrong. */
-export function parseTaskRequest(message: Message): { ok: true; value: TaskRequest } | { ok: false; error: string } {
+export function parseTaskRequest(
+  message: Message,
+): { ok: true; value: TaskRequest } | { ok: false; error: string } {
   for (const value of dataValues(message.parts)) {
     const envelope = TaskRequestSchema.safeParse(value);
     if (!envelope.success) continue;
     const type = TASK_MESSAGE_TYPES[envelope.data.task];
     const input = PAYLOAD_SCHEMAS[type].safeParse(envelope.data.input);
-    if (!input.success) return { ok: false, error: `${envelope.data.task}: the input is not a valid ${type} payload: ${input.error.issues[0]?.message ?? "invalid"}` };
-    return { ok: true, value: { task: envelope.data.task, type, input: input.data, from: envelope.data.from } as TaskRequest };
+    if (!input.success)
+      return {
+        ok: false,
+        error: `${envelope.data.task}: the input is not a valid ${type} payload: ${input.error.issues[0]?.message ?? "invalid"}`,
+      };
+    return {
+      ok: true,
+      value: {
+        task: envelope.data.task,
+        type,
+        input: input.data,
+        from: envelope.data.from,
+      } as TaskRequest,
+    };
   }
-  return { ok: false, error: `no data part { task, input } naming one of ${A2A_TASK_NAMES.join(", ")}` };
+  return {
+    ok: false,
+    error: `no data part { task, input } naming one of ${A2A_TASK_NAMES.join(", ")}`,
+  };
 }
 
 /** Whether a send result is a task (else a message). */

@@ -1,14 +1,19 @@
-import type { AgentCard, Message } from "@a2a-js/sdk";
-import { AGENT_CARD_PATH, Role } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
-import express from "express";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AgentCard, Message } from "@a2a-js/sdk";
+import { AGENT_CARD_PATH, Role } from "@a2a-js/sdk";
 import {
-  A2AServer,
+  AgentEvent,
+  type AgentExecutor,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+} from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import express from "express";
+import {
   type A2AServeOptions,
+  A2AServer,
   FeatureNegotiator,
   negotiatedLink,
   type OcpAgentCard,
@@ -45,7 +50,8 @@ export function within<T>(promise: Promise<T>, ms = 15_000, what = "condition"):
 export function hubAgentLink(client: HubClient): AgentLink & { received: PlainMessage[] } {
   const received: PlainMessage[] = [];
   client.on("message", (d) => {
-    if ((d.message as { encrypted?: boolean }).encrypted !== true) received.push(d.message as PlainMessage);
+    if ((d.message as { encrypted?: boolean }).encrypted !== true)
+      received.push(d.message as PlainMessage);
   });
   return {
     received,
@@ -53,7 +59,8 @@ export function hubAgentLink(client: HubClient): AgentLink & { received: PlainMe
     send: (message) => client.send(message as unknown as WireMessage),
     onMessage: (handler) => {
       const listener = (d: { message: unknown }) => {
-        if ((d.message as { encrypted?: boolean }).encrypted !== true) handler(d.message as PlainMessage);
+        if ((d.message as { encrypted?: boolean }).encrypted !== true)
+          handler(d.message as PlainMessage);
       };
       client.on("message", listener);
       return () => client.off("message", listener);
@@ -90,9 +97,19 @@ export async function ocpAgent(
     ...(options.features === undefined ? {} : { features: options.features }),
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
   });
-  const client = await HubClient.connect({ url: hubUrl, identity: id, profile: profileWithCard(id, card), transport: { reconnectBaseMs: 20 } });
+  const client = await HubClient.connect({
+    url: hubUrl,
+    identity: id,
+    profile: profileWithCard(id, card),
+    transport: { reconnectBaseMs: 20 },
+  });
   const link = hubAgentLink(client);
-  const negotiator = new FeatureNegotiator({ identity: id, link, ...(options.features === undefined ? {} : { features: options.features }), timeoutMs: 10_000 });
+  const negotiator = new FeatureNegotiator({
+    identity: id,
+    link,
+    ...(options.features === undefined ? {} : { features: options.features }),
+    timeoutMs: 10_000,
+  });
   const agent = new OCPAgent({ identity: id, link: negotiatedLink(link, negotiator) }).start();
   server.serve({ agent, card, ...(options.voter === undefined ? {} : { voter: options.voter }) });
   return {
@@ -120,7 +137,9 @@ export interface PlainAgent {
   close(): Promise<void>;
 }
 
-export async function plainA2AAgent(reply: (data: Record<string, unknown>) => unknown): Promise<PlainAgent> {
+export async function plainA2AAgent(
+  reply: (data: Record<string, unknown>) => unknown,
+): Promise<PlainAgent> {
   const app = express();
   const server: Server = createServer(app);
   server.listen(0, "127.0.0.1");
@@ -140,7 +159,9 @@ export async function plainA2AAgent(reply: (data: Record<string, unknown>) => un
   const card: AgentCard = {
     name: "Plain A2A agent",
     description: "An A2A agent that answers with a data part",
-    supportedInterfaces: [{ url: `${url}/rpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }],
+    supportedInterfaces: [
+      { url: `${url}/rpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+    ],
     provider: undefined,
     version: "0.1.0",
     capabilities: { streaming: false, pushNotifications: false, extensions: [] },
@@ -163,7 +184,14 @@ export async function plainA2AAgent(reply: (data: Record<string, unknown>) => un
           contextId: context.contextId,
           taskId: "",
           role: Role.ROLE_AGENT,
-          parts: [{ content: { $case: "data", value: reply(value) }, metadata: undefined, filename: "", mediaType: "application/json" }],
+          parts: [
+            {
+              content: { $case: "data", value: reply(value) },
+              metadata: undefined,
+              filename: "",
+              mediaType: "application/json",
+            },
+          ],
           metadata: undefined,
           extensions: [],
           referenceTaskIds: [],
@@ -178,6 +206,9 @@ export async function plainA2AAgent(reply: (data: Record<string, unknown>) => un
     next();
   });
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
-  app.use("/rpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(
+    "/rpc",
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+  );
   return state;
 }

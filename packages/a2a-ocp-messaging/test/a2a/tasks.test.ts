@@ -8,13 +8,24 @@ import { node, team } from "../agent/support.js";
 import { until, within } from "./support.js";
 
 /** What any A2A client sends: a user message with a data part `{ task, input }` (built here without the package's helpers). */
-function request(task: string, input: unknown, from?: string): Parameters<Client["sendMessage"]>[0] {
+function request(
+  task: string,
+  input: unknown,
+  from?: string,
+): Parameters<Client["sendMessage"]>[0] {
   const message: Message = {
     messageId: globalThis.crypto.randomUUID(),
     contextId: "",
     taskId: "",
     role: Role.ROLE_USER,
-    parts: [{ content: { $case: "data", value: { task, input, ...(from === undefined ? {} : { from }) } }, metadata: undefined, filename: "", mediaType: "application/json" }],
+    parts: [
+      {
+        content: { $case: "data", value: { task, input, ...(from === undefined ? {} : { from }) } },
+        metadata: undefined,
+        filename: "",
+        mediaType: "application/json",
+      },
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
@@ -44,13 +55,29 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
   beforeAll(async () => {
     [agent, teammate] = team(["ocp-a2a-server", "ocp-a2a-teammate"]) as [OCPAgent, OCPAgent];
     await agent.streamKnowledge([
-      node({ id: "n-ws", title: "WebSocket reconnect with exponential backoff", description: "Reconnect after a dropped socket, doubling the delay", tags: ["websocket"], createdBy: agent.id, confidence: 0.8 }),
-      node({ id: "n-db", title: "Postgres index on created_at", description: "Speeds up the timeline query", tags: ["database"], createdBy: agent.id }),
+      node({
+        id: "n-ws",
+        title: "WebSocket reconnect with exponential backoff",
+        description: "Reconnect after a dropped socket, doubling the delay",
+        tags: ["websocket"],
+        createdBy: agent.id,
+        confidence: 0.8,
+      }),
+      node({
+        id: "n-db",
+        title: "Postgres index on created_at",
+        description: "Speeds up the timeline query",
+        tags: ["database"],
+        createdBy: agent.id,
+      }),
     ]);
     server = await A2AServer.start({
       agent,
       name: "OCP agent",
-      voter: (proposal) => ({ vote: (proposal.proposal as { risky?: boolean }).risky === true ? "reject" : "approve", reasoning: "checked the risk flag" }),
+      voter: (proposal) => ({
+        vote: (proposal.proposal as { risky?: boolean }).risky === true ? "reject" : "approve",
+        reasoning: "checked the risk flag",
+      }),
       onTask: (t) => tasks.push(t),
     });
     client = await new ClientFactory().createFromUrl(server.url);
@@ -63,9 +90,23 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
   });
 
   it("§9.2 an SDK client calls search_and_respond and gets the agent's findings", async () => {
-    const result = await within(client.sendMessage(request("search_and_respond", { queryId: "q-1", query: "websocket reconnect", timeout: 5000 })), 15_000, "search_and_respond");
+    const result = await within(
+      client.sendMessage(
+        request("search_and_respond", {
+          queryId: "q-1",
+          query: "websocket reconnect",
+          timeout: 5000,
+        }),
+      ),
+      15_000,
+      "search_and_respond",
+    );
     expect(state(result)).toBe(TaskState.TASK_STATE_COMPLETED);
-    const response = output(result) as { queryId: string; findings: { node: { id: string }; relevance: number }[]; confidence: number };
+    const response = output(result) as {
+      queryId: string;
+      findings: { node: { id: string }; relevance: number }[];
+      confidence: number;
+    };
     expect(response.queryId).toBe("q-1");
     expect(response.findings[0]?.node.id).toBe("n-ws");
     expect(response.findings[0]?.relevance).toBe(1);
@@ -73,9 +114,17 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
   });
 
   it("§9.2 receive_knowledge puts the nodes into the agent's graph", async () => {
-    const nodes = [node({ id: "n-from-a2a", title: "Learned over A2A", createdBy: "a2a://plain-client" })];
+    const nodes = [
+      node({ id: "n-from-a2a", title: "Learned over A2A", createdBy: "a2a://plain-client" }),
+    ];
     const result = await within(
-      client.sendMessage(request("receive_knowledge", { streamId: "s-1", nodes, isIncremental: true, sequenceNumber: 1 }, "a2a://plain-client")),
+      client.sendMessage(
+        request(
+          "receive_knowledge",
+          { streamId: "s-1", nodes, isIncremental: true, sequenceNumber: 1 },
+          "a2a://plain-client",
+        ),
+      ),
       15_000,
       "receive_knowledge",
     );
@@ -86,16 +135,44 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
   });
 
   it("§9.2 vote_on_proposal answers with the agent's vote", async () => {
-    const proposal = { proposalId: "prop-1", topic: "Deploy", proposal: { risky: true }, votingPeriod: 60, requiredVotes: 1, votingRule: "majority" };
-    const result = await within(client.sendMessage(request("vote_on_proposal", proposal)), 15_000, "vote");
+    const proposal = {
+      proposalId: "prop-1",
+      topic: "Deploy",
+      proposal: { risky: true },
+      votingPeriod: 60,
+      requiredVotes: 1,
+      votingRule: "majority",
+    };
+    const result = await within(
+      client.sendMessage(request("vote_on_proposal", proposal)),
+      15_000,
+      "vote",
+    );
     expect(state(result)).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(output(result)).toEqual({ proposalId: "prop-1", vote: "reject", votedBy: agent.id, reasoning: "checked the risk flag" });
+    expect(output(result)).toEqual({
+      proposalId: "prop-1",
+      vote: "reject",
+      votedBy: agent.id,
+      reasoning: "checked the risk flag",
+    });
   });
 
   it("share_awareness records the caller's status and query_awareness reports it", async () => {
-    const shared = await within(client.sendMessage(request("share_awareness", { status: "working", availability: "busy", currentContext: { task: "migrations" } }, "a2a://plain-client")));
+    const shared = await within(
+      client.sendMessage(
+        request(
+          "share_awareness",
+          { status: "working", availability: "busy", currentContext: { task: "migrations" } },
+          "a2a://plain-client",
+        ),
+      ),
+    );
     expect(output(shared)).toEqual({ accepted: 1 });
-    const queried = await within(client.sendMessage(request("query_awareness", { queryId: "aq-1", filters: { status: ["working"] } })));
+    const queried = await within(
+      client.sendMessage(
+        request("query_awareness", { queryId: "aq-1", filters: { status: ["working"] } }),
+      ),
+    );
     const agents = (output(queried) as { agents: { agentId: string }[] }).agents;
     expect(agents.map((a) => a.agentId)).toContain("a2a://plain-client");
   });
@@ -103,7 +180,17 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
   it("publish_event publishes the event to the agent's team", async () => {
     const seen: EventPublishPayload[] = [];
     await teammate.subscribeEvents(["deploy.*"], undefined, (e) => seen.push(e));
-    const result = await within(client.sendMessage(request("publish_event", { eventId: "e-1", eventType: "deploy.started", eventData: { service: "api" }, timestamp: new Date().toISOString(), source: "a2a://plain-client" })));
+    const result = await within(
+      client.sendMessage(
+        request("publish_event", {
+          eventId: "e-1",
+          eventType: "deploy.started",
+          eventData: { service: "api" },
+          timestamp: new Date().toISOString(),
+          source: "a2a://plain-client",
+        }),
+      ),
+    );
     expect(state(result)).toBe(TaskState.TASK_STATE_COMPLETED);
     await until(() => seen.length > 0, "the teammate to get the event");
     expect(seen[0]?.eventType).toBe("deploy.started");
@@ -115,8 +202,12 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
     expect(state(unknown)).toBe(TaskState.TASK_STATE_REJECTED);
     const invalid = await within(client.sendMessage(request("search_and_respond", { query: 42 })));
     expect(state(invalid)).toBe(TaskState.TASK_STATE_REJECTED);
-    const text = (invalid as Task).status?.message?.parts.find((p) => p.content?.$case === "text")?.content;
-    expect(text?.$case === "text" ? text.value : "").toMatch(/not a valid ocp.collective.query payload/);
+    const text = (invalid as Task).status?.message?.parts.find(
+      (p) => p.content?.$case === "text",
+    )?.content;
+    expect(text?.$case === "text" ? text.value : "").toMatch(
+      /not a valid ocp.collective.query payload/,
+    );
   });
 });
 
@@ -127,9 +218,24 @@ describe("tasks of features the agent does not offer", () => {
     try {
       expect(server.card.skills.map((s) => s.id)).toEqual(["receive_knowledge"]);
       const client = await new ClientFactory().createFromUrl(server.url);
-      const result = await within(client.sendMessage(request("search_and_respond", { queryId: "q-2", query: "anything", timeout: 5000 })));
+      const result = await within(
+        client.sendMessage(
+          request("search_and_respond", { queryId: "q-2", query: "anything", timeout: 5000 }),
+        ),
+      );
       expect(state(result)).toBe(TaskState.TASK_STATE_REJECTED);
-      const vote = await within(client.sendMessage(request("vote_on_proposal", { proposalId: "p", topic: "t", proposal: {}, votingPeriod: 1, requiredVotes: 1, votingRule: "majority" })));
+      const vote = await within(
+        client.sendMessage(
+          request("vote_on_proposal", {
+            proposalId: "p",
+            topic: "t",
+            proposal: {},
+            votingPeriod: 1,
+            requiredVotes: 1,
+            votingRule: "majority",
+          }),
+        ),
+      );
       expect(state(vote)).toBe(TaskState.TASK_STATE_REJECTED);
     } finally {
       await server.close();
