@@ -18,8 +18,8 @@ const importsOf = (path: string) =>
   );
 
 describe("layering", () => {
-  // Node-only code: src/node (./node), src/hub and src/client (./hub), src/a2a (./a2a).
-  const nodeOnly = ["node", "hub", "client", "a2a"];
+  // Node-only code: src/node (./node), src/hub and src/client (./hub), src/agent (./agent), src/a2a (./a2a).
+  const nodeOnly = ["node", "hub", "client", "agent", "a2a"];
   const portable = sources(src).filter(
     (path) => !nodeOnly.some((dir) => relative(src, path).startsWith(dir)),
   );

@@ -97,27 +97,47 @@ export class ConsensusService {
     return proposalId;
   }
 
-  async vote(proposalId: string, vote: "approve" | "reject" | "abstain", reasoning?: string): Promise<VoteMessage> {
+  async vote(
+    proposalId: string,
+    vote: "approve" | "reject" | "abstain",
+    reasoning?: string,
+  ): Promise<VoteMessage> {
     const seen = this.#seen.get(proposalId);
     if (seen === undefined) throw agentError("unknown_proposal", `no proposal ${proposalId}`);
-    const payload = { proposalId, vote, votedBy: this.ctx.id, ...(reasoning === undefined ? {} : { reasoning }) };
+    const payload = {
+      proposalId,
+      vote,
+      votedBy: this.ctx.id,
+      ...(reasoning === undefined ? {} : { reasoning }),
+    };
     const message = await this.ctx.send("ocp.consensus.vote", BROADCAST, payload);
     if (seen.from === this.ctx.id) await this.#count(message);
     return message;
   }
 
   /** Routes a consensus message; true when it was one. */
-  async handle(message: MessageOf<"ocp.consensus.propose" | "ocp.consensus.vote" | "ocp.consensus.achieved" | "ocp.consensus.timeout">): Promise<void> {
+  async handle(
+    message: MessageOf<
+      | "ocp.consensus.propose"
+      | "ocp.consensus.vote"
+      | "ocp.consensus.achieved"
+      | "ocp.consensus.timeout"
+    >,
+  ): Promise<void> {
     switch (message.type) {
       case "ocp.consensus.propose":
         if (!this.#seen.has(message.payload.proposalId)) {
-          this.#seen.set(message.payload.proposalId, { proposal: message.payload, from: message.from });
+          this.#seen.set(message.payload.proposalId, {
+            proposal: message.payload,
+            from: message.from,
+          });
           this.events.proposal(message.payload, message.from);
         }
         return;
       case "ocp.consensus.vote":
         this.events.vote(message);
-        if (this.#seen.get(message.payload.proposalId)?.from === this.ctx.id) await this.#count(message);
+        if (this.#seen.get(message.payload.proposalId)?.from === this.ctx.id)
+          await this.#count(message);
         return;
       default:
         await this.#learn(message);
@@ -198,7 +218,9 @@ export class ConsensusService {
     });
   }
 
-  async #learn(message: MessageOf<"ocp.consensus.achieved" | "ocp.consensus.timeout">): Promise<void> {
+  async #learn(
+    message: MessageOf<"ocp.consensus.achieved" | "ocp.consensus.timeout">,
+  ): Promise<void> {
     const seen = this.#seen.get(message.payload.proposalId);
     const raw = (message.payload as Record<string, unknown>)["signedVotes"];
     const signedVotes = Array.isArray(raw) ? (raw as VoteMessage[]) : [];
@@ -207,22 +229,38 @@ export class ConsensusService {
       proposalId: message.payload.proposalId,
       status: achieved ? ("achieved" as const) : ("timeout" as const),
       votes: message.payload.votes,
-      ...(achieved ? { outcome: (message as MessageOf<"ocp.consensus.achieved">).payload.outcome } : {}),
-      ...(!achieved ? { reason: (message as MessageOf<"ocp.consensus.timeout">).payload.reason } : {}),
+      ...(achieved
+        ? { outcome: (message as MessageOf<"ocp.consensus.achieved">).payload.outcome }
+        : {}),
+      ...(!achieved
+        ? { reason: (message as MessageOf<"ocp.consensus.timeout">).payload.reason }
+        : {}),
     };
     if (seen === undefined || seen.from !== message.from) {
-      this.events.decision({ ...base, verified: false, verifyFailure: "proposal unknown or announced by another agent" });
+      this.events.decision({
+        ...base,
+        verified: false,
+        verifyFailure: "proposal unknown or announced by another agent",
+      });
       return;
     }
     const check = await verifyOutcome(
       seen.proposal,
       achieved
-        ? { outcome: base.outcome, votes: base.votes, voters: (message as MessageOf<"ocp.consensus.achieved">).payload.voters }
+        ? {
+            outcome: base.outcome,
+            votes: base.votes,
+            voters: (message as MessageOf<"ocp.consensus.achieved">).payload.voters,
+          }
         : { votes: base.votes },
       signedVotes,
       this.ctx.lookupKey,
       !achieved,
     );
-    this.events.decision(check.ok ? { ...base, verified: true } : { ...base, verified: false, verifyFailure: check.reason });
+    this.events.decision(
+      check.ok
+        ? { ...base, verified: true }
+        : { ...base, verified: false, verifyFailure: check.reason },
+    );
   }
 }

@@ -7,7 +7,14 @@ import type {
 } from "../payloads/knowledge.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
-import { type ApplyResult, applyRemote, deleteLocal, type ItemKind, putLocalEdge, putLocalNode } from "./graph.js";
+import {
+  type ApplyResult,
+  applyRemote,
+  deleteLocal,
+  type ItemKind,
+  putLocalEdge,
+  putLocalNode,
+} from "./graph.js";
 import { MAX_REMEMBERED_CONFLICTS } from "./limits.js";
 import type { VersionedEdge, VersionedItem, VersionedNode } from "./merge.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
@@ -34,9 +41,14 @@ type KnowledgeMessage = MessageOf<
  * the vector `{ [sender]: timestamp in ms }`: its later edits dominate its
  * earlier ones, and edits of different senders are concurrent.
  */
-function versioned<T extends KnowledgeNode | KnowledgeEdge>(item: T, from: string, timestamp: string): T & { ocpVersion: Record<string, number> } {
+function versioned<T extends KnowledgeNode | KnowledgeEdge>(
+  item: T,
+  from: string,
+  timestamp: string,
+): T & { ocpVersion: Record<string, number> } {
   const v = (item as Record<string, unknown>)["ocpVersion"];
-  if (typeof v === "object" && v !== null) return item as T & { ocpVersion: Record<string, number> };
+  if (typeof v === "object" && v !== null)
+    return item as T & { ocpVersion: Record<string, number> };
   const stamp = Date.parse((item as { timestamp?: string }).timestamp ?? timestamp);
   return { ...item, ocpVersion: { [from]: Number.isFinite(stamp) ? stamp : 1 } };
 }
@@ -62,7 +74,9 @@ export class KnowledgeService {
   ) {}
 
   async stream(nodes: readonly KnowledgeNode[], edges: readonly KnowledgeEdge[]): Promise<void> {
-    const written = nodes.map((n) => putLocalNode(this.ctx.graph, { ...n, createdBy: n.createdBy ?? this.ctx.id }));
+    const written = nodes.map((n) =>
+      putLocalNode(this.ctx.graph, { ...n, createdBy: n.createdBy ?? this.ctx.id }),
+    );
     await this.#deliver(this.table.offer(written), true);
     if (edges.length > 0) {
       const writtenEdges = edges.map((e) => putLocalEdge(this.ctx.graph, e));
@@ -71,14 +85,24 @@ export class KnowledgeService {
   }
 
   async delete(nodeIds: readonly string[], edgeIds: readonly string[]): Promise<void> {
-    const tombs = nodeIds.map((id) => deleteLocal(this.ctx.graph, "node", id)).filter((t) => t !== undefined) as VersionedNode[];
-    const edgeTombs = edgeIds.map((id) => deleteLocal(this.ctx.graph, "edge", id)).filter((t) => t !== undefined) as VersionedEdge[];
+    const tombs = nodeIds
+      .map((id) => deleteLocal(this.ctx.graph, "node", id))
+      .filter((t) => t !== undefined) as VersionedNode[];
+    const edgeTombs = edgeIds
+      .map((id) => deleteLocal(this.ctx.graph, "edge", id))
+      .filter((t) => t !== undefined) as VersionedEdge[];
     await this.#update(tombs, [], edgeTombs, tombs);
   }
 
-  async subscribe(publisher: string, request: Omit<KnowledgeSubscribePayload, "subscriptionId"> & { subscriptionId?: string }): Promise<string> {
+  async subscribe(
+    publisher: string,
+    request: Omit<KnowledgeSubscribePayload, "subscriptionId"> & { subscriptionId?: string },
+  ): Promise<string> {
     const subscriptionId = request.subscriptionId ?? `sub-${globalThis.crypto.randomUUID()}`;
-    await this.ctx.send("ocp.knowledge.subscribe", publisher, { ...request, subscriptionId } as KnowledgeSubscribePayload);
+    await this.ctx.send("ocp.knowledge.subscribe", publisher, {
+      ...request,
+      subscriptionId,
+    } as KnowledgeSubscribePayload);
     return subscriptionId;
   }
 
@@ -86,22 +110,34 @@ export class KnowledgeService {
     await this.ctx.send("ocp.knowledge.unsubscribe", publisher, { subscriptionId });
   }
 
-  async control(publisher: string, streamId: string, action: "pause" | "resume" | "cancel"): Promise<void> {
+  async control(
+    publisher: string,
+    streamId: string,
+    action: "pause" | "resume" | "cancel",
+  ): Promise<void> {
     await this.ctx.send("ocp.knowledge.control", publisher, { streamId, action });
   }
 
   async handle(m: KnowledgeMessage): Promise<void> {
     switch (m.type) {
       case "ocp.knowledge.subscribe": {
-        if (!this.table.add(m.from, m.payload)) throw agentError("limit_exceeded", `subscription id ${m.payload.subscriptionId} is taken`);
-        const existing = this.ctx.graph.liveNodes().filter((n) => matchesFilters(n, m.payload.filters));
-        const initial = existing.length > 0 ? this.#initial(m.payload.subscriptionId, existing) : [];
+        if (!this.table.add(m.from, m.payload))
+          throw agentError(
+            "limit_exceeded",
+            `subscription id ${m.payload.subscriptionId} is taken`,
+          );
+        const existing = this.ctx.graph
+          .liveNodes()
+          .filter((n) => matchesFilters(n, m.payload.filters));
+        const initial =
+          existing.length > 0 ? this.#initial(m.payload.subscriptionId, existing) : [];
         await this.#deliver(initial, false);
         if (m.payload.deliveryMode === "pull") this.#armPull(m.payload);
         return;
       }
       case "ocp.knowledge.unsubscribe":
-        if (this.table.remove(m.from, m.payload.subscriptionId)) this.#disarm(m.payload.subscriptionId);
+        if (this.table.remove(m.from, m.payload.subscriptionId))
+          this.#disarm(m.payload.subscriptionId);
         return;
       case "ocp.knowledge.control": {
         const deliveries = this.table.control(m.from, m.payload.streamId, m.payload.action);
@@ -116,25 +152,40 @@ export class KnowledgeService {
         const chunks = m.payload.batched === true ? m.payload.items : [m.payload];
         const items: { kind: ItemKind; item: VersionedItem }[] = [];
         for (const chunk of chunks) {
-          if (chunk.checksum !== undefined && chunk.checksum !== pageChecksum(chunk.nodes, chunk.edges ?? [])) {
-            throw agentError("sync_checksum_mismatch", `stream ${chunk.streamId} #${chunk.sequenceNumber}: checksum mismatch`);
+          if (
+            chunk.checksum !== undefined &&
+            chunk.checksum !== pageChecksum(chunk.nodes, chunk.edges ?? [])
+          ) {
+            throw agentError(
+              "sync_checksum_mismatch",
+              `stream ${chunk.streamId} #${chunk.sequenceNumber}: checksum mismatch`,
+            );
           }
-          for (const n of chunk.nodes) items.push({ kind: "node", item: versioned(n, m.from, m.timestamp) as VersionedNode });
-          for (const e of chunk.edges ?? []) items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
+          for (const n of chunk.nodes)
+            items.push({ kind: "node", item: versioned(n, m.from, m.timestamp) as VersionedNode });
+          for (const e of chunk.edges ?? [])
+            items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
         }
         await this.applied(applyRemote(this.ctx.graph, items), m.from);
         return;
       }
       case "ocp.knowledge.update": {
-        const p = m.payload as typeof m.payload & { tombstones?: VersionedNode[]; edgeTombstones?: VersionedEdge[] };
+        const p = m.payload as typeof m.payload & {
+          tombstones?: VersionedNode[];
+          edgeTombstones?: VersionedEdge[];
+        };
         const items: { kind: ItemKind; item: VersionedItem }[] = [];
         for (const u of p.updates) {
           const current = this.ctx.graph.getNode(u.nodeId);
           const merged = { ...(current ?? {}), ...u.changes, id: u.nodeId } as KnowledgeNode;
-          items.push({ kind: "node", item: versioned(merged, m.from, m.timestamp) as VersionedNode });
+          items.push({
+            kind: "node",
+            item: versioned(merged, m.from, m.timestamp) as VersionedNode,
+          });
         }
         for (const t of p.tombstones ?? []) items.push({ kind: "node", item: t });
-        for (const e of p.newEdges) items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
+        for (const e of p.newEdges)
+          items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
         for (const t of p.edgeTombstones ?? []) items.push({ kind: "edge", item: t });
         await this.applied(applyRemote(this.ctx.graph, items), m.from);
         return;
@@ -144,13 +195,18 @@ export class KnowledgeService {
 
   /** Reports what a merge did: new knowledge, deletions, and each conflict once (also to `from`). */
   async applied(result: ApplyResult, from: string): Promise<void> {
-    const live = result.applied.filter((i) => i.ocpDeleted !== true && "title" in i) as VersionedNode[];
-    const deleted = result.applied.filter((i) => i.ocpDeleted === true && "title" in i).map((i) => i.id);
+    const live = result.applied.filter(
+      (i) => i.ocpDeleted !== true && "title" in i,
+    ) as VersionedNode[];
+    const deleted = result.applied
+      .filter((i) => i.ocpDeleted === true && "title" in i)
+      .map((i) => i.id);
     if (live.length > 0) this.events.knowledge(live, from);
     if (deleted.length > 0) this.events.deleted(deleted, from);
     for (let i = 0; i < result.conflicts.length; i++) {
       const c = result.conflicts[i];
-      if (c === undefined || result.conflictKinds[i] !== "node" || this.#reported.has(c.conflictId)) continue;
+      if (c === undefined || result.conflictKinds[i] !== "node" || this.#reported.has(c.conflictId))
+        continue;
       if (this.#reported.size >= MAX_REMEMBERED_CONFLICTS) this.#reported.clear();
       this.#reported.add(c.conflictId);
       const payload: KnowledgeConflictPayload = {
@@ -206,7 +262,12 @@ export class KnowledgeService {
   }
 
   /** Sends deletions and edge changes to the subscribers whose filters match an affected node. */
-  async #update(tombs: VersionedNode[], edges: VersionedEdge[], edgeTombs: VersionedEdge[], affected: VersionedNode[]): Promise<void> {
+  async #update(
+    tombs: VersionedNode[],
+    edges: VersionedEdge[],
+    edgeTombs: VersionedEdge[],
+    affected: VersionedNode[],
+  ): Promise<void> {
     const touched = [...affected];
     for (const e of [...edges, ...edgeTombs]) {
       for (const id of [e.source, e.target]) {

@@ -1,16 +1,34 @@
 import MiniSearch from "minisearch";
-import type { KnowledgeNode } from "../payloads/knowledge.js";
 import type { QueryFinding } from "../payloads/collective.js";
+import type { KnowledgeNode } from "../payloads/knowledge.js";
 import { nodeDomains } from "./subscriptions.js";
 
 /**
  * Ranking over the local graph for collective queries (§5.2.2): BM25 as
  * MiniSearch computes it (the library the OCP demo provider uses), over a
  * node's title (boosted), description, tags, type and the strings in its
- * data, with prefix and fuzzy matching. Relevance is the BM25 score divided
- * by the best score of the query, so the best finding has relevance 1.
- * Ties break on node id, so results are deterministic.
+ * data. Query terms drop English stop words and one-letter tokens; terms of
+ * four letters or more also match as prefixes, of five or more with one
+ * edit in five (fuzzy). A finding's relevance is its BM25 score divided by
+ * the best score of the query, times the share of the query's terms it
+ * matched, so a node that matches one word of five ranks low even when it is
+ * the only match; findings under {@link MIN_RELEVANCE} are dropped. Ties
+ * break on node id, so results are deterministic.
  */
+
+/** Findings below this relevance are not reported. */
+export const MIN_RELEVANCE = 0.15;
+
+const STOP_WORDS = new Set(
+  "a an and are as at be by can do does for from how i in is it its of on or our s should the their there this to was we what what's whats when where which who why will with you your".split(
+    " ",
+  ),
+);
+
+function queryTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  return t.length < 2 || STOP_WORDS.has(t) ? null : t;
+}
 
 interface Entry {
   id: string;
@@ -38,7 +56,7 @@ function entry(node: KnowledgeNode): Entry {
     title: node.title,
     description: node.description ?? "",
     tags: node.tags.join(" "),
-    type: node.type.replaceAll(".", " "),
+    type: node.type,
     text: text.join(" "),
   };
 }
@@ -62,7 +80,11 @@ export function excerptOf(node: KnowledgeNode): string {
 }
 
 /** BM25 search over a set of nodes. */
-export function searchNodes(nodes: readonly KnowledgeNode[], query: string, options: SearchOptions): {
+export function searchNodes(
+  nodes: readonly KnowledgeNode[],
+  query: string,
+  options: SearchOptions,
+): {
   findings: QueryFinding[];
   nodesSearched: number;
 } {
@@ -70,10 +92,21 @@ export function searchNodes(nodes: readonly KnowledgeNode[], query: string, opti
   const index = new MiniSearch<Entry>({
     fields: ["title", "description", "tags", "type", "text"],
     storeFields: [],
-    searchOptions: { boost: { title: 2, tags: 1.5 }, prefix: true, fuzzy: 0.2, combineWith: "OR" },
+    searchOptions: {
+      boost: { title: 2, tags: 1.5 },
+      prefix: (term) => term.length >= 4,
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      combineWith: "OR",
+      processTerm: queryTerm,
+    },
   });
   index.addAll(nodes.map(entry));
   const text = [query, ...(options.keywords ?? [])].join(" ");
+  const queryTerms = new Set(
+    MiniSearch.getDefault("tokenize")(text, "")
+      .map((t: string) => queryTerm(t))
+      .filter((t: string | null): t is string => t !== null),
+  );
   const domains = options.domains ?? [];
   const results = index
     .search(text)
@@ -82,19 +115,22 @@ export function searchNodes(nodes: readonly KnowledgeNode[], query: string, opti
       const node = byId.get(String(r.id));
       return node !== undefined && nodeDomains(node).some((d) => domains.includes(d));
     })
-    .sort((a, b) => b.score - a.score || (String(a.id) < String(b.id) ? -1 : 1))
-    .slice(0, options.limit);
+    .sort((a, b) => b.score - a.score || (String(a.id) < String(b.id) ? -1 : 1));
   const best = results[0]?.score ?? 1;
   const findings: QueryFinding[] = [];
   for (const r of results) {
     const node = byId.get(String(r.id));
     if (node === undefined) continue;
+    const coverage = queryTerms.size === 0 ? 1 : Math.min(1, r.queryTerms.length / queryTerms.size);
+    const relevance = Math.min(1, Math.max(0, (r.score / best) * coverage));
+    if (relevance < MIN_RELEVANCE) continue;
     findings.push({
       node,
-      relevance: Math.min(1, Math.max(0, r.score / best)),
+      relevance,
       excerpt: excerptOf(node),
       context: `matched ${Object.keys(r.match).join(", ")}`,
     });
   }
-  return { findings, nodesSearched: nodes.length };
+  findings.sort((a, b) => b.relevance - a.relevance || (a.node.id < b.node.id ? -1 : 1));
+  return { findings: findings.slice(0, options.limit), nodesSearched: nodes.length };
 }

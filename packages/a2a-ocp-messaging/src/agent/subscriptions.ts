@@ -1,6 +1,10 @@
 import type { KnowledgeNode, KnowledgeSubscribePayload } from "../payloads/knowledge.js";
 import { agentError } from "./errors.js";
-import { DEFAULT_STREAM_BATCH, MAX_KNOWLEDGE_SUBSCRIPTIONS, MAX_PENDING_PER_SUBSCRIPTION } from "./limits.js";
+import {
+  DEFAULT_STREAM_BATCH,
+  MAX_KNOWLEDGE_SUBSCRIPTIONS,
+  MAX_PENDING_PER_SUBSCRIPTION,
+} from "./limits.js";
 
 /**
  * Knowledge subscriptions (§5.1.2, §5.1.3, §12.4), the publisher's side. A
@@ -32,7 +36,10 @@ export function nodeDomains(node: KnowledgeNode): string[] {
 }
 
 /** Whether `node` passes a subscription's filters. */
-export function matchesFilters(node: KnowledgeNode, filters: KnowledgeSubscribePayload["filters"]): boolean {
+export function matchesFilters(
+  node: KnowledgeNode,
+  filters: KnowledgeSubscribePayload["filters"],
+): boolean {
   if (filters === undefined) return true;
   const listed = (list: string[] | undefined) => list !== undefined && list.length > 0;
   if (listed(filters.domains)) {
@@ -71,9 +78,18 @@ export class SubscriptionTable {
     const existing = this.#subs.get(request.subscriptionId);
     if (existing !== undefined && existing.subscriber !== subscriber) return false;
     if (!this.#subs.has(request.subscriptionId) && this.#subs.size >= MAX_KNOWLEDGE_SUBSCRIPTIONS) {
-      throw agentError("limit_exceeded", `more than ${MAX_KNOWLEDGE_SUBSCRIPTIONS} knowledge subscriptions`);
+      throw agentError(
+        "limit_exceeded",
+        `more than ${MAX_KNOWLEDGE_SUBSCRIPTIONS} knowledge subscriptions`,
+      );
     }
-    this.#subs.set(request.subscriptionId, { subscriber, request, paused: false, pending: [], sequence: 0 });
+    this.#subs.set(request.subscriptionId, {
+      subscriber,
+      request,
+      paused: false,
+      pending: [],
+      sequence: 0,
+    });
     return true;
   }
 

@@ -8,10 +8,10 @@ import {
   putLocalNode,
   snapshot,
 } from "../../src/agent/graph.js";
-import { compareVectors } from "../../src/agent/version-vector.js";
 import { MemoryGraph } from "../../src/agent/memory-graph.js";
 import type { MergeConflict, VersionedItem } from "../../src/agent/merge.js";
 import { deltaPages, requestVector, SyncReceiver } from "../../src/agent/sync.js";
+import { compareVectors } from "../../src/agent/version-vector.js";
 
 /**
  * An in-memory network of replicas: local edits are broadcast as messages
@@ -33,12 +33,26 @@ type Op =
   | { op: "sync"; from: number; to: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("edit" as const), agent: fc.nat(3), node: fc.nat(2), text: fc.string({ maxLength: 4 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("delete" as const), agent: fc.nat(3), node: fc.nat(2) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant("edit" as const),
+      agent: fc.nat(3),
+      node: fc.nat(2),
+      text: fc.string({ maxLength: 4 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant("delete" as const), agent: fc.nat(3), node: fc.nat(2) }),
+  },
   { weight: 5, arbitrary: fc.record({ op: fc.constant("deliver" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("partition" as const), agent: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("heal" as const), agent: fc.nat(3) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("sync" as const), from: fc.nat(3), to: fc.nat(3) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant("sync" as const), from: fc.nat(3), to: fc.nat(3) }),
+  },
 );
 
 interface InFlight {
@@ -51,7 +65,10 @@ type Report = (agent: number, conflicts: readonly MergeConflict<VersionedItem>[]
 function syncPair(graphs: KnowledgeGraph[], requester: number, responder: number, report: Report) {
   const req = graphs[requester] as KnowledgeGraph;
   const res = graphs[responder] as KnowledgeGraph;
-  const request = { syncId: `s-${requester}-${responder}`, versionVector: requestVector(req, [res.replicaId]) };
+  const request = {
+    syncId: `s-${requester}-${responder}`,
+    versionVector: requestVector(req, [res.replicaId]),
+  };
   const receiver = new SyncReceiver(req, res.replicaId, false);
   for (const page of deltaPages(res, request, 2)) {
     const result = receiver.accept(JSON.parse(JSON.stringify(page)));
@@ -71,7 +88,10 @@ describe("convergence of replicated knowledge graphs", () => {
         const reportedNodes = new Set<string>();
         const report: Report = (agent, conflicts) => {
           for (const c of conflicts) {
-            expect(reported[agent]?.has(c.conflictId), `${c.conflictId} reported twice at ${agent}`).toBe(false);
+            expect(
+              reported[agent]?.has(c.conflictId),
+              `${c.conflictId} reported twice at ${agent}`,
+            ).toBe(false);
             reported[agent]?.add(c.conflictId);
             reportedNodes.add(c.local.id);
           }
@@ -136,7 +156,9 @@ describe("convergence of replicated knowledge graphs", () => {
             versions.some((b) => compareVectors(a.ocpVersion, b.ocpVersion) === "concurrent"),
           );
           if (concurrent) {
-            expect(reportedNodes.has(id), `node ${id} had concurrent versions and no report`).toBe(true);
+            expect(reportedNodes.has(id), `node ${id} had concurrent versions and no report`).toBe(
+              true,
+            );
           }
         }
       }),
