@@ -24,7 +24,7 @@ describe("layering", () => {
     (path) => !nodeOnly.some((dir) => relative(src, path).startsWith(dir)),
   );
 
-  it("the portable entry (everything outside src/node, src/hub, src/client, src/a2a) imports no node: module and nothing node-only", () => {
+  it("the portable entry (everything outside src/node, src/hub, src/client, src/agent, src/a2a) imports no node: module and nothing node-only", () => {
     expect(portable.length).toBeGreaterThan(10);
     for (const path of portable) {
       for (const specifier of importsOf(path)) {

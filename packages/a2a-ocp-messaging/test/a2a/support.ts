@@ -20,10 +20,11 @@ import {
   profileWithCard,
 } from "../../src/a2a/index.js";
 import { OCPAgent } from "../../src/agent/agent.js";
+import { hubLink } from "../../src/agent/hub-link.js";
 import type { AgentLink } from "../../src/agent/link.js";
 import { HubClient } from "../../src/client/hub-client.js";
 import type { AgentIdentity } from "../../src/identity.js";
-import type { PlainMessage, WireMessage } from "../../src/messages.js";
+import type { PlainMessage } from "../../src/messages.js";
 import type { OcpFeature } from "../../src/payloads/capability.js";
 import { identity } from "../hub/support.js";
 
@@ -46,29 +47,12 @@ export function within<T>(promise: Promise<T>, ms = 15_000, what = "condition"):
   });
 }
 
-/** An `AgentLink` over a connected `HubClient`; every message it emits was verified by the client. */
+/** The runtime's `hubLink` over a connected `HubClient`, recording every verified message it delivers. */
 export function hubAgentLink(client: HubClient): AgentLink & { received: PlainMessage[] } {
+  const link = hubLink(client);
   const received: PlainMessage[] = [];
-  client.on("message", (d) => {
-    if ((d.message as { encrypted?: boolean }).encrypted !== true)
-      received.push(d.message as PlainMessage);
-  });
-  return {
-    received,
-    lookupKey: () => undefined,
-    send: (message) => client.send(message as unknown as WireMessage),
-    onMessage: (handler) => {
-      const listener = (d: { message: unknown }) => {
-        if ((d.message as { encrypted?: boolean }).encrypted !== true)
-          handler(d.message as PlainMessage);
-      };
-      client.on("message", listener);
-      return () => client.off("message", listener);
-    },
-    close: async () => {
-      await client.close();
-    },
-  };
+  link.onMessage((m) => received.push(m));
+  return { ...link, received };
 }
 
 /** A full OCP agent: its A2A server, its card in its hub profile, a negotiated link to the hub. */
