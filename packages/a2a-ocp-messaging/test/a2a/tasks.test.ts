@@ -134,6 +134,39 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
     expect(tasks.at(-1)?.from).toBe("a2a://plain-client");
   });
 
+  it("§9.2 a plain client streams knowledge with sendMessageStream and sees the task through to completed", async () => {
+    const nodes = [
+      node({ id: "n-streamed", title: "Streamed over SSE", createdBy: "a2a://plain-client" }),
+    ];
+    const states: TaskState[] = [];
+    let artifact: unknown;
+    const consume = async () => {
+      for await (const event of client.sendMessageStream(
+        request("receive_knowledge", {
+          streamId: "s-2",
+          nodes,
+          isIncremental: true,
+          sequenceNumber: 1,
+        }),
+      )) {
+        const payload = event.payload;
+        if (payload?.$case === "task")
+          states.push(payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+        if (payload?.$case === "statusUpdate")
+          states.push(payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+        if (payload?.$case === "artifactUpdate") {
+          const part = payload.value.artifact?.parts[0]?.content;
+          artifact = part?.$case === "data" ? part.value : undefined;
+        }
+      }
+    };
+    await within(consume(), 15_000, "the stream to end");
+    expect(states[0]).toBe(TaskState.TASK_STATE_SUBMITTED);
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifact).toEqual({ accepted: 1 });
+    expect(agent.node("n-streamed")?.title).toBe("Streamed over SSE");
+  });
+
   it("§9.2 vote_on_proposal answers with the agent's vote", async () => {
     const proposal = {
       proposalId: "prop-1",
