@@ -16,8 +16,25 @@ const dir = mkdtempSync(join(tmpdir(), "ocp-team-demo-"));
 const children = [];
 const say = (line) => process.stdout.write(`${line}\n`);
 
-function cleanup() {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+/** Stops every child (bounded wait for each to exit), then removes the temporary directory. */
+async function cleanup() {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => {
+            child.kill("SIGKILL");
+            resolve();
+          }, 5000);
+          child.once("exit", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -228,15 +245,15 @@ async function main() {
 }
 
 main().then(
-  () => {
-    cleanup();
+  async () => {
+    await cleanup();
     process.exit(0);
   },
-  (error) => {
+  async (error) => {
     process.stderr.write(
       `team demo failed: ${error instanceof Error ? error.message : String(error)}\n`,
     );
-    cleanup();
+    await cleanup();
     process.exit(1);
   },
 );

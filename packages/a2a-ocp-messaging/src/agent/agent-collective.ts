@@ -99,8 +99,9 @@ export class CollectiveService {
         if (!this.answer) return;
         const started = this.ctx.now();
         const structured = m.payload.structuredQuery;
+        // §8.5: only nodes the querier may see are searched.
         const { findings, nodesSearched } = searchNodes(
-          this.ctx.graph.liveNodes(),
+          this.ctx.graph.liveNodes().filter((n) => this.ctx.maySee(n, m.from)),
           m.payload.query,
           {
             keywords: structured?.keywords ?? [],

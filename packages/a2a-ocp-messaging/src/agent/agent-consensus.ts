@@ -13,7 +13,7 @@ import {
 } from "./consensus.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
-import { MAX_VOTING_PERIOD_SECONDS } from "./limits.js";
+import { ANNOUNCE_RETRY_MS, MAX_VOTING_PERIOD_SECONDS } from "./limits.js";
 
 /** A decided proposal as agents learn it. */
 export interface ConsensusDecision {
@@ -180,30 +180,34 @@ export class ConsensusService {
     const timer = this.#timers.get(state.proposalId);
     if (timer !== undefined) clearTimeout(timer);
     const signedVotes = state.votes;
-    for (let attempt = 0; !this.#closed; attempt++) {
-      try {
-        if (decided.status === "achieved") {
-          await this.ctx.send("ocp.consensus.achieved", BROADCAST, {
-            proposalId: state.proposalId,
-            outcome: decided.outcome,
-            votes: decided.votes,
-            voters: signedVotes.map((v) => v.from),
-            achievedAt: new Date(this.ctx.now()).toISOString(),
-            signedVotes,
-          });
-        } else if (decided.status === "timeout") {
-          await this.ctx.send("ocp.consensus.timeout", BROADCAST, {
-            proposalId: state.proposalId,
-            votes: decided.votes,
-            reason: decided.reason,
-            signedVotes,
-          });
-        }
-        break;
-      } catch (error) {
-        // Not acknowledged (the hub is restarting): the state stays unannounced and is retried.
-        if (attempt >= 2) throw error;
+    try {
+      if (decided.status === "achieved") {
+        await this.ctx.send("ocp.consensus.achieved", BROADCAST, {
+          proposalId: state.proposalId,
+          outcome: decided.outcome,
+          votes: decided.votes,
+          voters: signedVotes.map((v) => v.from),
+          achievedAt: new Date(this.ctx.now()).toISOString(),
+          signedVotes,
+        });
+      } else if (decided.status === "timeout") {
+        await this.ctx.send("ocp.consensus.timeout", BROADCAST, {
+          proposalId: state.proposalId,
+          votes: decided.votes,
+          reason: decided.reason,
+          signedVotes,
+        });
       }
+    } catch {
+      // Not acknowledged (hub unreachable or restarting): the state stays
+      // unannounced in the store and the announcement is retried.
+      if (this.#closed) return;
+      const retry = setTimeout(() => {
+        this.#timers.delete(state.proposalId);
+        void this.#announce(state);
+      }, ANNOUNCE_RETRY_MS);
+      this.#timers.set(state.proposalId, retry);
+      return;
     }
     const latest = this.store.load(state.proposalId) ?? state;
     latest.announced = true;

@@ -15,7 +15,11 @@ import {
   putLocalEdge,
   putLocalNode,
 } from "./graph.js";
-import { MAX_REMEMBERED_CONFLICTS } from "./limits.js";
+import {
+  DEFAULT_PULL_INTERVAL_MS,
+  MAX_REMEMBERED_CONFLICTS,
+  MIN_PULL_INTERVAL_MS,
+} from "./limits.js";
 import type { VersionedEdge, VersionedItem, VersionedNode } from "./merge.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
 import { pageChecksum } from "./sync.js";
@@ -64,14 +68,16 @@ function versioned<T extends KnowledgeNode | KnowledgeEdge>(
  * (`isIncremental: false`).
  */
 export class KnowledgeService {
-  readonly table = new SubscriptionTable();
+  readonly table: SubscriptionTable;
   readonly #pullTimers = new Map<string, ReturnType<typeof setInterval>>();
   readonly #reported = new Set<string>();
 
   constructor(
     private readonly ctx: AgentContext,
     private readonly events: KnowledgeEvents,
-  ) {}
+  ) {
+    this.table = new SubscriptionTable((node, subscriber) => ctx.maySee(node, subscriber));
+  }
 
   async stream(nodes: readonly KnowledgeNode[], edges: readonly KnowledgeEdge[]): Promise<void> {
     const written = nodes.map((n) =>
@@ -128,7 +134,7 @@ export class KnowledgeService {
           );
         const existing = this.ctx.graph
           .liveNodes()
-          .filter((n) => matchesFilters(n, m.payload.filters));
+          .filter((n) => matchesFilters(n, m.payload.filters) && this.ctx.maySee(n, m.from));
         const initial =
           existing.length > 0 ? this.#initial(m.payload.subscriptionId, existing) : [];
         await this.#deliver(initial, false);
@@ -218,7 +224,9 @@ export class KnowledgeService {
         suggestedResolution: c.resolved as VersionedNode,
       };
       this.events.conflict(payload, this.ctx.id);
-      await this.ctx.send("ocp.knowledge.conflict", from, payload);
+      // §8.5: the other side hears of it only if it may see our version too.
+      if (this.ctx.maySee(payload.localVersion, from))
+        await this.ctx.send("ocp.knowledge.conflict", from, payload);
     }
   }
 
@@ -235,7 +243,10 @@ export class KnowledgeService {
 
   #armPull(request: KnowledgeSubscribePayload): void {
     this.#disarm(request.subscriptionId);
-    const everyMs = Math.max(1, request.frequency ?? 60) * 1000;
+    const everyMs =
+      request.frequency === undefined
+        ? DEFAULT_PULL_INTERVAL_MS
+        : Math.max(MIN_PULL_INTERVAL_MS, request.frequency * 1000);
     const timer = setInterval(() => {
       void this.#deliver(this.table.flush(request.subscriptionId), true).catch(() => undefined);
     }, everyMs);
@@ -278,12 +289,13 @@ export class KnowledgeService {
     const subscribers = new Set<string>();
     for (const n of touched) for (const s of this.table.matching(n)) subscribers.add(s.subscriber);
     for (const subscriber of subscribers) {
+      const visible = tombs.filter((t) => this.ctx.maySee(t, subscriber));
       await this.ctx.send("ocp.knowledge.update", subscriber, {
         updates: [],
-        deletions: tombs.map((t) => t.id),
+        deletions: visible.map((t) => t.id),
         newEdges: edges,
         deletedEdges: edgeTombs.map((e) => e.id),
-        tombstones: tombs,
+        tombstones: visible,
         edgeTombstones: edgeTombs,
       });
     }

@@ -1,13 +1,14 @@
 import type { MessageOf } from "../messages.js";
 import type { AwarenessResponsePayload } from "../payloads/awareness.js";
 import type {
+  KnowledgeNode,
   KnowledgeSyncRequestPayload,
   KnowledgeSyncResponsePayload,
 } from "../payloads/knowledge.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import type { ApplyResult } from "./graph.js";
-import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
+import { SYNC_PAGE_ITEMS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import { deltaPages, requestVector, SyncReceiver } from "./sync.js";
 
 /** The outcome of one sync, as the requester saw it. */
@@ -113,11 +114,13 @@ export class SyncService {
     >,
   ): Promise<boolean> {
     switch (message.type) {
-      case "ocp.knowledge.sync.request":
-        for (const page of deltaPages(this.ctx.graph, message.payload)) {
+      case "ocp.knowledge.sync.request": {
+        const maySee = (n: KnowledgeNode) => this.ctx.maySee(n, message.from);
+        for (const page of deltaPages(this.ctx.graph, message.payload, SYNC_PAGE_ITEMS, maySee)) {
           await this.ctx.send("ocp.knowledge.sync.response", message.from, page);
         }
         return true;
+      }
       case "ocp.knowledge.sync.response":
         return this.#page(message.from, message.payload);
       case "ocp.sync.request": {
@@ -127,10 +130,15 @@ export class SyncService {
           typeof raw === "object" && raw !== null ? (raw as Record<string, number>) : undefined;
         const pages = scope.includes("knowledge")
           ? [
-              ...deltaPages(this.ctx.graph, {
-                syncId: message.payload.syncId,
-                ...(versionVector === undefined ? {} : { versionVector }),
-              }),
+              ...deltaPages(
+                this.ctx.graph,
+                {
+                  syncId: message.payload.syncId,
+                  ...(versionVector === undefined ? {} : { versionVector }),
+                },
+                SYNC_PAGE_ITEMS,
+                (n) => this.ctx.maySee(n, message.from),
+              ),
             ]
           : [];
         const dataSize = pages.reduce((n, p) => n + JSON.stringify(p).length, 0);

@@ -1,3 +1,4 @@
+import type { VisibilityPolicy } from "../hub/visibility.js";
 import type { AgentIdentity } from "../identity.js";
 import type { PlainMessage } from "../messages.js";
 import type { AwarenessBeaconPayload } from "../payloads/awareness.js";
@@ -10,6 +11,16 @@ import type { ConsensusStore, VoteMessage, VoteRejection } from "./consensus.js"
 import type { KnowledgeGraph } from "./graph.js";
 import type { AgentLink } from "./link.js";
 import type { Synthesizer } from "./synthesis.js";
+
+/**
+ * The hub's defaults: an absent visibility means `workspace`; no agent has a
+ * team, so `team` nodes go only to their author and `sharedWith`. Pass the
+ * hub's `teamOf` to share team nodes.
+ */
+export const DEFAULT_VISIBILITY_POLICY: VisibilityPolicy = {
+  teamOf: () => undefined,
+  defaultVisibility: "workspace",
+};
 
 /** Options of an {@link OCPAgent}. */
 export interface OCPAgentOptions {
@@ -27,6 +38,12 @@ export interface OCPAgentOptions {
   /** Answer other agents' collective queries from the local graph (default true). */
   readonly answerQueries?: boolean;
   readonly now?: () => number;
+  /**
+   * §8.5 who may see which node, as the hub's rules say (`maySee`): nodes a
+   * recipient may not see are never streamed, synced, returned as findings
+   * or sent in a conflict report to it. Default {@link DEFAULT_VISIBILITY_POLICY}.
+   */
+  readonly visibility?: VisibilityPolicy;
 }
 
 /** Events an agent emits. */

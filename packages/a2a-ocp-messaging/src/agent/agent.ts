@@ -1,4 +1,5 @@
 import { BROADCAST, type KnownMessageType } from "../envelope.js";
+import { maySee } from "../hub/visibility.js";
 import type { AgentIdentity } from "../identity.js";
 import { createMessage, type MessageOf, type PayloadInit, type PlainMessage } from "../messages.js";
 import type {
@@ -22,6 +23,7 @@ import { ConsensusService, type ProposeOptions } from "./agent-consensus.js";
 import { KnowledgeService } from "./agent-knowledge.js";
 import { type SyncReport, SyncService } from "./agent-sync.js";
 import type { OCPAgentEvents, OCPAgentOptions } from "./agent-types.js";
+import { DEFAULT_VISIBILITY_POLICY } from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
 import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
 import type { AgentContext } from "./context.js";
@@ -72,12 +74,14 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.#link = options.link;
     this.graph = options.graph ?? new MemoryGraph(this.id);
     const now = options.now ?? Date.now;
+    const visibility = options.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
     this.#ctx = {
       id: this.id,
       graph: this.graph,
       lookupKey: options.link.lookupKey,
       now,
+      maySee: (node, recipient) => maySee(node, recipient, visibility),
       send: (type, to, payload, correlationId) => this.#send(type, to, payload, correlationId),
     };
     this.#knowledge = new KnowledgeService(this.#ctx, {

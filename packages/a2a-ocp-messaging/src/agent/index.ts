@@ -12,7 +12,11 @@ export {
 } from "./agent-collective.js";
 export type { ConsensusDecision, ProposeOptions } from "./agent-consensus.js";
 export type { SyncReport } from "./agent-sync.js";
-export type { OCPAgentEvents, OCPAgentOptions } from "./agent-types.js";
+export {
+  DEFAULT_VISIBILITY_POLICY,
+  type OCPAgentEvents,
+  type OCPAgentOptions,
+} from "./agent-types.js";
 export { PresenceTable } from "./awareness.js";
 export {
   type ConsensusStore,

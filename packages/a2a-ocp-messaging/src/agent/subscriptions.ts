@@ -73,6 +73,11 @@ export interface Delivery {
 export class SubscriptionTable {
   readonly #subs = new Map<string, KnowledgeSubscription>();
 
+  /** `maySee(node, subscriber)`: §8.5, a node a subscriber may not see is never queued for it. */
+  constructor(
+    private readonly maySee: (node: KnowledgeNode, subscriber: string) => boolean = () => true,
+  ) {}
+
   /** Adds or replaces a subscription; an id held by another subscriber is refused (false). */
   add(subscriber: string, request: KnowledgeSubscribePayload): boolean {
     const existing = this.#subs.get(request.subscriptionId);
@@ -110,7 +115,9 @@ export class SubscriptionTable {
 
   /** The subscribers whose filters `node` matches. */
   matching(node: KnowledgeNode): KnowledgeSubscription[] {
-    return this.list().filter((s) => matchesFilters(node, s.request.filters));
+    return this.list().filter(
+      (s) => matchesFilters(node, s.request.filters) && this.maySee(node, s.subscriber),
+    );
   }
 
   /**
@@ -120,7 +127,9 @@ export class SubscriptionTable {
   offer(nodes: readonly KnowledgeNode[]): Delivery[] {
     const out: Delivery[] = [];
     for (const sub of this.#subs.values()) {
-      const matched = nodes.filter((n) => matchesFilters(n, sub.request.filters));
+      const matched = nodes.filter(
+        (n) => matchesFilters(n, sub.request.filters) && this.maySee(n, sub.subscriber),
+      );
       if (matched.length === 0) continue;
       sub.pending.push(...matched);
       if (sub.pending.length > MAX_PENDING_PER_SUBSCRIPTION) {

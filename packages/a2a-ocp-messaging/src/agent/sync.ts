@@ -25,6 +25,9 @@ import { nodeDomains } from "./subscriptions.js";
  * after the last page (`isComplete`) of an unfiltered sync the receiver
  * records it as its new watermark for x.
  *
+ * Nodes the requester may not see (§8.5, the `maySee` argument) are left
+ * out; a later change of their visibility is a new write, so it is sent then.
+ *
  * A change log rather than the items' own vectors decides what is sent
  * because a replica can hold a later version from one origin and miss an
  * earlier one of another node (messages arrive out of order, via third
@@ -65,6 +68,7 @@ export function* deltaPages(
   graph: KnowledgeGraph,
   request: KnowledgeSyncRequestPayload,
   pageItems: number = SYNC_PAGE_ITEMS,
+  maySee: (node: VersionedNode) => boolean = () => true,
 ): Generator<KnowledgeSyncResponsePayload> {
   const from = request.versionVector?.[graph.replicaId] ?? 0;
   const snapshot = graph.changeSeq();
@@ -87,7 +91,11 @@ export function* deltaPages(
   for (const change of graph.changesSince(from)) {
     if (change.seq > snapshot) break;
     if (change.kind === "node") {
-      if (!passes(change.item as VersionedNode, request.filters)) continue;
+      if (
+        !passes(change.item as VersionedNode, request.filters) ||
+        !maySee(change.item as VersionedNode)
+      )
+        continue;
       nodes.push(change.item as VersionedNode);
     } else {
       edges.push(change.item as VersionedEdge);

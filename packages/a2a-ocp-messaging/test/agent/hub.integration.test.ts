@@ -101,7 +101,7 @@ describe("OCPAgent over a real hub (WebSocket, SQLite)", () => {
     await until(() => events.length === 1, "event notification");
     expect(events).toEqual(["code.deployed.eu"]);
 
-    // §5.3 consensus: a quorum that is not met times out, announced after the hub restarts.
+    // §5.3 consensus: a quorum that is not met times out while the hub is down; announced after it restarts.
     const decisions: ConsensusDecision[] = [];
     bob.on("consensus", (d) => decisions.push(d));
     const proposed = within(bob.once("proposal"), 15_000, "proposal");
@@ -113,9 +113,13 @@ describe("OCPAgent over a real hub (WebSocket, SQLite)", () => {
       votingRule: "majority",
     });
     await proposed;
+    const counted = within(alice.once("vote"), 15_000, "vote reaches the proposer");
     await bob.vote(proposalId, "approve");
+    await counted;
     const port = hub.port;
     await hub.close();
+    // The voting period (1.5 s) ends while the hub is down; the proposer's announcement waits for it.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     hub = await OCPHub.start({ ...hubOptions(), port });
     await until(() => decisions.length === 1, "timeout announcement after the hub restart", 30_000);
     expect(decisions[0]).toMatchObject({
