@@ -48,6 +48,8 @@ export interface A2AServeOptions extends Omit<AgentCardOptions, "id" | "url" | "
   taskStore?: TaskStore;
   /** Seconds clients may cache the card (`Cache-Control: max-age`); 60 by default. */
   cardMaxAgeSeconds?: number;
+  /** The SDK's authentication hook for the JSON-RPC endpoint; no authentication by default. */
+  userBuilder?: UserBuilder;
 }
 
 export type A2AServerOptions = A2AListenOptions & A2AServeOptions;
@@ -136,7 +138,10 @@ export class A2AServer {
     this.#app.use(
       A2A_RPC_PATH,
       express.json({ limit: MAX_A2A_REQUEST_BYTES }),
-      jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+      jsonRpcHandler({
+        requestHandler: handler,
+        userBuilder: options.userBuilder ?? UserBuilder.noAuthentication,
+      }),
     );
     this.#card = card;
     return card;
