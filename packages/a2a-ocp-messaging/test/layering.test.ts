@@ -18,13 +18,13 @@ const importsOf = (path: string) =>
   );
 
 describe("layering", () => {
-  // Node-only code: src/node (./node), src/hub and src/client (./hub), src/agent (./agent).
-  const nodeOnly = ["node", "hub", "client", "agent"];
+  // Node-only code: src/node (./node), src/hub and src/client (./hub), src/agent (./agent), src/a2a (./a2a).
+  const nodeOnly = ["node", "hub", "client", "agent", "a2a"];
   const portable = sources(src).filter(
     (path) => !nodeOnly.some((dir) => relative(src, path).startsWith(dir)),
   );
 
-  it("the portable entry (everything outside src/node, src/hub, src/client) imports no node: module and nothing node-only", () => {
+  it("the portable entry (everything outside src/node, src/hub, src/client, src/agent, src/a2a) imports no node: module and nothing node-only", () => {
     expect(portable.length).toBeGreaterThan(10);
     for (const path of portable) {
       for (const specifier of importsOf(path)) {

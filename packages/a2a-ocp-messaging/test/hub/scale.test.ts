@@ -39,9 +39,12 @@ describe("hub scale", () => {
         await Promise.all(
           clients.slice(start, start + CONNECT_CONCURRENCY).map(async (c, k) => {
             const to = ids[(start + k + 1) % AGENTS]!.id;
-            for (let n = 1; n <= PER_AGENT; n++) {
-              await c.send({ type: "ocp.custom.scale", to, payload: { n } });
-            }
+            // In order on one connection: the hub sequences them as sent.
+            await Promise.all(
+              Array.from({ length: PER_AGENT }, (_, k) =>
+                c.send({ type: "ocp.custom.scale", to, payload: { n: k + 1 } }),
+              ),
+            );
           }),
         );
       }
