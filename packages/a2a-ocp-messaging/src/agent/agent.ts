@@ -230,10 +230,17 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     const answer = this.#awarenessWaiters.wait(queryId, SYNC_STEP_TIMEOUT_MS, () =>
       agentError("sync_failed", `no awareness response from ${peer}`),
     );
-    await this.#send("ocp.awareness.query", peer, {
-      queryId,
-      ...(filters === undefined ? {} : { filters }),
-    });
+    try {
+      await this.#send("ocp.awareness.query", peer, {
+        queryId,
+        ...(filters === undefined ? {} : { filters }),
+      });
+    } catch (error) {
+      // Nothing was sent: withdraw the wait so it cannot reject later, unobserved.
+      this.#awarenessWaiters.reject(queryId, error);
+      await answer.catch(() => undefined);
+      throw error;
+    }
     return (await answer).agents;
   }
 
