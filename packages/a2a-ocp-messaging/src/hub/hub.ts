@@ -21,6 +21,7 @@ import { CommitQueue } from "./acks.js";
 import { verifyAnnouncement } from "./auth.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions } from "./check.js";
+import { clusterStep } from "./cluster.js";
 import { HubControlHandler, rejectFrame } from "./control.js";
 import { HUB_FRAME_OVERHEAD_BYTES, HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
@@ -125,7 +126,7 @@ export class OCPHub {
     });
     this.#control = new HubControlHandler({
       store: this.store,
-      profileOf: (agentId) => this.#known.get(agentId)?.profile,
+      profileOf: (agentId) => this.#profileOf(agentId),
       onError: this.#onError,
     });
   }
@@ -146,6 +147,8 @@ export class OCPHub {
     for (const subscription of await this.store.subscriptions()) {
       this.subscriptions.add(subscription, Number.MAX_SAFE_INTEGER);
     }
+    // Cluster (a store shared by several hubs): learn agents registered elsewhere.
+    await this.store.watchAgents?.((profile) => this.#learn(profile));
     this.#server = await createWsServer({
       ...this.options.transport,
       host: this.options.host ?? "127.0.0.1",
@@ -216,6 +219,11 @@ export class OCPHub {
     }
     if (this.options.allow !== undefined && !this.options.allow(profile)) {
       return { refused: `${profile.id} is not admitted`, kind: "registration" as const };
+    }
+    // Cluster: a key pinned by another hub counts too.
+    if (!this.#known.has(profile.id) && this.store.agent !== undefined) {
+      const shared = await this.store.agent(profile.id);
+      if (shared !== undefined) this.#learn(shared);
     }
     const known = this.#known.get(profile.id);
     if (known !== undefined && known.profile.publicKey !== profile.publicKey) {
@@ -294,6 +302,30 @@ export class OCPHub {
       this.#reject(session, raw, observed.code, observed.message, undefined, wire.id);
       return;
     }
+    // Cluster (NATS bus): transient broadcasts and events route by subject.
+    const cluster =
+      this.bus.cluster === undefined
+        ? undefined
+        : clusterStep(this.bus.cluster, session.agentId, wire, payload, raw);
+    if (cluster?.kind === "published") {
+      this.#counts.accepted += 1;
+      cluster.published.then(
+        () => this.#ack(session, wire.id, false, 0, 0),
+        (error: unknown) => {
+          this.#onError(error);
+          this.#reject(
+            session,
+            undefined,
+            "store_failed",
+            "the bus refused it",
+            undefined,
+            wire.id,
+          );
+        },
+      );
+      return;
+    }
+    cluster?.ready.catch(this.#onError);
     const decided = route(wire, payload, {
       known: () => this.#known.keys(),
       attached: () => this.bus.attached(),
@@ -321,6 +353,25 @@ export class OCPHub {
     const bytes = Buffer.from(raw, "utf8");
     for (const agent of decided.recipients) this.bus.deliver(agent, { kind: "transient", bytes });
     this.#ack(session, wire.id, false, decided.recipients.length, decided.excluded.length);
+  }
+
+  /** Cluster: a profile saved by another hub (the first key stays pinned). */
+  #learn(profile: AgentProfile): void {
+    const known = this.#known.get(profile.id);
+    if (known !== undefined && known.profile.publicKey !== profile.publicKey) return;
+    if (known === undefined || known.profile.issuedAt < profile.issuedAt) {
+      this.#known.set(profile.id, { profile, key: profilePublicKey(profile) });
+    }
+  }
+
+  /** A known profile, else (cluster) the shared store's. */
+  #profileOf(agentId: string): AgentProfile | undefined | Promise<AgentProfile | undefined> {
+    const known = this.#known.get(agentId)?.profile;
+    if (known !== undefined || this.store.agent === undefined) return known;
+    return this.store.agent(agentId).then((profile) => {
+      if (profile !== undefined) this.#learn(profile);
+      return profile;
+    });
   }
 
   #mustVerify(wire: WireMessage): boolean {
