@@ -18,8 +18,8 @@ const importsOf = (path: string) =>
   );
 
 describe("layering", () => {
-  // Node-only code: src/node (./node), src/hub and src/client (./hub).
-  const nodeOnly = ["node", "hub", "client"];
+  // Node-only code: src/node (./node), src/hub and src/client (./hub), src/agent (./agent).
+  const nodeOnly = ["node", "hub", "client", "agent"];
   const portable = sources(src).filter(
     (path) => !nodeOnly.some((dir) => relative(src, path).startsWith(dir)),
   );

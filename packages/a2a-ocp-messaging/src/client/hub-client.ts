@@ -112,6 +112,8 @@ interface PendingSend {
 export class HubClient extends EventEmitter<HubClientEvents> {
   readonly identity: AgentIdentity;
   readonly profile: AgentProfile;
+  /** Finds a sender's public key the way this client verifies (option, else profiles from the hub). */
+  readonly lookupKey: KeyLookup;
   readonly #options: HubClientOptions;
   readonly #ws: WsClient;
   readonly #pipeline: InboundPipeline;
@@ -131,8 +133,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#confirmedSeq = this.#lastSeq;
     this.#profiles = new ProfileDirectory((frame) => this.#ws.send(frame));
     this.#profiles.add(this.profile);
+    this.lookupKey = options.lookupKey ?? ((agentId) => this.#profiles.keyOf(agentId));
     this.#pipeline = new InboundPipeline({
-      lookupKey: options.lookupKey ?? ((agentId) => this.#profiles.keyOf(agentId)),
+      lookupKey: this.lookupKey,
       ed25519: nativeEd25519,
       decompress: createDecompressor(),
       replay: new ReplayWindow({ maxEntries: CLIENT_DEDUP_MAX_ENTRIES }),

@@ -1,0 +1,337 @@
+import { BROADCAST, type KnownMessageType } from "../envelope.js";
+import type { AgentIdentity } from "../identity.js";
+import { createMessage, type MessageOf, type PayloadInit, type PlainMessage } from "../messages.js";
+import type { AwarenessBeaconPayload, AwarenessQueryPayload, AwarenessResponsePayload } from "../payloads/awareness.js";
+import type { CollectiveSynthesisPayload } from "../payloads/collective.js";
+import type { ConsensusProposePayload } from "../payloads/consensus.js";
+import type { EventPublishPayload } from "../payloads/events.js";
+import type {
+  KnowledgeConflictPayload,
+  KnowledgeEdge,
+  KnowledgeNode,
+  KnowledgeSubscribePayload,
+} from "../payloads/knowledge.js";
+import { signObject } from "../signing.js";
+import { ConsensusService, type ConsensusDecision, type ProposeOptions } from "./agent-consensus.js";
+import { type CollectiveQueryOptions, type CollectiveResult, CollectiveService } from "./agent-collective.js";
+import { KnowledgeService } from "./agent-knowledge.js";
+import { type SyncReport, SyncService } from "./agent-sync.js";
+import { PresenceTable } from "./awareness.js";
+import { type ConsensusStore, MemoryConsensusStore, type VoteMessage, type VoteRejection } from "./consensus.js";
+import type { AgentContext } from "./context.js";
+import { Emitter, Waiters } from "./emitter.js";
+import { agentError } from "./errors.js";
+import { matchesEventSubscription } from "./events.js";
+import type { KnowledgeGraph } from "./graph.js";
+import { MAX_EVENT_SUBSCRIPTIONS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
+import type { AgentLink } from "./link.js";
+import { MemoryGraph } from "./memory-graph.js";
+import type { VersionedItem } from "./merge.js";
+import { ExtractiveSynthesizer, type Synthesizer } from "./synthesis.js";
+
+/** Options of an {@link OCPAgent}. */
+export interface OCPAgentOptions {
+  readonly identity: AgentIdentity;
+  /** The connection: `hubLink(await HubClient.connect(...))`, or a `MemoryNetwork` link. */
+  readonly link: AgentLink;
+  /** The local knowledge graph; a {@link MemoryGraph} by default (a `SqliteGraph` persists). */
+  readonly graph?: KnowledgeGraph;
+  /** Where proposals are kept across restarts; in memory by default. */
+  readonly consensusStore?: ConsensusStore;
+  /** Builds collective answers; the extractive one by default. */
+  readonly synthesizer?: Synthesizer;
+  /** Presence entries older than this read as away, ms. */
+  readonly presenceStaleMs?: number;
+  /** Answer other agents' collective queries from the local graph (default true). */
+  readonly answerQueries?: boolean;
+  readonly now?: () => number;
+}
+
+/** Events an agent emits. */
+export interface OCPAgentEvents extends Record<string, unknown[]> {
+  /** Nodes merged from a stream, an update or a sync (tombstones excluded), and their sender. */
+  knowledge: [nodes: KnowledgeNode[], from: string];
+  /** Node ids deleted by a sender. */
+  deleted: [ids: string[], from: string];
+  /** A conflict this agent detected (reported once, and sent to the other side), or one reported to it. */
+  conflict: [conflict: KnowledgeConflictPayload, detectedBy: string];
+  proposal: [proposal: ConsensusProposePayload, from: string];
+  vote: [vote: VoteMessage];
+  voteRejected: [vote: VoteMessage, rejection: VoteRejection];
+  consensus: [decision: ConsensusDecision];
+  awareness: [agentId: string, awareness: AwarenessBeaconPayload];
+  event: [event: EventPublishPayload, subscriptionId: string];
+  synthesis: [synthesis: CollectiveSynthesisPayload, from: string];
+  /** A message that could not be handled (never thrown into the link). */
+  error: [error: unknown, message: PlainMessage | undefined];
+}
+
+interface EventSub {
+  readonly eventTypes: string[];
+  readonly filters?: Record<string, unknown>;
+  readonly handler?: (event: EventPublishPayload) => void;
+}
+
+/**
+ * An agent of an OCP team (§5): what a developer embeds in an agent. It
+ * signs everything it sends with its identity, keeps a local knowledge
+ * graph, streams knowledge to its subscribers, merges what it receives by
+ * version vectors, syncs deltas, answers and asks collective queries,
+ * proposes and votes, keeps a presence table, and publishes and subscribes
+ * to events.
+ */
+export class OCPAgent extends Emitter<OCPAgentEvents> {
+  readonly id: string;
+  readonly graph: KnowledgeGraph;
+  readonly presence: PresenceTable;
+  readonly #link: AgentLink;
+  readonly #identity: AgentIdentity;
+  readonly #ctx: AgentContext;
+  readonly #knowledge: KnowledgeService;
+  readonly #sync: SyncService;
+  readonly #consensus: ConsensusService;
+  readonly #collective: CollectiveService;
+  readonly #eventSubs = new Map<string, EventSub>();
+  readonly #awarenessWaiters = new Waiters<AwarenessResponsePayload>();
+  #off: (() => void) | undefined;
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(options: OCPAgentOptions) {
+    super();
+    this.#identity = options.identity;
+    this.id = options.identity.id;
+    this.#link = options.link;
+    this.graph = options.graph ?? new MemoryGraph(this.id);
+    const now = options.now ?? Date.now;
+    this.presence = new PresenceTable(options.presenceStaleMs, now);
+    this.#ctx = {
+      id: this.id,
+      graph: this.graph,
+      lookupKey: options.link.lookupKey,
+      now,
+      send: (type, to, payload, correlationId) => this.#send(type, to, payload, correlationId),
+    };
+    this.#knowledge = new KnowledgeService(this.#ctx, {
+      knowledge: (nodes, from) => this.emit("knowledge", nodes, from),
+      deleted: (ids, from) => this.emit("deleted", ids, from),
+      conflict: (conflict, by) => this.emit("conflict", conflict, by),
+    });
+    this.#sync = new SyncService(this.#ctx, {
+      applied: (result, from) => this.#knowledge.applied(result, from),
+      awarenessEntries: () => this.presence.entries(),
+      mergeAwareness: (agents) => {
+        for (const a of agents) if (a.agentId !== this.id) this.presence.beacon(a.agentId, a.awareness);
+      },
+    });
+    this.#consensus = new ConsensusService(this.#ctx, options.consensusStore ?? new MemoryConsensusStore(), {
+      proposal: (p, from) => this.emit("proposal", p, from),
+      vote: (v) => this.emit("vote", v),
+      voteRejected: (v, r) => this.emit("voteRejected", v, r),
+      decision: (d) => this.emit("consensus", d),
+    });
+    this.#collective = new CollectiveService(this.#ctx, options.synthesizer ?? new ExtractiveSynthesizer(), options.answerQueries ?? true, (s, from) =>
+      this.emit("synthesis", s, from),
+    );
+  }
+
+  /** Starts handling messages and resumes persisted proposals. */
+  start(): this {
+    if (this.#off === undefined) {
+      // One message at a time, in arrival order: merges and tallies never interleave.
+      this.#off = this.#link.onMessage((message) => {
+        this.#chain = this.#chain.then(() => this.#dispatch(message));
+      });
+      this.#consensus.resume();
+    }
+    return this;
+  }
+
+  /** Stops timers and pending waits, closes the link and the graph. */
+  async close(): Promise<void> {
+    this.#off?.();
+    this.#consensus.close();
+    this.#knowledge.close();
+    this.#collective.close();
+    const closed = agentError("not_connected", "the agent closed");
+    this.#sync.close(closed);
+    this.#awarenessWaiters.rejectAll(closed);
+    await this.#chain;
+    await this.#link.close();
+    this.graph.close();
+  }
+
+  // Knowledge (§5.1)
+
+  /** Adds or edits nodes (and edges) locally and streams them to every subscriber whose filters match. */
+  streamKnowledge(nodes: readonly KnowledgeNode[], edges: readonly KnowledgeEdge[] = []): Promise<void> {
+    return this.#knowledge.stream(nodes, edges);
+  }
+  /** Deletes nodes or edges (tombstones) and tells the subscribers. */
+  deleteKnowledge(ids: { nodes?: readonly string[]; edges?: readonly string[] }): Promise<void> {
+    return this.#knowledge.delete(ids.nodes ?? [], ids.edges ?? []);
+  }
+  /** Subscribes to `publisher`'s knowledge; returns the subscription (= stream) id. */
+  subscribe(publisher: string, request: Omit<KnowledgeSubscribePayload, "subscriptionId"> & { subscriptionId?: string }): Promise<string> {
+    return this.#knowledge.subscribe(publisher, request);
+  }
+  unsubscribe(publisher: string, subscriptionId: string): Promise<void> {
+    return this.#knowledge.unsubscribe(publisher, subscriptionId);
+  }
+  /** §12.4 pause, resume or cancel a stream `publisher` sends us. */
+  controlStream(publisher: string, streamId: string, action: "pause" | "resume" | "cancel"): Promise<void> {
+    return this.#knowledge.control(publisher, streamId, action);
+  }
+  /** Delta sync of knowledge with `peer` (§5.1.4). */
+  syncKnowledge(peer: string, filters?: { domains?: string[]; updatedAfter?: string }): Promise<SyncReport> {
+    return this.#sync.syncKnowledge(peer, filters);
+  }
+  /** The generic sync exchange (§5.6) for `knowledge` and/or `awareness`. */
+  sync(peer: string, scope?: readonly ("knowledge" | "awareness")[]): Promise<SyncReport> {
+    return this.#sync.sync(peer, scope);
+  }
+  /** A node of the local graph (undefined when absent or deleted). */
+  node(id: string): KnowledgeNode | undefined {
+    const node = this.graph.getNode(id);
+    return node === undefined || node.ocpDeleted === true ? undefined : node;
+  }
+
+  // Collective (§5.2)
+
+  /** Asks every agent, collects responses and synthesises them. */
+  collectiveQuery(query: string, options: CollectiveQueryOptions = {}): Promise<CollectiveResult> {
+    return this.#collective.query(query, options);
+  }
+
+  // Consensus (§5.3)
+
+  propose(options: ProposeOptions): Promise<string> {
+    return this.#consensus.propose(options);
+  }
+  vote(proposalId: string, vote: "approve" | "reject" | "abstain", reasoning?: string): Promise<VoteMessage> {
+    return this.#consensus.vote(proposalId, vote, reasoning);
+  }
+
+  // Awareness (§5.4)
+
+  /** Broadcasts this agent's status and records it in its own presence table. */
+  async beacon(awareness: AwarenessBeaconPayload): Promise<void> {
+    this.presence.beacon(this.id, awareness);
+    await this.#send("ocp.awareness.beacon", BROADCAST, awareness);
+  }
+  async updateAwareness(changes: Partial<AwarenessBeaconPayload>): Promise<void> {
+    this.presence.update(this.id, { changes });
+    await this.#send("ocp.awareness.update", BROADCAST, { changes });
+  }
+  /** Who is doing what: from the local presence table, or asked of `peer` when given. */
+  async queryAwareness(filters?: AwarenessQueryPayload["filters"], peer?: string): Promise<AwarenessResponsePayload["agents"]> {
+    if (peer === undefined) return this.presence.query(filters);
+    const queryId = `aq-${globalThis.crypto.randomUUID()}`;
+    const answer = this.#awarenessWaiters.wait(queryId, SYNC_STEP_TIMEOUT_MS, () => agentError("sync_failed", `no awareness response from ${peer}`));
+    await this.#send("ocp.awareness.query", peer, { queryId, ...(filters === undefined ? {} : { filters }) });
+    return (await answer).agents;
+  }
+
+  // Events (§5.5)
+
+  async publishEvent(eventType: string, eventData: unknown, severity?: EventPublishPayload["severity"]): Promise<EventPublishPayload> {
+    const event: EventPublishPayload = {
+      eventId: `evt-${globalThis.crypto.randomUUID()}`,
+      eventType,
+      eventData,
+      timestamp: new Date(this.#ctx.now()).toISOString(),
+      source: this.id,
+      ...(severity === undefined ? {} : { severity }),
+    };
+    await this.#send("ocp.event.publish", BROADCAST, event);
+    return event;
+  }
+  /** Subscribes to event types (wildcards `*`, `**`) with filters; the hub routes, `handler` and `event` fire. */
+  async subscribeEvents(eventTypes: string[], filters?: Record<string, unknown>, handler?: (event: EventPublishPayload) => void): Promise<string> {
+    if (this.#eventSubs.size >= MAX_EVENT_SUBSCRIPTIONS) throw agentError("limit_exceeded", "too many event subscriptions");
+    const subscriptionId = `esub-${globalThis.crypto.randomUUID()}`;
+    this.#eventSubs.set(subscriptionId, { eventTypes, ...(filters === undefined ? {} : { filters }), ...(handler === undefined ? {} : { handler }) });
+    await this.#send("ocp.event.subscribe", BROADCAST, { subscriptionId, eventTypes, ...(filters === undefined ? {} : { filters }) });
+    return subscriptionId;
+  }
+  async unsubscribeEvents(subscriptionId: string): Promise<void> {
+    this.#eventSubs.delete(subscriptionId);
+    await this.#send("ocp.event.unsubscribe", BROADCAST, { subscriptionId });
+  }
+
+  async #send<T extends KnownMessageType>(type: T, to: string | string[], payload: PayloadInit<T>, correlationId?: string): Promise<MessageOf<T>> {
+    const message = createMessage({ type, from: this.id, to, payload, ...(correlationId === undefined ? {} : { correlation_id: correlationId }) });
+    const signed = signObject(message as Record<string, unknown>, this.#identity.secretKey) as MessageOf<T>;
+    await this.#link.send(signed as Record<string, unknown>);
+    return signed;
+  }
+
+  async #dispatch(message: PlainMessage): Promise<void> {
+    try {
+      if (message.from === this.id) return;
+      await this.#route(message);
+    } catch (error) {
+      this.emit("error", error, message);
+    }
+  }
+
+  async #route(m: PlainMessage): Promise<void> {
+    switch (m.type) {
+      case "ocp.knowledge.stream":
+      case "ocp.knowledge.update":
+      case "ocp.knowledge.subscribe":
+      case "ocp.knowledge.unsubscribe":
+      case "ocp.knowledge.control":
+      case "ocp.knowledge.conflict":
+        return this.#knowledge.handle(m);
+      case "ocp.knowledge.sync.request":
+      case "ocp.knowledge.sync.response":
+      case "ocp.sync.request":
+      case "ocp.sync.offer":
+      case "ocp.sync.accept":
+      case "ocp.sync.complete":
+      case "ocp.sync.conflict":
+        await this.#sync.handle(m);
+        return;
+      case "ocp.collective.query":
+      case "ocp.collective.response":
+      case "ocp.collective.synthesis":
+        return this.#collective.handle(m);
+      case "ocp.consensus.propose":
+      case "ocp.consensus.vote":
+      case "ocp.consensus.achieved":
+      case "ocp.consensus.timeout":
+        return this.#consensus.handle(m);
+      case "ocp.awareness.beacon":
+        this.presence.beacon(m.from, m.payload);
+        this.emit("awareness", m.from, m.payload);
+        return;
+      case "ocp.awareness.update":
+        this.presence.update(m.from, m.payload);
+        this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
+        return;
+      case "ocp.awareness.query":
+        await this.#send("ocp.awareness.response", m.from, { queryId: m.payload.queryId, agents: this.presence.query(m.payload.filters) });
+        return;
+      case "ocp.awareness.response":
+        if (!this.#awarenessWaiters.resolve(m.payload.queryId, m.payload)) await this.#sync.handle(m);
+        return;
+      case "ocp.event.publish":
+        return this.#onEvent(m.payload);
+      case "ocp.event.notification":
+        return this.#onEvent(m.payload.event, m.payload.subscriptionId);
+      default:
+        return;
+    }
+  }
+
+  #onEvent(event: EventPublishPayload, only?: string): void {
+    for (const [id, sub] of this.#eventSubs) {
+      if (only !== undefined && id !== only) continue;
+      if (!matchesEventSubscription(event, sub)) continue;
+      sub.handler?.(event);
+      this.emit("event", event, id);
+    }
+  }
+}
+
+export type { VersionedItem };

@@ -1,0 +1,19 @@
+import type { KnownMessageType } from "../envelope.js";
+import type { MessageOf, PayloadInit } from "../messages.js";
+import type { KeyLookup } from "../signing.js";
+import type { KnowledgeGraph } from "./graph.js";
+
+/** What the agent's services share: identity, graph, and a signed send. */
+export interface AgentContext {
+  readonly id: string;
+  readonly graph: KnowledgeGraph;
+  readonly lookupKey: KeyLookup;
+  /** Builds, signs and sends a message; resolves with the signed message once the hub acknowledged it. */
+  send<T extends KnownMessageType>(
+    type: T,
+    to: string | string[],
+    payload: PayloadInit<T>,
+    correlationId?: string,
+  ): Promise<MessageOf<T>>;
+  now(): number;
+}

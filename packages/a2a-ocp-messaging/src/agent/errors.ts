@@ -1,0 +1,25 @@
+import { OcpError } from "@ocp/types";
+
+/** Codes of the errors the agent runtime raises (listed in the package README). */
+export const AGENT_ERROR_CODES = {
+  sync_checksum_mismatch: "sync: a page's SHA-256 checksum differs from its content",
+  sync_failed: "sync: the peer refused, timed out, or answered out of order",
+  duplicate_vote: "consensus: this agent already voted on the proposal; the first vote counts",
+  vote_rejected: "consensus: the vote is unsigned, forged, late, or for an unknown proposal",
+  unknown_proposal: "consensus: no proposal with this id",
+  proposal_closed: "consensus: the proposal was already decided",
+  not_connected: "agent: the hub connection is closed",
+  limit_exceeded: "agent: a runtime limit (subscriptions, pending items, timeouts) was reached",
+} as const;
+
+/** A stable code of an agent runtime error. */
+export type AgentErrorCode = keyof typeof AGENT_ERROR_CODES;
+
+/** Creates an agent runtime error. */
+export function agentError(
+  code: AgentErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): OcpError<AgentErrorCode> {
+  return new OcpError(code, message, details === undefined ? {} : { details });
+}
