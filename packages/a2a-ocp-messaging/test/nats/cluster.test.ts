@@ -1,22 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveredMessage, HubClient } from "../../src/hub/index.js";
-import { createMessage, signObject } from "../../src/index.js";
-import { nativeEd25519 } from "../../src/node/index.js";
-import { client, identity, node, tempDir, until } from "../hub/support.js";
+/**
+ * Hubs clustered on NATS JetStream (issue 11): a real `nats-server` with
+ * JetStream, three `ocp-hub --nats` processes, agents spread across them.
+ * The failover test kills one hub with SIGKILL and runs last.
+ */
+import { afterAll, beforeAll, describe } from "vitest";
+import type { HubClient } from "../../src/hub/index.js";
+import { client, identity, tempDir } from "../hub/support.js";
+import { agentFeatureTests } from "./agent-features.js";
+import { type ClusterContext, transport } from "./context.js";
+import { failoverTests } from "./failover.js";
+import { hubFeatureTests } from "./hub-features.js";
 import {
   type HubProcess,
   type NatsServer,
+  requireNatsServer,
   startClusterHub,
   startNatsServer,
   stopProcess,
 } from "./support.js";
 
+requireNatsServer();
+
 const WORKSPACE = "cluster-test";
-const transport = { reconnectBaseMs: 50, reconnectMaxMs: 500 };
 const dir = tempDir("ocp-nats-");
-let nats: NatsServer;
+let nats: NatsServer | undefined;
 const hubs: HubProcess[] = [];
 const clients: HubClient[] = [];
+const closers: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   nats = await startNatsServer(dir.dir);
@@ -24,388 +34,39 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await Promise.all(closers.map((close) => close().catch(() => undefined)));
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   await Promise.all(hubs.map((hub) => stopProcess(hub.child)));
   await nats?.stop();
   dir.cleanup();
 });
 
-async function join(name: string, hub: number, options = {}) {
-  const id = identity(name);
-  const joined = await client(hubs[hub]!.url, id, { transport, ...options });
-  clients.push(joined.client);
-  return { id, ...joined };
-}
+const ctx: ClusterContext = {
+  hubs,
+  async join(name, hub, options = {}) {
+    const id = identity(name);
+    const joined = await client(hubs[hub]!.url, id, { transport, ...options });
+    clients.push(joined.client);
+    return { id, ...joined };
+  },
+  async rejoin(id, hub, options = {}) {
+    const joined = await client(hubs[hub]!.url, id, { transport, ...options });
+    clients.push(joined.client);
+    return joined;
+  },
+  onClose(close) {
+    closers.push(close);
+  },
+};
 
-describe("hubs clustered on NATS JetStream", () => {
-  it("delivers a direct message from an agent on one hub to an agent on another, committed and in sequence", async () => {
-    const alice = await join("alice", 0);
-    const bob = await join("bob", 1);
-    const receipt = await alice.client.send({
-      type: "ocp.knowledge.stream",
-      to: bob.id.id,
-      payload: {
-        streamId: "s",
-        nodes: [node(alice.id.id, "n1")],
-        isIncremental: true,
-        sequenceNumber: 1,
-      },
-    });
-    expect(receipt).toMatchObject({ durable: true, recipients: 1, duplicate: false });
-    await until(() => bob.received.length === 1, "bob's delivery");
-    expect(bob.received[0]?.seq).toBe(1);
-    expect(bob.received[0]?.message.from).toBe(alice.id.id);
-  });
+describe("hubs clustered on NATS JetStream: agents on different hubs see one team", () => {
+  hubFeatureTests(ctx);
+});
 
-  it("sends a transient broadcast once to every agent on every hub but the sender (awareness)", async () => {
-    const sender = await join("beacon", 0);
-    const sameHub = await join("same-hub", 0);
-    const second = await join("second-hub", 1);
-    const third = await join("third-hub", 2);
-    const receipt = await sender.client.send({
-      type: "ocp.awareness.beacon",
-      to: "broadcast",
-      payload: { status: "working", availability: "available", currentContext: { task: "t" } },
-    });
-    expect(receipt.durable).toBe(false);
-    const mine = (r: typeof sameHub) =>
-      r.received.filter((m) => m.message.id === receipt.id).length;
-    await until(
-      () => mine(sameHub) === 1 && mine(second) === 1 && mine(third) === 1,
-      "the beacon on three hubs",
-    );
-    // A later message on the same path proves nothing else of the beacon is in flight.
-    const marker = await sender.client.send({
-      type: "ocp.custom.marker",
-      to: third.id.id,
-      payload: {},
-    });
-    await until(() => third.received.some((m) => m.message.id === marker.id), "the marker");
-    expect(mine(sender)).toBe(0);
-    expect([mine(sameHub), mine(second), mine(third)]).toEqual([1, 1, 1]);
-  });
+describe("OCPAgent runtime across three hubs", () => {
+  agentFeatureTests(ctx);
+});
 
-  it("routes ocp.event.publish by type subject to subscribers on other hubs (wildcards, filters), only them", async () => {
-    const publisher = await join("publisher", 0);
-    const wild = await join("wild", 1);
-    const deep = await join("deep", 2);
-    const filtered = await join("filtered", 2);
-    const bystander = await join("bystander", 1);
-    await wild.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "w", eventTypes: ["code.*"] },
-    });
-    await deep.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "d", eventTypes: ["code.**", "code.deployed"] },
-    });
-    await filtered.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: {
-        subscriptionId: "f",
-        eventTypes: ["code.deployed"],
-        filters: { environment: "production" },
-      },
-    });
-    const publish = (eventType: string, environment: string) =>
-      publisher.client.send({
-        type: "ocp.event.publish",
-        to: "broadcast",
-        payload: {
-          eventId: `e-${eventType}-${environment}`,
-          eventType,
-          eventData: { environment },
-          timestamp: new Date().toISOString(),
-          source: publisher.id.id,
-        },
-      });
-    const staging = await publish("code.deployed", "staging");
-    const production = await publish("code.deployed", "production");
-    const nested = await publish("code.review.done", "production");
-    const other = await publish("bug.found", "production");
-    const ids = (r: typeof wild) =>
-      r.received.filter((m) => m.message.type === "ocp.event.publish").map((m) => m.message.id);
-    await until(() => ids(wild).length === 2, "wild gets code.deployed twice");
-    await until(() => ids(deep).length === 3, "deep gets every code.** event once");
-    await until(() => ids(filtered).length === 1, "filtered gets production only");
-    // A direct marker after the events: anything routed wrongly would have arrived by then.
-    for (const r of [wild, deep, filtered, bystander]) {
-      const marker = await publisher.client.send({
-        type: "ocp.custom.marker",
-        to: r.id.id,
-        payload: {},
-      });
-      await until(() => r.received.some((m) => m.message.id === marker.id), "the marker");
-    }
-    expect(ids(wild)).toEqual([staging.id, production.id]);
-    expect(ids(deep)).toEqual([staging.id, production.id, nested.id]);
-    expect(ids(filtered)).toEqual([production.id]);
-    expect(ids(bystander)).toEqual([]);
-    expect(ids(publisher)).toEqual([]);
-    expect(other.durable).toBe(false);
-  });
-
-  it("answers a collective query asked on one hub with direct responses from agents on the others", async () => {
-    const asker = await join("asker", 0);
-    const answerers = [await join("answer-b", 1), await join("answer-c", 2)];
-    for (const a of answerers) {
-      a.client.on("message", (m) => {
-        if (m.message.type !== "ocp.collective.query") return;
-        void a.client.send({
-          type: "ocp.collective.response",
-          to: m.message.from,
-          correlation_id: m.message.id,
-          payload: {
-            queryId: (m.message.payload as { queryId: string }).queryId,
-            findings: [{ node: node(a.id.id, `${a.id.id}#answer`), relevance: 0.9 }],
-            confidence: 0.8,
-            processingTime: 1,
-          },
-        });
-      });
-    }
-    await asker.client.send({
-      type: "ocp.collective.query",
-      to: "broadcast",
-      payload: { queryId: "q-cluster", query: "how do we deploy?", timeout: 5000, minResponses: 2 },
-    });
-    const responses = () =>
-      asker.received.filter((m) => m.message.type === "ocp.collective.response");
-    await until(() => responses().length >= 2, "two responses");
-    expect(new Set(responses().map((m) => m.message.from))).toEqual(
-      new Set(answerers.map((a) => a.id.id)),
-    );
-  });
-
-  it("consensus across hubs: every vote reaches the proposer exactly once, one tally, decided once", async () => {
-    const proposer = await join("proposer", 0);
-    const voters = [await join("voter-a", 0), await join("voter-b", 1), await join("voter-c", 2)];
-    const proposalId = "prop-cluster";
-    await proposer.client.send({
-      type: "ocp.consensus.propose",
-      to: "broadcast",
-      payload: {
-        proposalId,
-        topic: "Adopt NATS",
-        proposal: { decision: "cluster the hubs" },
-        votingPeriod: 60,
-        requiredVotes: 3,
-        votingRule: "majority",
-      },
-    });
-    for (const v of voters) {
-      await until(
-        () => v.received.some((m) => m.message.type === "ocp.consensus.propose"),
-        "the proposal on every hub",
-      );
-    }
-    const choices = ["approve", "approve", "reject"] as const;
-    await Promise.all(
-      voters.map((v, i) =>
-        v.client.send({
-          type: "ocp.consensus.vote",
-          to: "broadcast",
-          payload: { proposalId, vote: choices[i]!, votedBy: v.id.id },
-        }),
-      ),
-    );
-    // The proposer tallies: the votes it received, by voter.
-    const votes = () => proposer.received.filter((m) => m.message.type === "ocp.consensus.vote");
-    await until(() => votes().length >= 3, "three votes at the proposer");
-    const tally = { approve: 0, reject: 0, abstain: 0 };
-    for (const m of votes()) tally[(m.message.payload as { vote: keyof typeof tally }).vote] += 1;
-    expect(tally).toEqual({ approve: 2, reject: 1, abstain: 0 });
-    await proposer.client.send({
-      type: "ocp.consensus.achieved",
-      to: "broadcast",
-      payload: {
-        proposalId,
-        outcome: "approved",
-        votes: tally,
-        voters: votes().map((m) => m.message.from),
-        achievedAt: new Date().toISOString(),
-      },
-    });
-    for (const v of voters) {
-      await until(
-        () => v.received.some((m) => m.message.type === "ocp.consensus.achieved"),
-        "the decision on every hub",
-      );
-    }
-    const marker = await voters[0]!.client.send({
-      type: "ocp.custom.marker",
-      to: proposer.id.id,
-      payload: {},
-    });
-    await until(() => proposer.received.some((m) => m.message.id === marker.id), "the marker");
-    expect(votes()).toHaveLength(3);
-    for (const v of voters) {
-      expect(v.received.filter((m) => m.message.type === "ocp.consensus.achieved")).toHaveLength(1);
-    }
-  });
-
-  it("keeps knowledge for an offline agent in JetStream and delivers it when it comes back on another hub", async () => {
-    const writer = await join("writer", 0);
-    const roamer = await join("roamer", 2);
-    await roamer.client.close();
-    const lastSeq = roamer.client.lastSeq;
-    const receipt = await writer.client.send({
-      type: "ocp.knowledge.stream",
-      to: "broadcast",
-      payload: {
-        streamId: "team",
-        nodes: [node(writer.id.id, "kept-for-roamer")],
-        isIncremental: true,
-        sequenceNumber: 1,
-      },
-    });
-    expect(receipt.durable).toBe(true);
-    const back = await client(hubs[1]!.url, roamer.id, { transport, lastSeq });
-    clients.push(back.client);
-    await until(() => back.received.some((m) => m.message.id === receipt.id), "the kept stream");
-  });
-
-  it("refuses a resend of a committed message through another hub as a duplicate (Nats-Msg-Id), delivered once", async () => {
-    const sender = await join("resender", 0);
-    const target = await join("target", 2);
-    const other = await client(hubs[1]!.url, sender.id, { transport });
-    clients.push(other.client);
-    const wire = signObject(
-      createMessage({
-        type: "ocp.knowledge.stream",
-        from: sender.id.id,
-        to: target.id.id,
-        payload: {
-          streamId: "x",
-          nodes: [node(sender.id.id, "once")],
-          isIncremental: true,
-          sequenceNumber: 1,
-        },
-      }) as Record<string, unknown>,
-      sender.id.secretKey,
-      nativeEd25519,
-    );
-    const first = await sender.client.send(wire as never);
-    expect(first.durable).toBe(true);
-    await expect(other.client.send(wire as never)).rejects.toMatchObject({
-      code: "replay_detected",
-    });
-    const marker = await sender.client.send({
-      type: "ocp.custom.marker",
-      to: target.id.id,
-      payload: {},
-    });
-    await until(() => target.received.some((m) => m.message.id === marker.id), "the marker");
-    expect(target.received.filter((m) => m.message.id === first.id)).toHaveLength(1);
-  });
-
-  it("pins an agent's first key cluster-wide: another key for the same id is refused on another hub", async () => {
-    const owner = await join("owner", 0);
-    const impostor = { ...identity("impostor"), id: owner.id.id };
-    await expect(client(hubs[2]!.url, impostor, { transport, reconnect: false })).rejects.toThrow(
-      /another key/,
-    );
-  });
-
-  // Last: it kills a hub.
-  it("SIGKILL of a hub mid-stream: its agents move to another hub, every acknowledged message is delivered exactly once", async () => {
-    const PER_PRODUCER = 60;
-    const doomed = hubs[2]!;
-    const inbox = [await join("sink-moving", 2), await join("sink-staying", 1)];
-    const received: DeliveredMessage[][] = [[...inbox[0]!.received], [...inbox[1]!.received]];
-    inbox.forEach((r, i) => r.client.on("message", (m) => received[i]!.push(m)));
-    const producers = await Promise.all(
-      [0, 2].map(async (hub) => {
-        const joined = await join(`producer-${hub}`, hub);
-        let moveTo: (c: HubClient) => void = () => undefined;
-        const moved = new Promise<HubClient>((resolve) => {
-          moveTo = resolve;
-        });
-        return { id: joined.id, current: joined.client, moved, moveTo };
-      }),
-    );
-    const acked = new Set<string>();
-    const produce = async (p: (typeof producers)[number]) => {
-      for (let i = 0; i < PER_PRODUCER; i++) {
-        const wire = signObject(
-          createMessage({
-            type: "ocp.knowledge.stream",
-            from: p.id.id,
-            to: inbox.map((r) => r.id.id),
-            payload: {
-              streamId: p.id.id,
-              nodes: [node(p.id.id, `${p.id.id}#${i}`)],
-              isIncremental: true,
-              sequenceNumber: i,
-            },
-          }) as Record<string, unknown>,
-          p.id.secretKey,
-          nativeEd25519,
-        );
-        let resent = false;
-        for (;;) {
-          try {
-            await p.current.send(wire as never);
-            break;
-          } catch (error) {
-            const code = (error as { code?: string }).code;
-            // A resend the cluster already committed (its ack died with the hub).
-            if (resent && code === "replay_detected") break;
-            if (code !== "not_connected" && code !== "hub_timeout") throw error;
-            p.current = await p.moved;
-            resent = true;
-          }
-        }
-        acked.add(String(wire["id"]));
-      }
-    };
-    const streaming = Promise.all(producers.map(produce));
-    await until(() => acked.size >= (2 * PER_PRODUCER) / 3, "a third acknowledged");
-    const ackedAtKill = acked.size;
-    doomed.child.kill("SIGKILL");
-    await new Promise((resolve) => doomed.child.once("exit", resolve));
-    // The moving agents reconnect to hub 0, from the last sequence they saw.
-    const oldSink = inbox[0]!.client;
-    await oldSink.close().catch(() => undefined);
-    await new Promise((resolve) => setImmediate(resolve));
-    const moved = await client(hubs[0]!.url, inbox[0]!.id, { transport, lastSeq: oldSink.lastSeq });
-    clients.push(moved.client);
-    moved.client.on("message", (m) => received[0]!.push(m));
-    received[0]!.push(...moved.received);
-    const doomedProducer = producers[1]!;
-    const oldProducer = doomedProducer.current;
-    const replacement = await client(hubs[0]!.url, doomedProducer.id, { transport });
-    clients.push(replacement.client);
-    doomedProducer.moveTo(replacement.client);
-    producers[0]!.moveTo(producers[0]!.current);
-    await oldProducer.close().catch(() => undefined);
-    await streaming;
-    expect(ackedAtKill).toBeLessThan(2 * PER_PRODUCER);
-    expect(acked.size).toBe(2 * PER_PRODUCER);
-    const streamIds = (i: number) =>
-      received[i]!.filter((m) => m.message.type === "ocp.knowledge.stream").map(
-        (m) => m.message.id,
-      );
-    for (let i = 0; i < 2; i++) {
-      await until(
-        () => [...acked].every((id) => streamIds(i).includes(id)),
-        `every acknowledged message at ${inbox[i]!.id.id}`,
-      );
-      const marker = await producers[0]!.current.send({
-        type: "ocp.custom.marker",
-        to: inbox[i]!.id.id,
-        payload: {},
-      });
-      await until(() => received[i]!.some((m) => m.message.id === marker.id), "the marker");
-      const ids = streamIds(i);
-      expect(new Set(ids).size).toBe(ids.length);
-      expect(new Set(ids)).toEqual(acked);
-      const seqs = received[i]!.map((m) => m.seq ?? 0);
-      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
-      expect(new Set(seqs).size).toBe(seqs.length);
-    }
-  });
+describe("a hub dies (SIGKILL): nothing lost, nothing twice", () => {
+  failoverTests(ctx);
 });
