@@ -12,7 +12,9 @@ export function failoverTests(ctx: ClusterContext): void {
     const doomed = ctx.hubs[2]!;
     const inbox = [await ctx.join("sink-moving", 2), await ctx.join("sink-staying", 1)];
     const received: DeliveredMessage[][] = [[...inbox[0]!.received], [...inbox[1]!.received]];
-    inbox.forEach((r, i) => r.client.on("message", (m) => received[i]!.push(m)));
+    for (const [i, r] of inbox.entries()) {
+      r.client.on("message", (m) => received[i]!.push(m));
+    }
     const producers = await Promise.all(
       [0, 2].map(async (hub) => {
         const joined = await ctx.join(`producer-${hub}`, hub);
