@@ -31,6 +31,8 @@ Options:
                          NATS server (JetStream on), instead of the SQLite file;
                          several URLs comma-separated
   --workspace NAME       cluster: the workspace (team) on that server (default "default")
+  --nats-replicas N      cluster: JetStream replicas of streams and buckets (default 1;
+                         3 on a NATS cluster of three servers)
   -h, --help             show this help
 
 Prints the hub's URL on the first line of stdout.
@@ -51,6 +53,7 @@ const OptionsSchema = z.object({
     .string()
     .regex(/^(nats|tls):\/\/[^\s]+$/, "--nats takes nats://host:port")
     .optional(),
+  "nats-replicas": z.coerce.number().int().min(1).max(5).optional(),
   workspace: z
     .string()
     .regex(WORKSPACE_PATTERN, "--workspace is letters, digits, - and _")
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
       help: { type: "boolean", short: "h" },
       nats: { type: "string" },
       workspace: { type: "string" },
+      "nats-replicas": { type: "string" },
     },
     allowNegative: true,
     strict: true,
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
       : await connectNats({
           servers: o.nats,
           ...(o.workspace === undefined ? {} : { workspace: o.workspace }),
+          ...(o["nats-replicas"] === undefined ? {} : { replicas: o["nats-replicas"] }),
           onError,
         });
   const hub = await OCPHub.start({

@@ -15,6 +15,8 @@ export interface NatsClusterOptions {
   servers: string | readonly string[];
   /** The workspace: hubs of one workspace form one team ({@link DEFAULT_WORKSPACE} by default). */
   workspace?: string;
+  /** JetStream replicas of streams and buckets (1; 3 on a NATS cluster of three servers). */
+  replicas?: number;
   /** Connection name shown by the server's monitoring. */
   name?: string;
   /** Connect timeout, ms ({@link NATS_CONNECT_TIMEOUT_MS}). */
@@ -44,7 +46,12 @@ export async function connectNats(options: NatsClusterOptions): Promise<NatsClus
     maxReconnectAttempts: -1,
   });
   try {
-    const store = await JetStreamStore.open({ connection, subjects, ownsConnection: true });
+    const store = await JetStreamStore.open({
+      connection,
+      subjects,
+      ownsConnection: true,
+      ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
+    });
     const bus = new NatsBus({
       connection,
       subjects,

@@ -53,6 +53,12 @@ export interface JetStreamStoreOptions {
   connection: NatsConnection;
   /** Drain and close the connection when the store closes (the hub closes its store last). */
   ownsConnection?: boolean;
+  /**
+   * JetStream replicas of every stream and bucket: 1 (default) on one
+   * server; 3 on a NATS cluster of three or more servers, so that losing a
+   * server loses nothing.
+   */
+  replicas?: number;
   /** The workspace's subjects. */
   subjects: Subjects;
 }
@@ -69,6 +75,7 @@ export class JetStreamStore implements HubStore {
   readonly #watchers: Array<{ stop: () => void }> = [];
   #closed = false;
   #owns = false;
+  #replicas = 1;
 
   private constructor(
     nc: NatsConnection,
@@ -89,11 +96,16 @@ export class JetStreamStore implements HubStore {
   static async open(options: JetStreamStoreOptions): Promise<JetStreamStore> {
     const nc = options.connection;
     const jsm = await jetstreamManager(nc, { timeout: NATS_REQUEST_TIMEOUT_MS });
+    const replicas = options.replicas ?? 1;
+    if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+      throw new OcpError("invalid_option", "replicas is an integer from 1 to 5");
+    }
     const kvm = new Kvm(nc);
-    const agents = await kvm.create(options.subjects.agentsBucket, { history: 1 });
-    const subs = await kvm.create(options.subjects.subscriptionsBucket, { history: 1 });
+    const agents = await kvm.create(options.subjects.agentsBucket, { history: 1, replicas });
+    const subs = await kvm.create(options.subjects.subscriptionsBucket, { history: 1, replicas });
     const store = new JetStreamStore(nc, options.subjects, jsm, agents, subs);
     store.#owns = options.ownsConnection === true;
+    store.#replicas = replicas;
     return store;
   }
 
@@ -109,6 +121,7 @@ export class JetStreamStore implements HubStore {
           name,
           subjects: [this.subjects.inbox(agentId)],
           storage: "file",
+          num_replicas: this.#replicas,
           max_age: nanos(NATS_INBOX_MAX_AGE_MS),
           duplicate_window: nanos(NATS_DUPLICATE_WINDOW_MS),
         } as Parameters<JetStreamManager["streams"]["add"]>[0]);
