@@ -14,26 +14,29 @@
  * own JetStream inbox, and §8.5 visibility is decided per recipient.
  */
 import { BROADCAST } from "../envelope.js";
+import { type AgentProfile, profilePublicKey } from "../identity.js";
 import type { WireMessage } from "../messages.js";
 import { EventSubscribePayloadSchema, EventUnsubscribePayloadSchema } from "../payloads/events.js";
 import type { ClusterRouting } from "./bus.js";
 import { isDurable } from "./router.js";
+import type { HubStore } from "./store.js";
 
-/** What the hub does with a checked message under a cluster bus. */
-export type ClusterStep =
-  /** Route it as usual (durable); `ready` resolves when a subscription change routes. */
-  | { kind: "route"; ready: Promise<void> }
-  /** The bus took it; acknowledge once `published` resolves. */
-  | { kind: "published"; published: Promise<void> };
-
-/** Hands `wire` to the cluster where it routes by subject. */
+/**
+ * Hands `wire` to the cluster bus where it routes by subject. Returns the
+ * publication to acknowledge on when the bus took the message whole (a
+ * transient broadcast); `undefined` when the hub routes it as usual (no
+ * cluster bus, or a durable message — a subscription change it carries then
+ * takes effect in the background).
+ */
 export function clusterStep(
-  cluster: ClusterRouting,
+  cluster: ClusterRouting | undefined,
   agentId: string,
   wire: WireMessage,
   payload: unknown,
   raw: string,
-): ClusterStep {
+  onError: (error: unknown) => void,
+): Promise<void> | undefined {
+  if (cluster === undefined) return undefined;
   let ready: Promise<void> = Promise.resolve();
   if (wire.type === "ocp.event.subscribe" && payload !== undefined) {
     const parsed = EventSubscribePayloadSchema.safeParse(payload);
@@ -49,7 +52,10 @@ export function clusterStep(
     const parsed = EventUnsubscribePayloadSchema.safeParse(payload);
     if (parsed.success) ready = cluster.unsubscribed(agentId, parsed.data.subscriptionId);
   }
-  if (wire.to !== BROADCAST || isDurable(wire)) return { kind: "route", ready };
+  if (wire.to !== BROADCAST || isDurable(wire)) {
+    ready.catch(onError);
+    return undefined;
+  }
   const published = cluster.broadcast({
     id: wire.id,
     from: wire.from,
@@ -57,5 +63,37 @@ export function clusterStep(
     payload,
     bytes: Buffer.from(raw, "utf8"),
   });
-  return { kind: "published", published: Promise.all([ready, published]).then(() => undefined) };
+  return Promise.all([ready, published]).then(
+    () => undefined,
+    (error: unknown) => {
+      onError(error);
+      throw error;
+    },
+  );
+}
+
+/** The hub's table of registered agents. */
+export type KnownAgents = Map<string, { profile: AgentProfile; key: Uint8Array }>;
+
+/** Records a profile saved by another hub; the first key seen stays pinned. */
+export function learnProfile(known: KnownAgents, profile: AgentProfile): void {
+  const current = known.get(profile.id);
+  if (current !== undefined && current.profile.publicKey !== profile.publicKey) return;
+  if (current === undefined || current.profile.issuedAt < profile.issuedAt) {
+    known.set(profile.id, { profile, key: profilePublicKey(profile) });
+  }
+}
+
+/** A known profile, else (a shared store) the one another hub saved, learned on the way. */
+export function profileOf(
+  known: KnownAgents,
+  store: HubStore,
+  agentId: string,
+): AgentProfile | undefined | Promise<AgentProfile | undefined> {
+  const current = known.get(agentId)?.profile;
+  if (current !== undefined || store.agent === undefined) return current;
+  return store.agent(agentId).then((profile) => {
+    if (profile !== undefined) learnProfile(known, profile);
+    return profile;
+  });
 }

@@ -21,7 +21,7 @@ import { CommitQueue } from "./acks.js";
 import { verifyAnnouncement } from "./auth.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions } from "./check.js";
-import { clusterStep } from "./cluster.js";
+import { clusterStep, learnProfile, profileOf } from "./cluster.js";
 import { HubControlHandler, rejectFrame } from "./control.js";
 import { HUB_FRAME_OVERHEAD_BYTES, HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
@@ -126,7 +126,7 @@ export class OCPHub {
     });
     this.#control = new HubControlHandler({
       store: this.store,
-      profileOf: (agentId) => this.#profileOf(agentId),
+      profileOf: (agentId) => profileOf(this.#known, this.store, agentId),
       onError: this.#onError,
     });
   }
@@ -148,7 +148,7 @@ export class OCPHub {
       this.subscriptions.add(subscription, Number.MAX_SAFE_INTEGER);
     }
     // Cluster (a store shared by several hubs): learn agents registered elsewhere.
-    await this.store.watchAgents?.((profile) => this.#learn(profile));
+    await this.store.watchAgents?.((profile) => learnProfile(this.#known, profile));
     this.#server = await createWsServer({
       ...this.options.transport,
       host: this.options.host ?? "127.0.0.1",
@@ -220,11 +220,7 @@ export class OCPHub {
     if (this.options.allow !== undefined && !this.options.allow(profile)) {
       return { refused: `${profile.id} is not admitted`, kind: "registration" as const };
     }
-    // Cluster: a key pinned by another hub counts too.
-    if (!this.#known.has(profile.id) && this.store.agent !== undefined) {
-      const shared = await this.store.agent(profile.id);
-      if (shared !== undefined) this.#learn(shared);
-    }
+    await profileOf(this.#known, this.store, profile.id); // Cluster: a key pinned elsewhere counts.
     const known = this.#known.get(profile.id);
     if (known !== undefined && known.profile.publicKey !== profile.publicKey) {
       return {
@@ -302,30 +298,22 @@ export class OCPHub {
       this.#reject(session, raw, observed.code, observed.message, undefined, wire.id);
       return;
     }
-    // Cluster (NATS bus): transient broadcasts and events route by subject.
-    const cluster =
-      this.bus.cluster === undefined
-        ? undefined
-        : clusterStep(this.bus.cluster, session.agentId, wire, payload, raw);
-    if (cluster?.kind === "published") {
+    // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
+    const published = clusterStep(
+      this.bus.cluster,
+      session.agentId,
+      wire,
+      payload,
+      raw,
+      this.#onError,
+    );
+    if (published !== undefined) {
       this.#counts.accepted += 1;
-      cluster.published.then(
-        () => this.#ack(session, wire.id, false, 0, 0),
-        (error: unknown) => {
-          this.#onError(error);
-          this.#reject(
-            session,
-            undefined,
-            "store_failed",
-            "the bus refused it",
-            undefined,
-            wire.id,
-          );
-        },
-      );
+      const refused = () =>
+        this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
+      published.then(() => this.#ack(session, wire.id, false, 0, 0), refused);
       return;
     }
-    cluster?.ready.catch(this.#onError);
     const decided = route(wire, payload, {
       known: () => this.#known.keys(),
       attached: () => this.bus.attached(),
@@ -353,25 +341,6 @@ export class OCPHub {
     const bytes = Buffer.from(raw, "utf8");
     for (const agent of decided.recipients) this.bus.deliver(agent, { kind: "transient", bytes });
     this.#ack(session, wire.id, false, decided.recipients.length, decided.excluded.length);
-  }
-
-  /** Cluster: a profile saved by another hub (the first key stays pinned). */
-  #learn(profile: AgentProfile): void {
-    const known = this.#known.get(profile.id);
-    if (known !== undefined && known.profile.publicKey !== profile.publicKey) return;
-    if (known === undefined || known.profile.issuedAt < profile.issuedAt) {
-      this.#known.set(profile.id, { profile, key: profilePublicKey(profile) });
-    }
-  }
-
-  /** A known profile, else (cluster) the shared store's. */
-  #profileOf(agentId: string): AgentProfile | undefined | Promise<AgentProfile | undefined> {
-    const known = this.#known.get(agentId)?.profile;
-    if (known !== undefined || this.store.agent === undefined) return known;
-    return this.store.agent(agentId).then((profile) => {
-      if (profile !== undefined) this.#learn(profile);
-      return profile;
-    });
   }
 
   #mustVerify(wire: WireMessage): boolean {

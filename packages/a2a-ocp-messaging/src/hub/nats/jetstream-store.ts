@@ -261,7 +261,8 @@ export class JetStreamStore implements HubStore {
   }
 
   async watchAgents(listener: (profile: AgentProfile) => void): Promise<void> {
-    const watch = await this.#agents.watch({ include: KvWatchInclude.UpdatesOnly });
+    // Current values first, then updates: no gap after the hub's initial `agents()` load.
+    const watch = await this.#agents.watch({ include: KvWatchInclude.LastValue });
     this.#watchers.push(watch);
     (async () => {
       for await (const entry of watch) {
