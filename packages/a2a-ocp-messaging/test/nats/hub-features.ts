@@ -121,7 +121,9 @@ export function hubFeatureTests(ctx: ClusterContext): void {
     const answerers = [await ctx.join("answer-b", 1), await ctx.join("answer-c", 2)];
     for (const a of answerers) {
       a.client.on("message", (m) => {
+        // Only this test's query: later tests' agents ask their own.
         if (m.message.type !== "ocp.collective.query") return;
+        if ((m.message.payload as { queryId: string }).queryId !== "q-cluster") return;
         void a.client.send({
           type: "ocp.collective.response",
           to: m.message.from,
