@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import * as hubApi from "../src/hub/index.js";
 import * as api from "../src/index.js";
 import { MESSAGING_ERROR_CODES } from "../src/index.js";
 
@@ -41,5 +42,20 @@ describe("README", () => {
     for (const code of Object.keys(MESSAGING_ERROR_CODES)) {
       expect(errors).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
     }
+  });
+
+  it("lists every hub limit constant with its value and every hub frame type", () => {
+    const limits = section("hub-limits");
+    const names = Object.keys(hubApi).filter((name) => /^(HUB_|CLIENT_)[A-Z_]+$/.test(name));
+    const constants = names.filter(
+      (name) => typeof (hubApi as Record<string, unknown>)[name] === "number",
+    );
+    expect(constants.length).toBe(13);
+    for (const name of constants) {
+      const value = String((hubApi as Record<string, unknown>)[name]);
+      expect(limits).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
+    }
+    const frames = section("hub-protocol");
+    for (const type of Object.values(hubApi.HUB_TYPES)) expect(frames).toContain(`\`${type}\``);
   });
 });

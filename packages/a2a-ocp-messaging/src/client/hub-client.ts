@@ -103,6 +103,8 @@ export interface HubClientEvents {
 
 interface PendingSend {
   raw: string;
+  /** Handed to a connection at least once. */
+  sent: boolean;
   resent: boolean;
   timer: NodeJS.Timeout;
   resolve: (receipt: SendReceipt) => void;
@@ -151,13 +153,20 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       onReconnected: () => {
         this.#profiles.resend();
         for (const pending of this.#pending.values()) {
-          pending.resent = true;
-          this.#ws.send(pending.raw);
+          pending.resent = pending.sent;
+          pending.sent = this.#ws.send(pending.raw) !== "closed";
         }
         this.emit("reconnected");
       },
     });
     this.#ws.lastSeq = this.#lastSeq;
+    // Sends made before the first registration go out as soon as it is confirmed.
+    this.#ws.on("registered", (registration) => {
+      if (registration.reconnected) return;
+      for (const pending of this.#pending.values()) {
+        if (!pending.sent) pending.sent = this.#ws.send(pending.raw) !== "closed";
+      }
+    });
     this.#ws.on("close", (info) => {
       this.#stop(new OcpError("not_connected", `connection to the hub ended: ${info.reason}`));
       this.emit("close", info);
@@ -229,8 +238,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
         reject(new OcpError("hub_timeout", `no ack for ${id} within ${timeoutMs} ms`));
       }, timeoutMs);
       timer.unref();
-      this.#pending.set(id, { raw, resent: false, timer, resolve, reject });
-      this.#ws.send(raw);
+      const pending: PendingSend = { raw, sent: false, resent: false, timer, resolve, reject };
+      this.#pending.set(id, pending);
+      pending.sent = this.#ws.send(raw) !== "closed";
     });
   }
 
@@ -288,7 +298,14 @@ export class HubClient extends EventEmitter<HubClientEvents> {
 
   /** Deliveries are verified one after another, so they are emitted in order. */
   #enqueue(raw: string, seq: number | undefined): void {
-    this.#chain = this.#chain.then(() => this.#deliver(raw, seq));
+    this.#chain = this.#chain
+      .then(() => this.#deliver(raw, seq))
+      .catch((error: unknown) => {
+        // A throwing "message" listener is the caller's bug: surface it, keep delivering.
+        process.nextTick(() => {
+          throw error;
+        });
+      });
   }
 
   async #deliver(raw: string, seq: number | undefined): Promise<void> {

@@ -61,24 +61,32 @@ const OptionsSchema = z.object({
 });
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      host: { type: "string" },
-      port: { type: "string" },
-      db: { type: "string" },
-      synchronous: { type: "string" },
-      "verify-forwarded": { type: "boolean" },
-      "rate-limits": { type: "boolean" },
-      "messages-per-minute": { type: "string" },
-      "broadcasts-per-minute": { type: "string" },
-      help: { type: "boolean", short: "h" },
-      nats: { type: "string" },
-      workspace: { type: "string" },
-      "nats-replicas": { type: "string" },
-    },
-    allowNegative: true,
-    strict: true,
-  });
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        db: { type: "string" },
+        synchronous: { type: "string" },
+        "verify-forwarded": { type: "boolean" },
+        "rate-limits": { type: "boolean" },
+        "messages-per-minute": { type: "string" },
+        "broadcasts-per-minute": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        nats: { type: "string" },
+        workspace: { type: "string" },
+        "nats-replicas": { type: "string" },
+      },
+      allowNegative: true,
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(
+      `ocp-hub: ${error instanceof Error ? error.message : String(error)}\n${HELP}`,
+    );
+    process.exit(2);
+  }
   const parsed = OptionsSchema.safeParse(values);
   if (!parsed.success) {
     process.stderr.write(`ocp-hub: ${parsed.error.issues[0]?.message ?? "bad options"}\n${HELP}`);

@@ -10,6 +10,7 @@
  * message. `NORMAL` is an option for deployments that accept that window.
  */
 import Database from "better-sqlite3";
+import { z } from "zod";
 import { type AgentProfile, AgentProfileSchema } from "../identity.js";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "./store.js";
 import type { EventSubscription } from "./subscriptions.js";
@@ -52,6 +53,14 @@ CREATE TABLE IF NOT EXISTS subscriptions (
   PRIMARY KEY (agent, subscription_id)
 ) WITHOUT ROWID;
 `;
+
+/** A subscription as stored (the file is input: parsed, never cast). */
+const StoredSubscriptionSchema = z.object({
+  agentId: z.string().min(1),
+  subscriptionId: z.string().min(1),
+  eventTypes: z.array(z.string().min(1)),
+  filters: z.record(z.string(), z.unknown()).optional(),
+});
 
 interface Row {
   seq: number;
@@ -213,9 +222,12 @@ export class SqliteStore implements HubStore {
   }
 
   async subscriptions(): Promise<EventSubscription[]> {
-    return (this.#statements.subscriptions.all() as string[]).map(
-      (text) => JSON.parse(text) as EventSubscription,
-    );
+    const out: EventSubscription[] = [];
+    for (const text of this.#statements.subscriptions.all() as string[]) {
+      const parsed = StoredSubscriptionSchema.safeParse(JSON.parse(text));
+      if (parsed.success) out.push(parsed.data);
+    }
+    return out;
   }
 
   async sweep(now: number): Promise<number> {

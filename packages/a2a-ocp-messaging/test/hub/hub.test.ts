@@ -239,3 +239,77 @@ describe("OCPHub security", () => {
     expect(carol.received).toHaveLength(0);
   });
 });
+
+describe("OCPHub configuration", () => {
+  it("admits only agents on the allow-list of profiles (4002 otherwise)", async () => {
+    await hub.close();
+    const member = identity("member");
+    hub = await startHub(dir.dir, {
+      allowedProfiles: [createAgentProfile(member, {}, nativeEd25519)],
+    });
+    const joined = await client(hub.url, member);
+    clients.push(joined.client);
+    const stranger = new Client({ url: hub.url, identity: identity("stranger"), reconnect: false });
+    await expect(stranger.connect()).rejects.toMatchObject({ code: "registration_refused" });
+  });
+
+  it("§8.3 with verifyForwarded off, a tampered broadcast is still dropped by its recipients", async () => {
+    await hub.close();
+    hub = await startHub(dir.dir, { verifyForwarded: false });
+    const alice = await join("alice");
+    const bob = await join("bob");
+    const dropped: string[] = [];
+    bob.client.on("dropped", (d) => dropped.push(d.code));
+    const signed = signObject(
+      createMessage({
+        type: "ocp.custom.x",
+        from: alice.id.id,
+        to: "broadcast",
+        payload: { a: 1 },
+      }),
+      alice.id.secretKey,
+    );
+    await alice.client.send({ ...signed, payload: { a: 2 } });
+    await until(() => dropped.length === 1, "bob's verdict");
+    expect(dropped).toEqual(["signature_invalid"]);
+    expect(bob.received).toHaveLength(0);
+  });
+
+  it("keeps event subscriptions across a hub restart on the same SQLite file", async () => {
+    const pub = await join("pub");
+    const sub = await join("sub");
+    await sub.client.send({
+      type: "ocp.event.subscribe",
+      to: "broadcast",
+      payload: { subscriptionId: "s1", eventTypes: ["bug.**"] },
+    });
+    await hub.close();
+    hub = await startHub(dir.dir, { port: 0 });
+    const pub2 = await client(hub.url, pub.id);
+    const sub2 = await client(hub.url, sub.id);
+    clients.push(pub2.client, sub2.client);
+    const receipt = await pub2.client.send({
+      type: "ocp.event.publish",
+      to: "broadcast",
+      payload: {
+        eventId: "e1",
+        eventType: "bug.found.critical",
+        eventData: {},
+        timestamp: new Date().toISOString(),
+        source: pub.id.id,
+      },
+    });
+    expect(receipt.recipients).toBe(1);
+    await until(() => sub2.received.some((m) => m.message.type === "ocp.event.publish"), "event");
+  });
+
+  it("sends a message made before the first registration once the client is registered", async () => {
+    const bob = await join("bob");
+    const early = new Client({ url: hub.url, identity: identity("early") });
+    clients.push(early);
+    const sent = early.send({ type: "ocp.custom.early", to: bob.id.id, payload: {} });
+    await early.connect();
+    expect(await sent).toMatchObject({ durable: true, recipients: 1 });
+    await until(() => bob.received.length === 1, "the early message");
+  });
+});

@@ -39,13 +39,16 @@ describe("hub scale", () => {
         await Promise.all(
           clients.slice(start, start + CONNECT_CONCURRENCY).map(async (c, k) => {
             const to = ids[(start + k + 1) % AGENTS]!.id;
-            for (let n = 1; n <= PER_AGENT; n++) {
-              await c.send({ type: "ocp.custom.scale", to, payload: { n } });
-            }
+            // In order on one connection: the hub sequences them as sent.
+            await Promise.all(
+              Array.from({ length: PER_AGENT }, (_, k) =>
+                c.send({ type: "ocp.custom.scale", to, payload: { n: k + 1 } }),
+              ),
+            );
           }),
         );
       }
-      await until(() => received.every((r) => r.length >= PER_AGENT), "every delivery", 60_000);
+      await until(() => received.every((r) => r.length >= PER_AGENT), "every delivery", 240_000);
       for (let i = 0; i < AGENTS; i++) {
         const r = received[i]!;
         expect(r.map((d) => d.seq)).toEqual(Array.from({ length: PER_AGENT }, (_, k) => k + 1));
@@ -59,5 +62,5 @@ describe("hub scale", () => {
       await hub.close();
       dir.cleanup();
     }
-  }, 180_000);
+  }, 300_000);
 });
