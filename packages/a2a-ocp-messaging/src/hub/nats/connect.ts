@@ -5,8 +5,8 @@
  * store, which drains the connection.
  */
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { NATS_CONNECT_TIMEOUT_MS } from "../limits.js";
 import { JetStreamStore } from "./jetstream-store.js";
+import { NATS_CONNECT_TIMEOUT_MS } from "./limits.js";
 import { NatsBus } from "./nats-bus.js";
 import { DEFAULT_WORKSPACE, Subjects } from "./subjects.js";
 

@@ -1,5 +1,6 @@
 export { connectNats, type NatsCluster, type NatsClusterOptions } from "./connect.js";
 export { JetStreamStore, type JetStreamStoreOptions } from "./jetstream-store.js";
+export * from "./limits.js";
 export { NatsBus, type NatsBusOptions } from "./nats-bus.js";
 export {
   agentToken,

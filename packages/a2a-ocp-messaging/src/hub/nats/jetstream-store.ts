@@ -31,14 +31,14 @@ import { OcpError } from "@ocp/types";
 import { z } from "zod";
 import { type AgentProfile, verifyAgentProfile } from "../../identity.js";
 import { nativeEd25519 } from "../../node/ed25519.js";
+import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
+import type { EventSubscription } from "../subscriptions.js";
 import {
   NATS_DUPLICATE_WINDOW_MS,
   NATS_INBOX_MAX_AGE_MS,
   NATS_PENDING_CONCURRENCY,
   NATS_REQUEST_TIMEOUT_MS,
-} from "../limits.js";
-import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
-import type { EventSubscription } from "../subscriptions.js";
+} from "./limits.js";
 import { agentToken, EXPIRES_HEADER, type Subjects } from "./subjects.js";
 
 const SubscriptionSchema = z.object({
