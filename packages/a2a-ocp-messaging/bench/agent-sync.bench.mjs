@@ -21,7 +21,11 @@ const node = (i, version = 0) => ({
   type: "code.solution",
   title: `Fix number ${i} (revision ${version})`,
   description: "Close the socket and drop the connection from the registry.",
-  data: { code: "ws.on('close', () => { connections.delete(id); })", tested: true, revision: version },
+  data: {
+    code: "ws.on('close', () => { connections.delete(id); })",
+    tested: true,
+    revision: version,
+  },
   confidence: 0.9,
   timestamp: "2026-01-01T00:00:00Z",
   createdBy: SOURCE,
@@ -63,11 +67,14 @@ const delta = syncInto(source, replica, {
 const fresh = new MemoryGraph("a2a://bench-fresh");
 const fullAfter = syncInto(source, fresh, { syncId: "full-after" });
 
-const same = replica.liveNodes().length === NODES && replica.getNode("node-100")?.data?.revision === 1;
+const same =
+  replica.liveNodes().length === NODES && replica.getNode("node-100")?.data?.revision === 1;
 const mb = (b) => `${(b / 1e6).toFixed(2)} MB`;
 const row = (name, r) =>
   `${name.padEnd(34)} ${String(r.items).padStart(7)} items ${String(r.pages).padStart(4)} pages ${mb(r.bytes).padStart(10)} ${r.ms.toFixed(0).padStart(6)} ms`;
-console.log(`agent sync bench: ${NODES} nodes, ${CHANGED} changed (1%), load average ${loadavg()[0].toFixed(2)}`);
+console.log(
+  `agent sync bench: ${NODES} nodes, ${CHANGED} changed (1%), load average ${loadavg()[0].toFixed(2)}`,
+);
 console.log(row("full sync (empty replica)", full));
 console.log(row("delta sync (1% changed)", delta));
 console.log(row("full sync after the change", fullAfter));

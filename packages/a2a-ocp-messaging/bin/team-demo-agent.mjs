@@ -3,13 +3,14 @@
 // on stdin and reports what happens as JSON lines on stdout.
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { generateIdentity } from "../dist/index.js";
 import { hubLink, OCPAgent, SqliteGraph } from "../dist/agent/index.js";
 import { HubClient } from "../dist/hub/index.js";
+import { generateIdentity } from "../dist/index.js";
 
 const [name, url, dir] = process.argv.slice(2);
 const identity = generateIdentity(`a2a://${name}`);
-const out = (ev, data = {}) => process.stdout.write(`${JSON.stringify({ ev, agent: name, ...data })}\n`);
+const out = (ev, data = {}) =>
+  process.stdout.write(`${JSON.stringify({ ev, agent: name, ...data })}\n`);
 
 const client = new HubClient({ url, identity, transport: { reconnectBaseMs: 50 } });
 await client.connect();
@@ -19,13 +20,21 @@ const agent = new OCPAgent({
   graph: new SqliteGraph(identity.id, join(dir, `${name}.sqlite`)),
 }).start();
 
-agent.on("knowledge", (nodes, from) => out("knowledge", { from, titles: nodes.map((n) => n.title) }));
-agent.on("proposal", (p, from) => out("proposal", { from, proposalId: p.proposalId, topic: p.topic }));
+agent.on("knowledge", (nodes, from) =>
+  out("knowledge", { from, titles: nodes.map((n) => n.title) }),
+);
+agent.on("proposal", (p, from) =>
+  out("proposal", { from, proposalId: p.proposalId, topic: p.topic }),
+);
 agent.on("consensus", (d) => out("consensus", d));
 agent.on("voteRejected", (v, r) => out("voteRejected", { from: v.from, code: r.code }));
-agent.on("awareness", (from, a) => out("awareness", { from, status: a.status, blockedOn: a.currentContext?.blockedOn }));
+agent.on("awareness", (from, a) =>
+  out("awareness", { from, status: a.status, blockedOn: a.currentContext?.blockedOn }),
+);
 agent.on("synthesis", (s, from) => out("synthesis-received", { from, queryId: s.queryId }));
-agent.on("error", (e) => process.stderr.write(`${name}: ${e instanceof Error ? e.message : String(e)}\n`));
+agent.on("error", (e) =>
+  process.stderr.write(`${name}: ${e instanceof Error ? e.message : String(e)}\n`),
+);
 
 const node = (title, extra = {}) => ({
   id: `${name}-${globalThis.crypto.randomUUID()}`,
@@ -45,7 +54,12 @@ async function run(cmd) {
       await agent.streamKnowledge(cmd.nodes.map((n) => node(n.title, n)));
       return {};
     case "subscribe":
-      return { subscriptionId: await agent.subscribe(`a2a://${cmd.to}`, { deliveryMode: "push", filters: cmd.filters }) };
+      return {
+        subscriptionId: await agent.subscribe(`a2a://${cmd.to}`, {
+          deliveryMode: "push",
+          filters: cmd.filters,
+        }),
+      };
     case "ask": {
       const r = await agent.collectiveQuery(cmd.query, {
         timeout: 10_000,
@@ -79,7 +93,11 @@ lines.on("line", (line) => {
   const cmd = JSON.parse(line);
   run(cmd).then(
     (result) => out("done", { id: cmd.id, ...result }),
-    (error) => out("failed", { id: cmd.id, message: error instanceof Error ? error.message : String(error) }),
+    (error) =>
+      out("failed", {
+        id: cmd.id,
+        message: error instanceof Error ? error.message : String(error),
+      }),
   );
 });
 out("ready", { id: identity.id });

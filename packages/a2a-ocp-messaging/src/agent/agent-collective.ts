@@ -29,7 +29,12 @@ export interface CollectiveQueryOptions {
   timeout?: number;
   minResponses?: number;
   maxResponses?: number;
-  structuredQuery?: { intent: string; domains: string[]; keywords: string[]; filters?: Record<string, unknown> };
+  structuredQuery?: {
+    intent: string;
+    domains: string[];
+    keywords: string[];
+    filters?: Record<string, unknown>;
+  };
 }
 
 /** Default wait for a collective query, ms. */
@@ -57,7 +62,8 @@ export class CollectiveService {
 
   async query(query: string, options: CollectiveQueryOptions): Promise<CollectiveResult> {
     const timeout = options.timeout ?? DEFAULT_COLLECTIVE_TIMEOUT_MS;
-    if (timeout > MAX_COLLECTIVE_TIMEOUT_MS) throw agentError("limit_exceeded", `timeout above ${MAX_COLLECTIVE_TIMEOUT_MS} ms`);
+    if (timeout > MAX_COLLECTIVE_TIMEOUT_MS)
+      throw agentError("limit_exceeded", `timeout above ${MAX_COLLECTIVE_TIMEOUT_MS} ms`);
     const queryId = `query-${globalThis.crypto.randomUUID()}`;
     const payload = { ...options, queryId, query, timeout } as CollectiveQueryPayload;
     const stopped = new Promise<CollectiveResult["stoppedBy"]>((resolve) => {
@@ -85,21 +91,29 @@ export class CollectiveService {
     return { queryId, responses, synthesis, stoppedBy };
   }
 
-  async handle(m: MessageOf<"ocp.collective.query" | "ocp.collective.response" | "ocp.collective.synthesis">): Promise<void> {
+  async handle(
+    m: MessageOf<"ocp.collective.query" | "ocp.collective.response" | "ocp.collective.synthesis">,
+  ): Promise<void> {
     switch (m.type) {
       case "ocp.collective.query": {
         if (!this.answer) return;
         const started = this.ctx.now();
         const structured = m.payload.structuredQuery;
-        const { findings, nodesSearched } = searchNodes(this.ctx.graph.liveNodes(), m.payload.query, {
-          keywords: structured?.keywords ?? [],
-          domains: structured?.domains ?? [],
-          limit: MAX_FINDINGS_PER_RESPONSE,
-        });
+        // §8.5: only nodes the querier may see are searched.
+        const { findings, nodesSearched } = searchNodes(
+          this.ctx.graph.liveNodes().filter((n) => this.ctx.maySee(n, m.from)),
+          m.payload.query,
+          {
+            keywords: structured?.keywords ?? [],
+            domains: structured?.domains ?? [],
+            limit: MAX_FINDINGS_PER_RESPONSE,
+          },
+        );
         const confidence =
           findings.length === 0
             ? 0
-            : findings.reduce((s, f) => s + f.relevance * f.node.confidence, 0) / findings.reduce((s, f) => s + f.relevance, 0);
+            : findings.reduce((s, f) => s + f.relevance * f.node.confidence, 0) /
+              findings.reduce((s, f) => s + f.relevance, 0);
         await this.ctx.send(
           "ocp.collective.response",
           m.from,
@@ -119,8 +133,10 @@ export class CollectiveService {
         if (pending === undefined || pending.responses.some((r) => r.from === m.from)) return;
         pending.responses.push({ from: m.from, payload: m.payload });
         const n = pending.responses.length;
-        if (pending.payload.minResponses !== undefined && n >= pending.payload.minResponses) pending.done("minResponses");
-        else if (pending.payload.maxResponses !== undefined && n >= pending.payload.maxResponses) pending.done("maxResponses");
+        if (pending.payload.minResponses !== undefined && n >= pending.payload.minResponses)
+          pending.done("minResponses");
+        else if (pending.payload.maxResponses !== undefined && n >= pending.payload.maxResponses)
+          pending.done("maxResponses");
         return;
       }
       case "ocp.collective.synthesis":

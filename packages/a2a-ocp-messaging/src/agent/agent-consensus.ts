@@ -13,7 +13,7 @@ import {
 } from "./consensus.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
-import { MAX_VOTING_PERIOD_SECONDS } from "./limits.js";
+import { ANNOUNCE_RETRY_MS, MAX_VOTING_PERIOD_SECONDS } from "./limits.js";
 
 /** A decided proposal as agents learn it. */
 export interface ConsensusDecision {
@@ -97,27 +97,47 @@ export class ConsensusService {
     return proposalId;
   }
 
-  async vote(proposalId: string, vote: "approve" | "reject" | "abstain", reasoning?: string): Promise<VoteMessage> {
+  async vote(
+    proposalId: string,
+    vote: "approve" | "reject" | "abstain",
+    reasoning?: string,
+  ): Promise<VoteMessage> {
     const seen = this.#seen.get(proposalId);
     if (seen === undefined) throw agentError("unknown_proposal", `no proposal ${proposalId}`);
-    const payload = { proposalId, vote, votedBy: this.ctx.id, ...(reasoning === undefined ? {} : { reasoning }) };
+    const payload = {
+      proposalId,
+      vote,
+      votedBy: this.ctx.id,
+      ...(reasoning === undefined ? {} : { reasoning }),
+    };
     const message = await this.ctx.send("ocp.consensus.vote", BROADCAST, payload);
     if (seen.from === this.ctx.id) await this.#count(message);
     return message;
   }
 
   /** Routes a consensus message; true when it was one. */
-  async handle(message: MessageOf<"ocp.consensus.propose" | "ocp.consensus.vote" | "ocp.consensus.achieved" | "ocp.consensus.timeout">): Promise<void> {
+  async handle(
+    message: MessageOf<
+      | "ocp.consensus.propose"
+      | "ocp.consensus.vote"
+      | "ocp.consensus.achieved"
+      | "ocp.consensus.timeout"
+    >,
+  ): Promise<void> {
     switch (message.type) {
       case "ocp.consensus.propose":
         if (!this.#seen.has(message.payload.proposalId)) {
-          this.#seen.set(message.payload.proposalId, { proposal: message.payload, from: message.from });
+          this.#seen.set(message.payload.proposalId, {
+            proposal: message.payload,
+            from: message.from,
+          });
           this.events.proposal(message.payload, message.from);
         }
         return;
       case "ocp.consensus.vote":
         this.events.vote(message);
-        if (this.#seen.get(message.payload.proposalId)?.from === this.ctx.id) await this.#count(message);
+        if (this.#seen.get(message.payload.proposalId)?.from === this.ctx.id)
+          await this.#count(message);
         return;
       default:
         await this.#learn(message);
@@ -160,30 +180,34 @@ export class ConsensusService {
     const timer = this.#timers.get(state.proposalId);
     if (timer !== undefined) clearTimeout(timer);
     const signedVotes = state.votes;
-    for (let attempt = 0; !this.#closed; attempt++) {
-      try {
-        if (decided.status === "achieved") {
-          await this.ctx.send("ocp.consensus.achieved", BROADCAST, {
-            proposalId: state.proposalId,
-            outcome: decided.outcome,
-            votes: decided.votes,
-            voters: signedVotes.map((v) => v.from),
-            achievedAt: new Date(this.ctx.now()).toISOString(),
-            signedVotes,
-          });
-        } else if (decided.status === "timeout") {
-          await this.ctx.send("ocp.consensus.timeout", BROADCAST, {
-            proposalId: state.proposalId,
-            votes: decided.votes,
-            reason: decided.reason,
-            signedVotes,
-          });
-        }
-        break;
-      } catch (error) {
-        // Not acknowledged (the hub is restarting): the state stays unannounced and is retried.
-        if (attempt >= 2) throw error;
+    try {
+      if (decided.status === "achieved") {
+        await this.ctx.send("ocp.consensus.achieved", BROADCAST, {
+          proposalId: state.proposalId,
+          outcome: decided.outcome,
+          votes: decided.votes,
+          voters: signedVotes.map((v) => v.from),
+          achievedAt: new Date(this.ctx.now()).toISOString(),
+          signedVotes,
+        });
+      } else if (decided.status === "timeout") {
+        await this.ctx.send("ocp.consensus.timeout", BROADCAST, {
+          proposalId: state.proposalId,
+          votes: decided.votes,
+          reason: decided.reason,
+          signedVotes,
+        });
       }
+    } catch {
+      // Not acknowledged (hub unreachable or restarting): the state stays
+      // unannounced in the store and the announcement is retried.
+      if (this.#closed) return;
+      const retry = setTimeout(() => {
+        this.#timers.delete(state.proposalId);
+        void this.#announce(state);
+      }, ANNOUNCE_RETRY_MS);
+      this.#timers.set(state.proposalId, retry);
+      return;
     }
     const latest = this.store.load(state.proposalId) ?? state;
     latest.announced = true;
@@ -198,7 +222,9 @@ export class ConsensusService {
     });
   }
 
-  async #learn(message: MessageOf<"ocp.consensus.achieved" | "ocp.consensus.timeout">): Promise<void> {
+  async #learn(
+    message: MessageOf<"ocp.consensus.achieved" | "ocp.consensus.timeout">,
+  ): Promise<void> {
     const seen = this.#seen.get(message.payload.proposalId);
     const raw = (message.payload as Record<string, unknown>)["signedVotes"];
     const signedVotes = Array.isArray(raw) ? (raw as VoteMessage[]) : [];
@@ -207,22 +233,38 @@ export class ConsensusService {
       proposalId: message.payload.proposalId,
       status: achieved ? ("achieved" as const) : ("timeout" as const),
       votes: message.payload.votes,
-      ...(achieved ? { outcome: (message as MessageOf<"ocp.consensus.achieved">).payload.outcome } : {}),
-      ...(!achieved ? { reason: (message as MessageOf<"ocp.consensus.timeout">).payload.reason } : {}),
+      ...(achieved
+        ? { outcome: (message as MessageOf<"ocp.consensus.achieved">).payload.outcome }
+        : {}),
+      ...(!achieved
+        ? { reason: (message as MessageOf<"ocp.consensus.timeout">).payload.reason }
+        : {}),
     };
     if (seen === undefined || seen.from !== message.from) {
-      this.events.decision({ ...base, verified: false, verifyFailure: "proposal unknown or announced by another agent" });
+      this.events.decision({
+        ...base,
+        verified: false,
+        verifyFailure: "proposal unknown or announced by another agent",
+      });
       return;
     }
     const check = await verifyOutcome(
       seen.proposal,
       achieved
-        ? { outcome: base.outcome, votes: base.votes, voters: (message as MessageOf<"ocp.consensus.achieved">).payload.voters }
+        ? {
+            outcome: base.outcome,
+            votes: base.votes,
+            voters: (message as MessageOf<"ocp.consensus.achieved">).payload.voters,
+          }
         : { votes: base.votes },
       signedVotes,
       this.ctx.lookupKey,
       !achieved,
     );
-    this.events.decision(check.ok ? { ...base, verified: true } : { ...base, verified: false, verifyFailure: check.reason });
+    this.events.decision(
+      check.ok
+        ? { ...base, verified: true }
+        : { ...base, verified: false, verifyFailure: check.reason },
+    );
   }
 }

@@ -1,10 +1,14 @@
 import type { MessageOf } from "../messages.js";
 import type { AwarenessResponsePayload } from "../payloads/awareness.js";
-import type { KnowledgeSyncRequestPayload, KnowledgeSyncResponsePayload } from "../payloads/knowledge.js";
+import type {
+  KnowledgeNode,
+  KnowledgeSyncRequestPayload,
+  KnowledgeSyncResponsePayload,
+} from "../payloads/knowledge.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import type { ApplyResult } from "./graph.js";
-import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
+import { SYNC_PAGE_ITEMS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import { deltaPages, requestVector, SyncReceiver } from "./sync.js";
 
 /** The outcome of one sync, as the requester saw it. */
@@ -55,57 +59,95 @@ interface Session {
 export class SyncService {
   readonly #sessions = new Map<string, Session>();
   /** Responder side: prepared answers waiting for `ocp.sync.accept`. */
-  readonly #offers = new Map<string, { to: string; pages: KnowledgeSyncResponsePayload[]; scope: readonly string[]; started: number }>();
+  readonly #offers = new Map<
+    string,
+    { to: string; pages: KnowledgeSyncResponsePayload[]; scope: readonly string[]; started: number }
+  >();
 
   constructor(
     private readonly ctx: AgentContext,
     private readonly hooks: SyncHooks,
   ) {}
 
-  syncKnowledge(peer: string, filters?: KnowledgeSyncRequestPayload["filters"]): Promise<SyncReport> {
+  syncKnowledge(
+    peer: string,
+    filters?: KnowledgeSyncRequestPayload["filters"],
+  ): Promise<SyncReport> {
     const syncId = `sync-${globalThis.crypto.randomUUID()}`;
     const done = this.#open(syncId, peer, ["knowledge"], filters !== undefined);
-    const payload = { syncId, versionVector: requestVector(this.ctx.graph, [peer]), ...(filters === undefined ? {} : { filters }) };
+    const payload = {
+      syncId,
+      versionVector: requestVector(this.ctx.graph, [peer]),
+      ...(filters === undefined ? {} : { filters }),
+    };
     this.ctx.send("ocp.knowledge.sync.request", peer, payload).catch((e) => this.#fail(syncId, e));
     return done;
   }
 
-  sync(peer: string, scope: readonly ("knowledge" | "awareness")[] = ["knowledge", "awareness"]): Promise<SyncReport> {
+  sync(
+    peer: string,
+    scope: readonly ("knowledge" | "awareness")[] = ["knowledge", "awareness"],
+  ): Promise<SyncReport> {
     const syncId = `sync-${globalThis.crypto.randomUUID()}`;
     this.#generic.add(syncId);
     const done = this.#open(syncId, peer, scope, false);
-    const payload = { syncId, scope: [...scope], priority: "normal" as const, versionVector: requestVector(this.ctx.graph, [peer]) };
+    const payload = {
+      syncId,
+      scope: [...scope],
+      priority: "normal" as const,
+      versionVector: requestVector(this.ctx.graph, [peer]),
+    };
     this.ctx.send("ocp.sync.request", peer, payload).catch((e) => this.#fail(syncId, e));
     return done;
   }
 
-  async handle(message: MessageOf<
-    | "ocp.knowledge.sync.request"
-    | "ocp.knowledge.sync.response"
-    | "ocp.sync.request"
-    | "ocp.sync.offer"
-    | "ocp.sync.accept"
-    | "ocp.sync.complete"
-    | "ocp.sync.conflict"
-    | "ocp.awareness.response"
-  >): Promise<boolean> {
+  async handle(
+    message: MessageOf<
+      | "ocp.knowledge.sync.request"
+      | "ocp.knowledge.sync.response"
+      | "ocp.sync.request"
+      | "ocp.sync.offer"
+      | "ocp.sync.accept"
+      | "ocp.sync.complete"
+      | "ocp.sync.conflict"
+      | "ocp.awareness.response"
+    >,
+  ): Promise<boolean> {
     switch (message.type) {
-      case "ocp.knowledge.sync.request":
-        for (const page of deltaPages(this.ctx.graph, message.payload)) {
+      case "ocp.knowledge.sync.request": {
+        const maySee = (n: KnowledgeNode) => this.ctx.maySee(n, message.from);
+        for (const page of deltaPages(this.ctx.graph, message.payload, SYNC_PAGE_ITEMS, maySee)) {
           await this.ctx.send("ocp.knowledge.sync.response", message.from, page);
         }
         return true;
+      }
       case "ocp.knowledge.sync.response":
         return this.#page(message.from, message.payload);
       case "ocp.sync.request": {
         const scope = message.payload.scope;
         const raw = (message.payload as Record<string, unknown>)["versionVector"];
-        const versionVector = typeof raw === "object" && raw !== null ? (raw as Record<string, number>) : undefined;
+        const versionVector =
+          typeof raw === "object" && raw !== null ? (raw as Record<string, number>) : undefined;
         const pages = scope.includes("knowledge")
-          ? [...deltaPages(this.ctx.graph, { syncId: message.payload.syncId, ...(versionVector === undefined ? {} : { versionVector }) })]
+          ? [
+              ...deltaPages(
+                this.ctx.graph,
+                {
+                  syncId: message.payload.syncId,
+                  ...(versionVector === undefined ? {} : { versionVector }),
+                },
+                SYNC_PAGE_ITEMS,
+                (n) => this.ctx.maySee(n, message.from),
+              ),
+            ]
           : [];
         const dataSize = pages.reduce((n, p) => n + JSON.stringify(p).length, 0);
-        this.#offers.set(message.payload.syncId, { to: message.from, pages, scope, started: this.ctx.now() });
+        this.#offers.set(message.payload.syncId, {
+          to: message.from,
+          pages,
+          scope,
+          started: this.ctx.now(),
+        });
         await this.ctx.send("ocp.sync.offer", message.from, {
           syncId: message.payload.syncId,
           dataSize,
@@ -118,7 +160,10 @@ export class SyncService {
         const session = this.#sessions.get(message.payload.syncId);
         if (session === undefined || session.peer !== message.from) return false;
         this.#touch(message.payload.syncId);
-        await this.ctx.send("ocp.sync.accept", message.from, { syncId: message.payload.syncId, accepted: true });
+        await this.ctx.send("ocp.sync.accept", message.from, {
+          syncId: message.payload.syncId,
+          accepted: true,
+        });
         return true;
       }
       case "ocp.sync.accept": {
@@ -136,7 +181,10 @@ export class SyncService {
         if (offer.scope.includes("awareness")) {
           const agents = this.hooks.awarenessEntries();
           items += agents.length;
-          await this.ctx.send("ocp.awareness.response", message.from, { queryId: message.payload.syncId, agents });
+          await this.ctx.send("ocp.awareness.response", message.from, {
+            queryId: message.payload.syncId,
+            agents,
+          });
         }
         await this.ctx.send("ocp.sync.complete", message.from, {
           syncId: message.payload.syncId,
@@ -159,7 +207,10 @@ export class SyncService {
         if (session === undefined || session.peer !== message.from) return false;
         this.#finish(message.payload.syncId, session);
         if (session.conflicts.length > 0) {
-          await this.ctx.send("ocp.sync.conflict", message.from, { syncId: message.payload.syncId, conflicts: session.conflicts });
+          await this.ctx.send("ocp.sync.conflict", message.from, {
+            syncId: message.payload.syncId,
+            conflicts: session.conflicts,
+          });
         }
         return true;
       }
@@ -172,7 +223,12 @@ export class SyncService {
     for (const syncId of [...this.#sessions.keys()]) this.#fail(syncId, error);
   }
 
-  #open(syncId: string, peer: string, scope: readonly string[], filtered: boolean): Promise<SyncReport> {
+  #open(
+    syncId: string,
+    peer: string,
+    scope: readonly string[],
+    filtered: boolean,
+  ): Promise<SyncReport> {
     return new Promise<SyncReport>((resolve, reject) => {
       this.#sessions.set(syncId, {
         peer,
@@ -196,7 +252,14 @@ export class SyncService {
     if (session === undefined) return;
     if (session.timer !== undefined) clearTimeout(session.timer);
     session.timer = setTimeout(
-      () => this.#fail(syncId, agentError("sync_failed", `sync ${syncId}: no answer from ${session.peer} within ${SYNC_STEP_TIMEOUT_MS} ms`)),
+      () =>
+        this.#fail(
+          syncId,
+          agentError(
+            "sync_failed",
+            `sync ${syncId}: no answer from ${session.peer} within ${SYNC_STEP_TIMEOUT_MS} ms`,
+          ),
+        ),
       SYNC_STEP_TIMEOUT_MS,
     );
   }
@@ -210,7 +273,12 @@ export class SyncService {
       session.bytes += JSON.stringify(page).length;
       session.pages += 1;
       result.conflicts.forEach((c, i) => {
-        session.conflicts.push({ type: `knowledge.${result.conflictKinds[i] ?? "node"}`, itemId: c.local.id, localVersion: c.local, remoteVersion: c.remote });
+        session.conflicts.push({
+          type: `knowledge.${result.conflictKinds[i] ?? "node"}`,
+          itemId: c.local.id,
+          localVersion: c.local,
+          remoteVersion: c.remote,
+        });
       });
       this.hooks.applied(result, from);
     } catch (error) {

@@ -1,23 +1,31 @@
 import { BROADCAST, type KnownMessageType } from "../envelope.js";
+import { maySee } from "../hub/visibility.js";
 import type { AgentIdentity } from "../identity.js";
 import { createMessage, type MessageOf, type PayloadInit, type PlainMessage } from "../messages.js";
-import type { AwarenessBeaconPayload, AwarenessQueryPayload, AwarenessResponsePayload } from "../payloads/awareness.js";
-import type { CollectiveSynthesisPayload } from "../payloads/collective.js";
-import type { ConsensusProposePayload } from "../payloads/consensus.js";
+import type {
+  AwarenessBeaconPayload,
+  AwarenessQueryPayload,
+  AwarenessResponsePayload,
+} from "../payloads/awareness.js";
 import type { EventPublishPayload } from "../payloads/events.js";
 import type {
-  KnowledgeConflictPayload,
   KnowledgeEdge,
   KnowledgeNode,
   KnowledgeSubscribePayload,
 } from "../payloads/knowledge.js";
 import { signObject } from "../signing.js";
-import { ConsensusService, type ConsensusDecision, type ProposeOptions } from "./agent-consensus.js";
-import { type CollectiveQueryOptions, type CollectiveResult, CollectiveService } from "./agent-collective.js";
+import {
+  type CollectiveQueryOptions,
+  type CollectiveResult,
+  CollectiveService,
+} from "./agent-collective.js";
+import { ConsensusService, type ProposeOptions } from "./agent-consensus.js";
 import { KnowledgeService } from "./agent-knowledge.js";
 import { type SyncReport, SyncService } from "./agent-sync.js";
+import type { OCPAgentEvents, OCPAgentOptions } from "./agent-types.js";
+import { DEFAULT_VISIBILITY_POLICY } from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
-import { type ConsensusStore, MemoryConsensusStore, type VoteMessage, type VoteRejection } from "./consensus.js";
+import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
 import type { AgentContext } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
@@ -27,44 +35,7 @@ import { MAX_EVENT_SUBSCRIPTIONS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
-import { ExtractiveSynthesizer, type Synthesizer } from "./synthesis.js";
-
-/** Options of an {@link OCPAgent}. */
-export interface OCPAgentOptions {
-  readonly identity: AgentIdentity;
-  /** The connection: `hubLink(await HubClient.connect(...))`, or a `MemoryNetwork` link. */
-  readonly link: AgentLink;
-  /** The local knowledge graph; a {@link MemoryGraph} by default (a `SqliteGraph` persists). */
-  readonly graph?: KnowledgeGraph;
-  /** Where proposals are kept across restarts; in memory by default. */
-  readonly consensusStore?: ConsensusStore;
-  /** Builds collective answers; the extractive one by default. */
-  readonly synthesizer?: Synthesizer;
-  /** Presence entries older than this read as away, ms. */
-  readonly presenceStaleMs?: number;
-  /** Answer other agents' collective queries from the local graph (default true). */
-  readonly answerQueries?: boolean;
-  readonly now?: () => number;
-}
-
-/** Events an agent emits. */
-export interface OCPAgentEvents extends Record<string, unknown[]> {
-  /** Nodes merged from a stream, an update or a sync (tombstones excluded), and their sender. */
-  knowledge: [nodes: KnowledgeNode[], from: string];
-  /** Node ids deleted by a sender. */
-  deleted: [ids: string[], from: string];
-  /** A conflict this agent detected (reported once, and sent to the other side), or one reported to it. */
-  conflict: [conflict: KnowledgeConflictPayload, detectedBy: string];
-  proposal: [proposal: ConsensusProposePayload, from: string];
-  vote: [vote: VoteMessage];
-  voteRejected: [vote: VoteMessage, rejection: VoteRejection];
-  consensus: [decision: ConsensusDecision];
-  awareness: [agentId: string, awareness: AwarenessBeaconPayload];
-  event: [event: EventPublishPayload, subscriptionId: string];
-  synthesis: [synthesis: CollectiveSynthesisPayload, from: string];
-  /** A message that could not be handled (never thrown into the link). */
-  error: [error: unknown, message: PlainMessage | undefined];
-}
+import { ExtractiveSynthesizer } from "./synthesis.js";
 
 interface EventSub {
   readonly eventTypes: string[];
@@ -103,12 +74,14 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.#link = options.link;
     this.graph = options.graph ?? new MemoryGraph(this.id);
     const now = options.now ?? Date.now;
+    const visibility = options.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
     this.#ctx = {
       id: this.id,
       graph: this.graph,
       lookupKey: options.link.lookupKey,
       now,
+      maySee: (node, recipient) => maySee(node, recipient, visibility),
       send: (type, to, payload, correlationId) => this.#send(type, to, payload, correlationId),
     };
     this.#knowledge = new KnowledgeService(this.#ctx, {
@@ -120,17 +93,25 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       applied: (result, from) => this.#knowledge.applied(result, from),
       awarenessEntries: () => this.presence.entries(),
       mergeAwareness: (agents) => {
-        for (const a of agents) if (a.agentId !== this.id) this.presence.beacon(a.agentId, a.awareness);
+        for (const a of agents)
+          if (a.agentId !== this.id) this.presence.beacon(a.agentId, a.awareness);
       },
     });
-    this.#consensus = new ConsensusService(this.#ctx, options.consensusStore ?? new MemoryConsensusStore(), {
-      proposal: (p, from) => this.emit("proposal", p, from),
-      vote: (v) => this.emit("vote", v),
-      voteRejected: (v, r) => this.emit("voteRejected", v, r),
-      decision: (d) => this.emit("consensus", d),
-    });
-    this.#collective = new CollectiveService(this.#ctx, options.synthesizer ?? new ExtractiveSynthesizer(), options.answerQueries ?? true, (s, from) =>
-      this.emit("synthesis", s, from),
+    this.#consensus = new ConsensusService(
+      this.#ctx,
+      options.consensusStore ?? new MemoryConsensusStore(),
+      {
+        proposal: (p, from) => this.emit("proposal", p, from),
+        vote: (v) => this.emit("vote", v),
+        voteRejected: (v, r) => this.emit("voteRejected", v, r),
+        decision: (d) => this.emit("consensus", d),
+      },
+    );
+    this.#collective = new CollectiveService(
+      this.#ctx,
+      options.synthesizer ?? new ExtractiveSynthesizer(),
+      options.answerQueries ?? true,
+      (s, from) => this.emit("synthesis", s, from),
     );
   }
 
@@ -163,7 +144,10 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   // Knowledge (§5.1)
 
   /** Adds or edits nodes (and edges) locally and streams them to every subscriber whose filters match. */
-  streamKnowledge(nodes: readonly KnowledgeNode[], edges: readonly KnowledgeEdge[] = []): Promise<void> {
+  streamKnowledge(
+    nodes: readonly KnowledgeNode[],
+    edges: readonly KnowledgeEdge[] = [],
+  ): Promise<void> {
     return this.#knowledge.stream(nodes, edges);
   }
   /** Deletes nodes or edges (tombstones) and tells the subscribers. */
@@ -171,18 +155,28 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     return this.#knowledge.delete(ids.nodes ?? [], ids.edges ?? []);
   }
   /** Subscribes to `publisher`'s knowledge; returns the subscription (= stream) id. */
-  subscribe(publisher: string, request: Omit<KnowledgeSubscribePayload, "subscriptionId"> & { subscriptionId?: string }): Promise<string> {
+  subscribe(
+    publisher: string,
+    request: Omit<KnowledgeSubscribePayload, "subscriptionId"> & { subscriptionId?: string },
+  ): Promise<string> {
     return this.#knowledge.subscribe(publisher, request);
   }
   unsubscribe(publisher: string, subscriptionId: string): Promise<void> {
     return this.#knowledge.unsubscribe(publisher, subscriptionId);
   }
   /** §12.4 pause, resume or cancel a stream `publisher` sends us. */
-  controlStream(publisher: string, streamId: string, action: "pause" | "resume" | "cancel"): Promise<void> {
+  controlStream(
+    publisher: string,
+    streamId: string,
+    action: "pause" | "resume" | "cancel",
+  ): Promise<void> {
     return this.#knowledge.control(publisher, streamId, action);
   }
   /** Delta sync of knowledge with `peer` (§5.1.4). */
-  syncKnowledge(peer: string, filters?: { domains?: string[]; updatedAfter?: string }): Promise<SyncReport> {
+  syncKnowledge(
+    peer: string,
+    filters?: { domains?: string[]; updatedAfter?: string },
+  ): Promise<SyncReport> {
     return this.#sync.syncKnowledge(peer, filters);
   }
   /** The generic sync exchange (§5.6) for `knowledge` and/or `awareness`. */
@@ -207,7 +201,11 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   propose(options: ProposeOptions): Promise<string> {
     return this.#consensus.propose(options);
   }
-  vote(proposalId: string, vote: "approve" | "reject" | "abstain", reasoning?: string): Promise<VoteMessage> {
+  vote(
+    proposalId: string,
+    vote: "approve" | "reject" | "abstain",
+    reasoning?: string,
+  ): Promise<VoteMessage> {
     return this.#consensus.vote(proposalId, vote, reasoning);
   }
 
@@ -223,17 +221,29 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     await this.#send("ocp.awareness.update", BROADCAST, { changes });
   }
   /** Who is doing what: from the local presence table, or asked of `peer` when given. */
-  async queryAwareness(filters?: AwarenessQueryPayload["filters"], peer?: string): Promise<AwarenessResponsePayload["agents"]> {
+  async queryAwareness(
+    filters?: AwarenessQueryPayload["filters"],
+    peer?: string,
+  ): Promise<AwarenessResponsePayload["agents"]> {
     if (peer === undefined) return this.presence.query(filters);
     const queryId = `aq-${globalThis.crypto.randomUUID()}`;
-    const answer = this.#awarenessWaiters.wait(queryId, SYNC_STEP_TIMEOUT_MS, () => agentError("sync_failed", `no awareness response from ${peer}`));
-    await this.#send("ocp.awareness.query", peer, { queryId, ...(filters === undefined ? {} : { filters }) });
+    const answer = this.#awarenessWaiters.wait(queryId, SYNC_STEP_TIMEOUT_MS, () =>
+      agentError("sync_failed", `no awareness response from ${peer}`),
+    );
+    await this.#send("ocp.awareness.query", peer, {
+      queryId,
+      ...(filters === undefined ? {} : { filters }),
+    });
     return (await answer).agents;
   }
 
   // Events (§5.5)
 
-  async publishEvent(eventType: string, eventData: unknown, severity?: EventPublishPayload["severity"]): Promise<EventPublishPayload> {
+  async publishEvent(
+    eventType: string,
+    eventData: unknown,
+    severity?: EventPublishPayload["severity"],
+  ): Promise<EventPublishPayload> {
     const event: EventPublishPayload = {
       eventId: `evt-${globalThis.crypto.randomUUID()}`,
       eventType,
@@ -246,11 +256,24 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     return event;
   }
   /** Subscribes to event types (wildcards `*`, `**`) with filters; the hub routes, `handler` and `event` fire. */
-  async subscribeEvents(eventTypes: string[], filters?: Record<string, unknown>, handler?: (event: EventPublishPayload) => void): Promise<string> {
-    if (this.#eventSubs.size >= MAX_EVENT_SUBSCRIPTIONS) throw agentError("limit_exceeded", "too many event subscriptions");
+  async subscribeEvents(
+    eventTypes: string[],
+    filters?: Record<string, unknown>,
+    handler?: (event: EventPublishPayload) => void,
+  ): Promise<string> {
+    if (this.#eventSubs.size >= MAX_EVENT_SUBSCRIPTIONS)
+      throw agentError("limit_exceeded", "too many event subscriptions");
     const subscriptionId = `esub-${globalThis.crypto.randomUUID()}`;
-    this.#eventSubs.set(subscriptionId, { eventTypes, ...(filters === undefined ? {} : { filters }), ...(handler === undefined ? {} : { handler }) });
-    await this.#send("ocp.event.subscribe", BROADCAST, { subscriptionId, eventTypes, ...(filters === undefined ? {} : { filters }) });
+    this.#eventSubs.set(subscriptionId, {
+      eventTypes,
+      ...(filters === undefined ? {} : { filters }),
+      ...(handler === undefined ? {} : { handler }),
+    });
+    await this.#send("ocp.event.subscribe", BROADCAST, {
+      subscriptionId,
+      eventTypes,
+      ...(filters === undefined ? {} : { filters }),
+    });
     return subscriptionId;
   }
   async unsubscribeEvents(subscriptionId: string): Promise<void> {
@@ -258,9 +281,23 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     await this.#send("ocp.event.unsubscribe", BROADCAST, { subscriptionId });
   }
 
-  async #send<T extends KnownMessageType>(type: T, to: string | string[], payload: PayloadInit<T>, correlationId?: string): Promise<MessageOf<T>> {
-    const message = createMessage({ type, from: this.id, to, payload, ...(correlationId === undefined ? {} : { correlation_id: correlationId }) });
-    const signed = signObject(message as Record<string, unknown>, this.#identity.secretKey) as MessageOf<T>;
+  async #send<T extends KnownMessageType>(
+    type: T,
+    to: string | string[],
+    payload: PayloadInit<T>,
+    correlationId?: string,
+  ): Promise<MessageOf<T>> {
+    const message = createMessage({
+      type,
+      from: this.id,
+      to,
+      payload,
+      ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
+    });
+    const signed = signObject(
+      message as Record<string, unknown>,
+      this.#identity.secretKey,
+    ) as MessageOf<T>;
     await this.#link.send(signed as Record<string, unknown>);
     return signed;
   }
@@ -310,10 +347,14 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
         return;
       case "ocp.awareness.query":
-        await this.#send("ocp.awareness.response", m.from, { queryId: m.payload.queryId, agents: this.presence.query(m.payload.filters) });
+        await this.#send("ocp.awareness.response", m.from, {
+          queryId: m.payload.queryId,
+          agents: this.presence.query(m.payload.filters),
+        });
         return;
       case "ocp.awareness.response":
-        if (!this.#awarenessWaiters.resolve(m.payload.queryId, m.payload)) await this.#sync.handle(m);
+        if (!this.#awarenessWaiters.resolve(m.payload.queryId, m.payload))
+          await this.#sync.handle(m);
         return;
       case "ocp.event.publish":
         return this.#onEvent(m.payload);

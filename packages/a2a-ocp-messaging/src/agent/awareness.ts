@@ -26,8 +26,13 @@ export class PresenceTable {
   }
 
   update(agentId: string, update: AwarenessUpdatePayload): void {
-    const base = this.#entries.get(agentId)?.awareness ?? { status: "idle", availability: "available" };
-    const changes = Object.fromEntries(Object.entries(update.changes).filter(([, v]) => v !== undefined));
+    const base = this.#entries.get(agentId)?.awareness ?? {
+      status: "idle",
+      availability: "available",
+    };
+    const changes = Object.fromEntries(
+      Object.entries(update.changes).filter(([, v]) => v !== undefined),
+    );
     this.#entries.set(agentId, {
       awareness: { ...base, ...changes } as AwarenessBeaconPayload,
       seenAt: this.now(),
@@ -50,7 +55,11 @@ export class PresenceTable {
     for (const agentId of [...this.#entries.keys()].sort()) {
       const awareness = this.get(agentId);
       if (awareness === undefined) continue;
-      if (filters?.status !== undefined && filters.status.length > 0 && !filters.status.includes(awareness.status)) {
+      if (
+        filters?.status !== undefined &&
+        filters.status.length > 0 &&
+        !filters.status.includes(awareness.status)
+      ) {
         continue;
       }
       if (

@@ -1,5 +1,5 @@
-import type { ConsensusProposePayload, VoteCounts } from "../payloads/consensus.js";
 import type { MessageOf } from "../messages.js";
+import type { ConsensusProposePayload, VoteCounts } from "../payloads/consensus.js";
 import { type KeyLookup, verifyMessage } from "../signing.js";
 import { type AgentErrorCode, agentError } from "./errors.js";
 
@@ -33,7 +33,11 @@ export type VoteMessage = MessageOf<"ocp.consensus.vote">;
 /** What the tally says now. */
 export type TallyResult =
   | { readonly status: "pending"; readonly votes: VoteCounts }
-  | { readonly status: "achieved"; readonly outcome: "approved" | "rejected"; readonly votes: VoteCounts }
+  | {
+      readonly status: "achieved";
+      readonly outcome: "approved" | "rejected";
+      readonly votes: VoteCounts;
+    }
   | { readonly status: "timeout"; readonly reason: string; readonly votes: VoteCounts };
 
 /** Counts votes by choice. */
@@ -44,7 +48,11 @@ export function countVotes(choices: ReadonlyArray<"approve" | "reject" | "abstai
 }
 
 /** The decision for `votes`; `periodEnded` turns an undecided tally into a timeout. */
-export function tally(proposal: ConsensusProposePayload, votes: VoteCounts, periodEnded: boolean): TallyResult {
+export function tally(
+  proposal: ConsensusProposePayload,
+  votes: VoteCounts,
+  periodEnded: boolean,
+): TallyResult {
   const cast = votes.approve + votes.reject + votes.abstain;
   const undecided = (reason: string): TallyResult =>
     periodEnded ? { status: "timeout", reason, votes } : { status: "pending", votes };
@@ -59,7 +67,9 @@ export function tally(proposal: ConsensusProposePayload, votes: VoteCounts, peri
   switch (proposal.votingRule) {
     case "majority":
       if (votes.approve === votes.reject) {
-        return undecided(votes.approve === 0 ? "only abstentions" : `tie: ${votes.approve} to ${votes.reject}`);
+        return undecided(
+          votes.approve === 0 ? "only abstentions" : `tie: ${votes.approve} to ${votes.reject}`,
+        );
       }
       return decided(votes.approve > votes.reject);
     case "unanimous":
@@ -127,12 +137,18 @@ export async function countVote(
   lookupKey: KeyLookup,
   now: number,
 ): Promise<{ ok: true; result: TallyResult } | { ok: false; rejection: VoteRejection }> {
-  const reject = (code: VoteRejection["code"], reason: string) => ({ ok: false as const, rejection: { code, reason } });
-  if (vote.payload.proposalId !== state.proposalId) return reject("vote_rejected", "vote for another proposal");
-  if (vote.payload.votedBy !== vote.from) return reject("vote_rejected", "votedBy differs from the signer");
+  const reject = (code: VoteRejection["code"], reason: string) => ({
+    ok: false as const,
+    rejection: { code, reason },
+  });
+  if (vote.payload.proposalId !== state.proposalId)
+    return reject("vote_rejected", "vote for another proposal");
+  if (vote.payload.votedBy !== vote.from)
+    return reject("vote_rejected", "votedBy differs from the signer");
   const verified = await verifyMessage(vote as unknown as Record<string, unknown>, lookupKey);
   if (!verified.ok) return reject("vote_rejected", `signature: ${verified.error.code}`);
-  if (state.decided !== undefined) return reject("proposal_closed", "the proposal is already decided");
+  if (state.decided !== undefined)
+    return reject("proposal_closed", "the proposal is already decided");
   if (now >= state.deadline) return reject("proposal_closed", "the voting period has ended");
   if (state.votes.some((v) => v.from === vote.from)) {
     return reject("duplicate_vote", `${vote.from} already voted; the first vote counts`);
@@ -165,8 +181,10 @@ export async function verifyOutcome(
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
   const seen = new Set<string>();
   for (const vote of signedVotes) {
-    if (vote.payload.proposalId !== proposal.proposalId) return { ok: false, reason: "a vote is for another proposal" };
-    if (vote.payload.votedBy !== vote.from) return { ok: false, reason: "a vote's votedBy differs from its signer" };
+    if (vote.payload.proposalId !== proposal.proposalId)
+      return { ok: false, reason: "a vote is for another proposal" };
+    if (vote.payload.votedBy !== vote.from)
+      return { ok: false, reason: "a vote's votedBy differs from its signer" };
     if (seen.has(vote.from)) return { ok: false, reason: `two votes of ${vote.from}` };
     seen.add(vote.from);
     const verified = await verifyMessage(vote as unknown as Record<string, unknown>, lookupKey);
@@ -174,10 +192,17 @@ export async function verifyOutcome(
   }
   const result = tally(proposal, countVotes(signedVotes.map((v) => v.payload.vote)), periodEnded);
   const votes = result.votes;
-  if (votes.approve !== announced.votes.approve || votes.reject !== announced.votes.reject || votes.abstain !== announced.votes.abstain) {
+  if (
+    votes.approve !== announced.votes.approve ||
+    votes.reject !== announced.votes.reject ||
+    votes.abstain !== announced.votes.abstain
+  ) {
     return { ok: false, reason: "the counts differ from the signed votes" };
   }
-  if (announced.voters !== undefined && [...announced.voters].sort().join() !== [...seen].sort().join()) {
+  if (
+    announced.voters !== undefined &&
+    [...announced.voters].sort().join() !== [...seen].sort().join()
+  ) {
     return { ok: false, reason: "the voters differ from the signed votes" };
   }
   if (announced.outcome !== undefined) {

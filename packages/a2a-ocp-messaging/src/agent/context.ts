@@ -1,5 +1,6 @@
 import type { KnownMessageType } from "../envelope.js";
 import type { MessageOf, PayloadInit } from "../messages.js";
+import type { KnowledgeNode } from "../payloads/knowledge.js";
 import type { KeyLookup } from "../signing.js";
 import type { KnowledgeGraph } from "./graph.js";
 
@@ -16,4 +17,6 @@ export interface AgentContext {
     correlationId?: string,
   ): Promise<MessageOf<T>>;
   now(): number;
+  /** §8.5 whether `recipient` may see `node` (the same rules the hub enforces). */
+  maySee(node: KnowledgeNode, recipient: string): boolean;
 }

@@ -14,7 +14,10 @@ export class Emitter<Events extends Record<string, unknown[]>> {
   }
 
   /** Resolves with the first emission that passes `test`. */
-  once<K extends keyof Events>(event: K, test: (...args: Events[K]) => boolean = () => true): Promise<Events[K]> {
+  once<K extends keyof Events>(
+    event: K,
+    test: (...args: Events[K]) => boolean = () => true,
+  ): Promise<Events[K]> {
     return new Promise((resolve) => {
       const off = this.on(event, (...args) => {
         if (!test(...args)) return;
@@ -33,7 +36,10 @@ export class Emitter<Events extends Record<string, unknown[]>> {
 
 /** Pending replies keyed by correlation (sync id, query id): each waits with a bounded timeout. */
 export class Waiters<T> {
-  readonly #pending = new Map<string, { resolve: (v: T) => void; reject: (e: unknown) => void; timer: ReturnType<typeof setTimeout> }>();
+  readonly #pending = new Map<
+    string,
+    { resolve: (v: T) => void; reject: (e: unknown) => void; timer: ReturnType<typeof setTimeout> }
+  >();
 
   wait(key: string, timeoutMs: number, onTimeout: () => unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {

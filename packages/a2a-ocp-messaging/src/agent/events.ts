@@ -1,4 +1,4 @@
-import { matchesFilters, matchesEventType as hubMatchesEventType } from "../hub/subscriptions.js";
+import { matchesEventType as hubMatchesEventType, matchesFilters } from "../hub/subscriptions.js";
 import type { EventPublishPayload } from "../payloads/events.js";
 
 /**
@@ -10,10 +10,14 @@ import type { EventPublishPayload } from "../payloads/events.js";
  * `**` alone everything; filter keys looked up in `eventData` first, then in
  * the event (`severity`, `source`), arrays meaning "any of".
  */
-export const matchesEventType: (pattern: string, eventType: string) => boolean = hubMatchesEventType;
+export const matchesEventType: (pattern: string, eventType: string) => boolean =
+  hubMatchesEventType;
 
 /** Whether the event passes every filter. */
-export function matchesEventFilters(event: EventPublishPayload, filters: Record<string, unknown> | undefined): boolean {
+export function matchesEventFilters(
+  event: EventPublishPayload,
+  filters: Record<string, unknown> | undefined,
+): boolean {
   return matchesFilters(filters, event as Record<string, unknown>);
 }
 
@@ -22,5 +26,8 @@ export function matchesEventSubscription(
   event: EventPublishPayload,
   subscription: { eventTypes: readonly string[]; filters?: Record<string, unknown> },
 ): boolean {
-  return subscription.eventTypes.some((p) => matchesEventType(p, event.eventType)) && matchesEventFilters(event, subscription.filters);
+  return (
+    subscription.eventTypes.some((p) => matchesEventType(p, event.eventType)) &&
+    matchesEventFilters(event, subscription.filters)
+  );
 }

@@ -65,7 +65,12 @@ function get(graph: KnowledgeGraph, kind: ItemKind, id: string): VersionedItem |
   return kind === "node" ? graph.getNode(id) : graph.getEdge(id);
 }
 
-function stamp<T extends VersionedItem>(graph: KnowledgeGraph, kind: ItemKind, item: T, previous: VersionVector): T {
+function stamp<T extends VersionedItem>(
+  graph: KnowledgeGraph,
+  kind: ItemKind,
+  item: T,
+  previous: VersionVector,
+): T {
   const counter = graph.nextEditCounter();
   const value = { ...item, ocpVersion: withEntry(previous, graph.replicaId, counter) } as T;
   graph.write(kind, value);
@@ -89,7 +94,11 @@ export function putLocalEdge(graph: KnowledgeGraph, edge: KnowledgeEdge): Versio
 }
 
 /** A local deletion: a tombstone that dominates the deleted version. Undefined when absent. */
-export function deleteLocal(graph: KnowledgeGraph, kind: ItemKind, id: string): VersionedItem | undefined {
+export function deleteLocal(
+  graph: KnowledgeGraph,
+  kind: ItemKind,
+  id: string,
+): VersionedItem | undefined {
   return graph.transaction(() => {
     const current = get(graph, kind, id);
     if (current === undefined || current.ocpDeleted === true) return undefined;
@@ -121,7 +130,10 @@ export function applyRemote(
 }
 
 /** Versioned items of a graph as a sorted, comparable snapshot (tests, digests). */
-export function snapshot(graph: KnowledgeGraph): { nodes: VersionedNode[]; edges: VersionedEdge[] } {
+export function snapshot(graph: KnowledgeGraph): {
+  nodes: VersionedNode[];
+  edges: VersionedEdge[];
+} {
   const nodes: VersionedNode[] = [];
   const edges: VersionedEdge[] = [];
   for (const change of graph.changesSince(0)) {

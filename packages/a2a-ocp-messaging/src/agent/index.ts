@@ -3,10 +3,20 @@
  * (`SqliteGraph` needs better-sqlite3; `hubLink` a `HubClient`), so it is a
  * subpath of its own and the root entry stays portable.
  */
-export { type ConsensusDecision, type ProposeOptions } from "./agent-consensus.js";
-export { type CollectiveQueryOptions, type CollectiveResult, DEFAULT_COLLECTIVE_TIMEOUT_MS } from "./agent-collective.js";
-export { type SyncReport } from "./agent-sync.js";
-export { OCPAgent, type OCPAgentEvents, type OCPAgentOptions } from "./agent.js";
+
+export { OCPAgent } from "./agent.js";
+export {
+  type CollectiveQueryOptions,
+  type CollectiveResult,
+  DEFAULT_COLLECTIVE_TIMEOUT_MS,
+} from "./agent-collective.js";
+export type { ConsensusDecision, ProposeOptions } from "./agent-consensus.js";
+export type { SyncReport } from "./agent-sync.js";
+export {
+  DEFAULT_VISIBILITY_POLICY,
+  type OCPAgentEvents,
+  type OCPAgentOptions,
+} from "./agent-types.js";
 export { PresenceTable } from "./awareness.js";
 export {
   type ConsensusStore,
@@ -17,9 +27,9 @@ export {
   type ProposalState,
   type TallyResult,
   tally,
-  verifyOutcome,
   type VoteMessage,
   type VoteRejection,
+  verifyOutcome,
 } from "./consensus.js";
 export { AGENT_ERROR_CODES, type AgentErrorCode, agentError } from "./errors.js";
 export { matchesEventFilters, matchesEventSubscription, matchesEventType } from "./events.js";
@@ -34,16 +44,14 @@ export {
   putLocalNode,
   snapshot,
 } from "./graph.js";
-export * from "./limits.js";
 export { hubLink } from "./hub-link.js";
+export * from "./limits.js";
 export { type AgentLink, MemoryNetwork } from "./link.js";
 export { MemoryGraph } from "./memory-graph.js";
-export { SqliteConsensusStore } from "./sqlite-consensus.js";
-export { SqliteGraph } from "./sqlite-graph.js";
 export {
+  type ConflictType,
   canonicalHash,
   compareForResolution,
-  type ConflictType,
   type MergeConflict,
   type MergeOutcome,
   mergeItem,
@@ -52,7 +60,22 @@ export {
   type VersionedNode,
 } from "./merge.js";
 export { excerptOf, type SearchOptions, searchNodes } from "./search.js";
+export { SqliteConsensusStore } from "./sqlite-consensus.js";
+export { SqliteGraph } from "./sqlite-graph.js";
 export { matchesFilters, nodeDomains, SubscriptionTable } from "./subscriptions.js";
-export { deltaPages, pageChecksum, pageItems, requestVector, SyncReceiver, verifyPage } from "./sync.js";
+export {
+  deltaPages,
+  pageChecksum,
+  pageItems,
+  requestVector,
+  SyncReceiver,
+  verifyPage,
+} from "./sync.js";
 export { ExtractiveSynthesizer, type ReceivedResponse, type Synthesizer } from "./synthesis.js";
-export { compareVectors, mergeVectors, type Ordering, type VersionVector, vectorSum } from "./version-vector.js";
+export {
+  compareVectors,
+  mergeVectors,
+  type Ordering,
+  type VersionVector,
+  vectorSum,
+} from "./version-vector.js";

@@ -11,6 +11,10 @@ export const SYNC_STEP_TIMEOUT_MS = 30_000;
 export const DEFAULT_STREAM_BATCH = 50;
 /** Pending nodes a paused or pull subscription buffers before the oldest are dropped. */
 export const MAX_PENDING_PER_SUBSCRIPTION = 10_000;
+/** Shortest pull interval a subscription's `frequency` may ask for, ms. */
+export const MIN_PULL_INTERVAL_MS = 100;
+/** Pull interval when a pull subscription names no `frequency`, ms. */
+export const DEFAULT_PULL_INTERVAL_MS = 60_000;
 /** Knowledge subscriptions one agent serves at once. */
 export const MAX_KNOWLEDGE_SUBSCRIPTIONS = 1_000;
 /** Findings one agent returns to a collective query. */
@@ -23,5 +27,7 @@ export const PRESENCE_STALE_MS = 60_000;
 export const MAX_EVENT_SUBSCRIPTIONS = 1_000;
 /** Longest voting period accepted, seconds (30 days). */
 export const MAX_VOTING_PERIOD_SECONDS = 30 * 24 * 3600;
+/** Wait before re-sending a consensus decision the hub did not acknowledge, ms. */
+export const ANNOUNCE_RETRY_MS = 5_000;
 /** Conflict ids remembered to report each conflict once. */
 export const MAX_REMEMBERED_CONFLICTS = 100_000;

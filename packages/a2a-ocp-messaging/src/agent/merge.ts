@@ -2,12 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { canonicalBytes } from "../canonical.js";
 import type { KnowledgeEdge, KnowledgeNode } from "../payloads/knowledge.js";
-import {
-  compareVectors,
-  mergeVectors,
-  type VersionVector,
-  vectorSum,
-} from "./version-vector.js";
+import { compareVectors, mergeVectors, type VersionVector, vectorSum } from "./version-vector.js";
 
 /**
  * Merging replicated knowledge (§5.1.7). Every node and edge carries two
@@ -67,7 +62,11 @@ function authorOf(item: VersionedItem): string {
 
 /** The content of an item without its replication fields. */
 export function contentOf(item: VersionedItem): Record<string, unknown> {
-  const { ocpVersion: _v, ocpDeleted: _d, ...rest } = item as VersionedItem & Record<string, unknown>;
+  const {
+    ocpVersion: _v,
+    ocpDeleted: _d,
+    ...rest
+  } = item as VersionedItem & Record<string, unknown>;
   return rest;
 }
 
@@ -85,20 +84,27 @@ export function compareForResolution(a: VersionedItem, b: VersionedItem): number
 }
 
 /** Merges an incoming version into the local one (absent when the item is new here). */
-export function mergeItem<T extends VersionedItem>(local: T | undefined, remote: T): MergeOutcome<T> {
+export function mergeItem<T extends VersionedItem>(
+  local: T | undefined,
+  remote: T,
+): MergeOutcome<T> {
   if (local === undefined) return { action: "insert", value: remote };
   const order = compareVectors(remote.ocpVersion, local.ocpVersion);
   if (order === "before" || order === "equal") return { action: "keep" };
   if (order === "after") return { action: "replace", value: remote };
   const winner = compareForResolution(remote, local) > 0 ? remote : local;
-  const resolved = { ...winner, ocpVersion: mergeVectors(local.ocpVersion, remote.ocpVersion) } as T;
+  const resolved = {
+    ...winner,
+    ocpVersion: mergeVectors(local.ocpVersion, remote.ocpVersion),
+  } as T;
   const [first, second] = [canonicalHash(local), canonicalHash(remote)].sort();
   const conflictId = `conflict-${canonicalHash({ id: local.id, versions: [first, second] }).slice(0, 32)}`;
   const localDeleted = local.ocpDeleted === true;
   const remoteDeleted = remote.ocpDeleted === true;
   let conflictType: ConflictType = "content";
   if (localDeleted !== remoteDeleted) conflictType = "contradiction";
-  else if (canonicalHash(contentOf(local)) === canonicalHash(contentOf(remote))) conflictType = "version";
+  else if (canonicalHash(contentOf(local)) === canonicalHash(contentOf(remote)))
+    conflictType = "version";
   return {
     action: "conflict",
     value: resolved,

@@ -1,6 +1,6 @@
 import MiniSearch from "minisearch";
-import type { KnowledgeNode } from "../payloads/knowledge.js";
 import type { QueryFinding } from "../payloads/collective.js";
+import type { KnowledgeNode } from "../payloads/knowledge.js";
 import { nodeDomains } from "./subscriptions.js";
 
 /**
@@ -20,7 +20,9 @@ import { nodeDomains } from "./subscriptions.js";
 export const MIN_RELEVANCE = 0.15;
 
 const STOP_WORDS = new Set(
-  "a an and are as at be by can do does for from how i in is it its of on or our s should the their there this to was we what what's whats when where which who why will with you your".split(" "),
+  "a an and are as at be by can do does for from how i in is it its of on or our s should the their there this to was we what what's whats when where which who why will with you your".split(
+    " ",
+  ),
 );
 
 function queryTerm(term: string): string | null {
@@ -78,7 +80,11 @@ export function excerptOf(node: KnowledgeNode): string {
 }
 
 /** BM25 search over a set of nodes. */
-export function searchNodes(nodes: readonly KnowledgeNode[], query: string, options: SearchOptions): {
+export function searchNodes(
+  nodes: readonly KnowledgeNode[],
+  query: string,
+  options: SearchOptions,
+): {
   findings: QueryFinding[];
   nodesSearched: number;
 } {

@@ -14,7 +14,10 @@ export class SqliteGraph implements KnowledgeGraph {
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string, string], { json: string }>;
   readonly #put: Database.Statement<[string, string, string, number, number]>;
-  readonly #since: Database.Statement<[number, number], { kind: string; json: string; seq: number }>;
+  readonly #since: Database.Statement<
+    [number, number],
+    { kind: string; json: string; seq: number }
+  >;
   readonly #live: Database.Statement<[string], { json: string }>;
   readonly #getMeta: Database.Statement<[string], { value: number }>;
   readonly #setMeta: Database.Statement<[string, number]>;
@@ -40,8 +43,12 @@ export class SqliteGraph implements KnowledgeGraph {
     this.#put = this.#db.prepare(
       "INSERT INTO items (kind, id, json, seq, deleted) VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET json = excluded.json, seq = excluded.seq, deleted = excluded.deleted",
     );
-    this.#since = this.#db.prepare("SELECT kind, json, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?");
-    this.#live = this.#db.prepare("SELECT json FROM items WHERE kind = ? AND deleted = 0 ORDER BY id");
+    this.#since = this.#db.prepare(
+      "SELECT kind, json, seq FROM items WHERE seq > ? ORDER BY seq LIMIT ?",
+    );
+    this.#live = this.#db.prepare(
+      "SELECT json FROM items WHERE kind = ? AND deleted = 0 ORDER BY id",
+    );
     this.#getMeta = this.#db.prepare("SELECT value FROM meta WHERE key = ?");
     this.#setMeta = this.#db.prepare(
       "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -66,7 +73,13 @@ export class SqliteGraph implements KnowledgeGraph {
   write(kind: ItemKind, item: VersionedItem): void {
     this.transaction(() => {
       this.#seq += 1;
-      this.#put.run(kind, item.id, JSON.stringify(item), this.#seq, item.ocpDeleted === true ? 1 : 0);
+      this.#put.run(
+        kind,
+        item.id,
+        JSON.stringify(item),
+        this.#seq,
+        item.ocpDeleted === true ? 1 : 0,
+      );
       this.#setMeta.run("seq", this.#seq);
     });
   }
@@ -85,7 +98,11 @@ export class SqliteGraph implements KnowledgeGraph {
     for (;;) {
       const rows = this.#since.all(from, 1000);
       for (const row of rows) {
-        yield { kind: row.kind as ItemKind, seq: row.seq, item: JSON.parse(row.json) as VersionedItem };
+        yield {
+          kind: row.kind as ItemKind,
+          seq: row.seq,
+          item: JSON.parse(row.json) as VersionedItem,
+        };
       }
       if (rows.length < 1000) return;
       from = rows[rows.length - 1]?.seq ?? from;

@@ -1,6 +1,10 @@
 import type { KnowledgeNode, KnowledgeSubscribePayload } from "../payloads/knowledge.js";
 import { agentError } from "./errors.js";
-import { DEFAULT_STREAM_BATCH, MAX_KNOWLEDGE_SUBSCRIPTIONS, MAX_PENDING_PER_SUBSCRIPTION } from "./limits.js";
+import {
+  DEFAULT_STREAM_BATCH,
+  MAX_KNOWLEDGE_SUBSCRIPTIONS,
+  MAX_PENDING_PER_SUBSCRIPTION,
+} from "./limits.js";
 
 /**
  * Knowledge subscriptions (§5.1.2, §5.1.3, §12.4), the publisher's side. A
@@ -32,7 +36,10 @@ export function nodeDomains(node: KnowledgeNode): string[] {
 }
 
 /** Whether `node` passes a subscription's filters. */
-export function matchesFilters(node: KnowledgeNode, filters: KnowledgeSubscribePayload["filters"]): boolean {
+export function matchesFilters(
+  node: KnowledgeNode,
+  filters: KnowledgeSubscribePayload["filters"],
+): boolean {
   if (filters === undefined) return true;
   const listed = (list: string[] | undefined) => list !== undefined && list.length > 0;
   if (listed(filters.domains)) {
@@ -66,14 +73,28 @@ export interface Delivery {
 export class SubscriptionTable {
   readonly #subs = new Map<string, KnowledgeSubscription>();
 
+  /** `maySee(node, subscriber)`: §8.5, a node a subscriber may not see is never queued for it. */
+  constructor(
+    private readonly maySee: (node: KnowledgeNode, subscriber: string) => boolean = () => true,
+  ) {}
+
   /** Adds or replaces a subscription; an id held by another subscriber is refused (false). */
   add(subscriber: string, request: KnowledgeSubscribePayload): boolean {
     const existing = this.#subs.get(request.subscriptionId);
     if (existing !== undefined && existing.subscriber !== subscriber) return false;
     if (!this.#subs.has(request.subscriptionId) && this.#subs.size >= MAX_KNOWLEDGE_SUBSCRIPTIONS) {
-      throw agentError("limit_exceeded", `more than ${MAX_KNOWLEDGE_SUBSCRIPTIONS} knowledge subscriptions`);
+      throw agentError(
+        "limit_exceeded",
+        `more than ${MAX_KNOWLEDGE_SUBSCRIPTIONS} knowledge subscriptions`,
+      );
     }
-    this.#subs.set(request.subscriptionId, { subscriber, request, paused: false, pending: [], sequence: 0 });
+    this.#subs.set(request.subscriptionId, {
+      subscriber,
+      request,
+      paused: false,
+      pending: [],
+      sequence: 0,
+    });
     return true;
   }
 
@@ -94,7 +115,9 @@ export class SubscriptionTable {
 
   /** The subscribers whose filters `node` matches. */
   matching(node: KnowledgeNode): KnowledgeSubscription[] {
-    return this.list().filter((s) => matchesFilters(node, s.request.filters));
+    return this.list().filter(
+      (s) => matchesFilters(node, s.request.filters) && this.maySee(node, s.subscriber),
+    );
   }
 
   /**
@@ -104,7 +127,9 @@ export class SubscriptionTable {
   offer(nodes: readonly KnowledgeNode[]): Delivery[] {
     const out: Delivery[] = [];
     for (const sub of this.#subs.values()) {
-      const matched = nodes.filter((n) => matchesFilters(n, sub.request.filters));
+      const matched = nodes.filter(
+        (n) => matchesFilters(n, sub.request.filters) && this.maySee(n, sub.subscriber),
+      );
       if (matched.length === 0) continue;
       sub.pending.push(...matched);
       if (sub.pending.length > MAX_PENDING_PER_SUBSCRIPTION) {

@@ -1,8 +1,16 @@
-import type { KnowledgeSyncRequestPayload, KnowledgeSyncResponsePayload } from "../payloads/knowledge.js";
+import type {
+  KnowledgeSyncRequestPayload,
+  KnowledgeSyncResponsePayload,
+} from "../payloads/knowledge.js";
 import { agentError } from "./errors.js";
-import { applyRemote, type ApplyResult, type ItemKind, type KnowledgeGraph } from "./graph.js";
+import { type ApplyResult, applyRemote, type ItemKind, type KnowledgeGraph } from "./graph.js";
 import { SYNC_PAGE_ITEMS } from "./limits.js";
-import { canonicalHash, type VersionedEdge, type VersionedItem, type VersionedNode } from "./merge.js";
+import {
+  canonicalHash,
+  type VersionedEdge,
+  type VersionedItem,
+  type VersionedNode,
+} from "./merge.js";
 import { nodeDomains } from "./subscriptions.js";
 
 /**
@@ -16,6 +24,9 @@ import { nodeDomains } from "./subscriptions.js";
  * `versionVector: { [x]: snapshot }`, the log position the answer covers;
  * after the last page (`isComplete`) of an unfiltered sync the receiver
  * records it as its new watermark for x.
+ *
+ * Nodes the requester may not see (§8.5, the `maySee` argument) are left
+ * out; a later change of their visibility is a new write, so it is sent then.
  *
  * A change log rather than the items' own vectors decides what is sent
  * because a replica can hold a later version from one origin and miss an
@@ -39,7 +50,10 @@ function passes(node: VersionedNode, filters: KnowledgeSyncRequestPayload["filte
     const domains = nodeDomains(node);
     if (!filters.domains.some((d) => domains.includes(d))) return false;
   }
-  if (filters.updatedAfter !== undefined && Date.parse(node.timestamp) <= Date.parse(filters.updatedAfter)) {
+  if (
+    filters.updatedAfter !== undefined &&
+    Date.parse(node.timestamp) <= Date.parse(filters.updatedAfter)
+  ) {
     return false;
   }
   return true;
@@ -54,6 +68,7 @@ export function* deltaPages(
   graph: KnowledgeGraph,
   request: KnowledgeSyncRequestPayload,
   pageItems: number = SYNC_PAGE_ITEMS,
+  maySee: (node: VersionedNode) => boolean = () => true,
 ): Generator<KnowledgeSyncResponsePayload> {
   const from = request.versionVector?.[graph.replicaId] ?? 0;
   const snapshot = graph.changeSeq();
@@ -76,7 +91,11 @@ export function* deltaPages(
   for (const change of graph.changesSince(from)) {
     if (change.seq > snapshot) break;
     if (change.kind === "node") {
-      if (!passes(change.item as VersionedNode, request.filters)) continue;
+      if (
+        !passes(change.item as VersionedNode, request.filters) ||
+        !maySee(change.item as VersionedNode)
+      )
+        continue;
       nodes.push(change.item as VersionedNode);
     } else {
       edges.push(change.item as VersionedEdge);
@@ -87,12 +106,16 @@ export function* deltaPages(
 }
 
 /** The items of a page as {@link applyRemote} takes them (items without a version vector are skipped). */
-export function pageItems(page: KnowledgeSyncResponsePayload): { kind: ItemKind; item: VersionedItem }[] {
+export function pageItems(
+  page: KnowledgeSyncResponsePayload,
+): { kind: ItemKind; item: VersionedItem }[] {
   const out: { kind: ItemKind; item: VersionedItem }[] = [];
   const versioned = (item: Record<string, unknown>) =>
     typeof item["ocpVersion"] === "object" && item["ocpVersion"] !== null;
-  for (const node of page.nodes) if (versioned(node)) out.push({ kind: "node", item: node as VersionedNode });
-  for (const edge of page.edges) if (versioned(edge)) out.push({ kind: "edge", item: edge as VersionedEdge });
+  for (const node of page.nodes)
+    if (versioned(node)) out.push({ kind: "node", item: node as VersionedNode });
+  for (const edge of page.edges)
+    if (versioned(edge)) out.push({ kind: "edge", item: edge as VersionedEdge });
   return out;
 }
 
@@ -111,7 +134,8 @@ export class SyncReceiver {
   /** Verifies and merges one page; a page whose checksum differs throws and merges nothing. */
   accept(page: KnowledgeSyncResponsePayload): ApplyResult {
     if (this.#done) throw agentError("sync_failed", `sync ${page.syncId} already complete`);
-    if (!verifyPage(page)) throw agentError("sync_checksum_mismatch", `sync ${page.syncId}: page checksum mismatch`);
+    if (!verifyPage(page))
+      throw agentError("sync_checksum_mismatch", `sync ${page.syncId}: page checksum mismatch`);
     const result = applyRemote(this.graph, pageItems(page));
     this.#items += page.nodes.length + page.edges.length;
     this.#conflicts += result.conflicts.length;
@@ -137,7 +161,10 @@ export class SyncReceiver {
 }
 
 /** The version vector a replica sends when it asks `peers` for a delta. */
-export function requestVector(graph: KnowledgeGraph, peers: readonly string[]): Record<string, number> {
+export function requestVector(
+  graph: KnowledgeGraph,
+  peers: readonly string[],
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const peer of peers) out[peer] = graph.watermark(peer);
   return out;

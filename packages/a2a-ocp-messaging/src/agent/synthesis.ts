@@ -69,16 +69,29 @@ function contradicts(finding: QueryFinding): string[] {
 export class ExtractiveSynthesizer implements Synthesizer {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
-  synthesize(query: string, queryId: string, received: readonly ReceivedResponse[]): CollectiveSynthesisPayload {
+  synthesize(
+    query: string,
+    queryId: string,
+    received: readonly ReceivedResponse[],
+  ): CollectiveSynthesisPayload {
     // Arrival order must not matter: responses are taken in agent-URI order.
-    const responses = [...received].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+    const responses = [...received].sort((a, b) =>
+      a.from < b.from ? -1 : a.from > b.from ? 1 : 0,
+    );
     const groups = new Map<string, Group>();
     for (const response of responses) {
       for (const finding of response.payload.findings) {
         const key = claimKey(finding.node.title);
         let group = groups.get(key);
         if (group === undefined) {
-          group = { key, title: finding.node.title, excerpt: "", score: 0, agents: new Set(), findings: [] };
+          group = {
+            key,
+            title: finding.node.title,
+            excerpt: "",
+            score: 0,
+            agents: new Set(),
+            findings: [],
+          };
           groups.set(key, group);
         }
         group.score += finding.relevance * finding.node.confidence;
@@ -88,14 +101,21 @@ export class ExtractiveSynthesizer implements Synthesizer {
         if (excerpt.length > group.excerpt.length) group.excerpt = excerpt;
       }
     }
-    const ranked = [...groups.values()].sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1));
+    const ranked = [...groups.values()].sort(
+      (a, b) => b.score - a.score || (a.key < b.key ? -1 : 1),
+    );
     const dissent = new Set<string>();
     const allFindings = ranked.flatMap((g) => g.findings);
     for (const { finding, from } of allFindings) {
       for (const target of contradicts(finding)) {
-        const other = allFindings.find((f) => f.finding.node.id === target || claimKey(f.finding.node.title) === claimKey(target));
+        const other = allFindings.find(
+          (f) =>
+            f.finding.node.id === target || claimKey(f.finding.node.title) === claimKey(target),
+        );
         if (other !== undefined) {
-          dissent.add(`${finding.node.title} (${from}) contradicts ${other.finding.node.title} (${other.from})`);
+          dissent.add(
+            `${finding.node.title} (${from}) contradicts ${other.finding.node.title} (${other.from})`,
+          );
         }
       }
     }
@@ -106,22 +126,30 @@ export class ExtractiveSynthesizer implements Synthesizer {
         if (s !== undefined && !stances.has(s)) stances.set(s, from);
       }
       if (stances.size > 1) {
-        dissent.add(`${group.title}: ${[...stances].map(([s, from]) => `${from} says ${s}`).join("; ")}`);
+        dissent.add(
+          `${group.title}: ${[...stances].map(([s, from]) => `${from} says ${s}`).join("; ")}`,
+        );
       }
     }
     const best = ranked.slice(0, 3);
     const answer =
       best.length === 0
         ? `No agent had knowledge about: ${query}`
-        : best.map((g) => (g.excerpt === "" ? `${g.title}.` : `${g.title}: ${g.excerpt}`)).join("\n");
+        : best
+            .map((g) => (g.excerpt === "" ? `${g.title}.` : `${g.title}: ${g.excerpt}`))
+            .join("\n");
     const confidence =
-      responses.length === 0 ? 0 : responses.reduce((sum, r) => sum + r.payload.confidence, 0) / responses.length;
+      responses.length === 0
+        ? 0
+        : responses.reduce((sum, r) => sum + r.payload.confidence, 0) / responses.length;
     return {
       queryId,
       answer,
       keyPoints: ranked.slice(0, 5).map((g) => g.title),
       confidence: Math.min(1, Math.max(0, confidence)),
-      consensus: ranked.filter((g) => g.agents.size >= 2).map((g) => `${g.title} (${[...g.agents].sort().join(", ")})`),
+      consensus: ranked
+        .filter((g) => g.agents.size >= 2)
+        .map((g) => `${g.title} (${[...g.agents].sort().join(", ")})`),
       dissent: [...dissent].sort(),
       sources: [...new Set(responses.map((r) => r.from))].sort(),
       timestamp: this.now().toISOString(),

@@ -34,7 +34,11 @@ export function mergeVectors(a: VersionVector, b: VersionVector): Record<string,
 }
 
 /** The vector with `replica`'s entry set to `counter` (which must exceed the current entry). */
-export function withEntry(v: VersionVector, replica: string, counter: number): Record<string, number> {
+export function withEntry(
+  v: VersionVector,
+  replica: string,
+  counter: number,
+): Record<string, number> {
   return sortedVector({ ...v, [replica]: counter });
 }
 

@@ -13,17 +13,41 @@ describe("OCPAgent over an in-memory network", () => {
   it("streams knowledge to exactly the subscribers whose filters match, including what existed before subscribing", async () => {
     agents = team(["alice", "bob", "carol"]);
     const [alice, bob, carol] = agents as [OCPAgent, OCPAgent, OCPAgent];
-    await alice.streamKnowledge([node({ createdBy: alice.id, title: "old backend fix", tags: ["critical"], metadata: { domain: "backend" } })]);
+    await alice.streamKnowledge([
+      node({
+        createdBy: alice.id,
+        title: "old backend fix",
+        tags: ["critical"],
+        metadata: { domain: "backend" },
+      }),
+    ]);
     const bobGot: KnowledgeNode[] = [];
     const carolGot: KnowledgeNode[] = [];
     bob.on("knowledge", (n) => bobGot.push(...n));
     carol.on("knowledge", (n) => carolGot.push(...n));
-    await bob.subscribe(alice.id, { deliveryMode: "push", filters: { domains: ["backend"], tags: ["critical"], minConfidence: 0.8 } });
-    await carol.subscribe(alice.id, { deliveryMode: "push", filters: { nodeTypes: ["design.decision"] } });
+    await bob.subscribe(alice.id, {
+      deliveryMode: "push",
+      filters: { domains: ["backend"], tags: ["critical"], minConfidence: 0.8 },
+    });
+    await carol.subscribe(alice.id, {
+      deliveryMode: "push",
+      filters: { nodeTypes: ["design.decision"] },
+    });
     await until(() => bobGot.length === 1, "initial stream");
     await alice.streamKnowledge([
-      node({ createdBy: alice.id, title: "ws leak fix", tags: ["critical"], metadata: { domain: "backend" } }),
-      node({ createdBy: alice.id, title: "low confidence", tags: ["critical"], confidence: 0.5, metadata: { domain: "backend" } }),
+      node({
+        createdBy: alice.id,
+        title: "ws leak fix",
+        tags: ["critical"],
+        metadata: { domain: "backend" },
+      }),
+      node({
+        createdBy: alice.id,
+        title: "low confidence",
+        tags: ["critical"],
+        confidence: 0.5,
+        metadata: { domain: "backend" },
+      }),
       node({ createdBy: alice.id, title: "use OAuth", type: "design.decision" }),
     ]);
     await until(() => bobGot.length === 2 && carolGot.length === 1, "filtered streams");
@@ -76,7 +100,7 @@ describe("OCPAgent over an in-memory network", () => {
     await until(() => conflicts.length >= 2, "conflict reports");
     const detected = conflicts.filter(([, by, at]) => by === bob.id && at === bob.id);
     // Alice hears of it from Bob (one ocp.knowledge.conflict), and does not detect it again.
-    expect(conflicts.filter(([, by, at]) => at === alice.id).map(([, by]) => by)).toEqual([bob.id]);
+    expect(conflicts.filter(([, , at]) => at === alice.id).map(([, by]) => by)).toEqual([bob.id]);
     expect(detected).toHaveLength(1);
     expect(detected[0]?.[0].localVersion.title).toBe("auth: OAuth");
     expect(detected[0]?.[0].remoteVersion.title).toBe("auth: JWT");
@@ -89,7 +113,11 @@ describe("OCPAgent over an in-memory network", () => {
   it("the generic sync exchange transfers knowledge and awareness, and a second sync sends only the delta", async () => {
     agents = team(["alice", "bob", "carol"]);
     const [alice, bob, carol] = agents as [OCPAgent, OCPAgent, OCPAgent];
-    await carol.beacon({ status: "blocked", availability: "available", currentContext: { task: "OAuth", blockedOn: "credentials" } });
+    await carol.beacon({
+      status: "blocked",
+      availability: "available",
+      currentContext: { task: "OAuth", blockedOn: "credentials" },
+    });
     await until(() => alice.presence.get(carol.id) !== undefined, "beacon");
     await alice.streamKnowledge(Array.from({ length: 30 }, () => node({ createdBy: alice.id })));
     const first = await bob.sync(alice.id);
@@ -105,11 +133,29 @@ describe("OCPAgent over an in-memory network", () => {
   it("a collective query gathers ranked findings and a synthesis with consensus across agents", async () => {
     agents = team(["alice", "bob", "carol", "dave"]);
     const [alice, bob, carol, dave] = agents as [OCPAgent, OCPAgent, OCPAgent, OCPAgent];
-    const jwt = { title: "Authentication uses JWT access tokens", description: "Short-lived JWT with refresh tokens", tags: ["auth"] };
-    await bob.streamKnowledge([node({ createdBy: bob.id, ...jwt }), node({ createdBy: bob.id, title: "Database is PostgreSQL" })]);
+    const jwt = {
+      title: "Authentication uses JWT access tokens",
+      description: "Short-lived JWT with refresh tokens",
+      tags: ["auth"],
+    };
+    await bob.streamKnowledge([
+      node({ createdBy: bob.id, ...jwt }),
+      node({ createdBy: bob.id, title: "Database is PostgreSQL" }),
+    ]);
     await carol.streamKnowledge([node({ createdBy: carol.id, ...jwt })]);
-    await dave.streamKnowledge([node({ createdBy: dave.id, title: "Login page uses OAuth with GitHub", tags: ["auth", "login"] })]);
-    const result = await within(alice.collectiveQuery("What's our approach to authentication?", { timeout: 5000, minResponses: 3 }));
+    await dave.streamKnowledge([
+      node({
+        createdBy: dave.id,
+        title: "Login page uses OAuth with GitHub",
+        tags: ["auth", "login"],
+      }),
+    ]);
+    const result = await within(
+      alice.collectiveQuery("What's our approach to authentication?", {
+        timeout: 5000,
+        minResponses: 3,
+      }),
+    );
     expect(result.stoppedBy).toBe("minResponses");
     expect(result.synthesis.sources).toEqual([bob.id, carol.id, dave.id].sort());
     expect(result.synthesis.consensus).toHaveLength(1);
@@ -126,7 +172,13 @@ describe("OCPAgent over an in-memory network", () => {
     alice.on("voteRejected", (_v, r) => rejected.push(r.code));
     const seen = Promise.all([bob, carol].map((a) => within(a.once("proposal"))));
     const decided = Promise.all([bob, carol].map((a) => within(a.once("consensus"))));
-    const proposalId = await alice.propose({ topic: "Switch to PostgreSQL", proposal: { decision: "migrate" }, votingPeriod: 60, requiredVotes: 3, votingRule: "majority" });
+    const proposalId = await alice.propose({
+      topic: "Switch to PostgreSQL",
+      proposal: { decision: "migrate" },
+      votingPeriod: 60,
+      requiredVotes: 3,
+      votingRule: "majority",
+    });
     await seen;
     await alice.vote(proposalId, "approve");
     await bob.vote(proposalId, "approve");
@@ -134,7 +186,13 @@ describe("OCPAgent over an in-memory network", () => {
     await carol.vote(proposalId, "reject");
     const decisions = await decided;
     for (const [d] of decisions) {
-      expect(d).toMatchObject({ proposalId, status: "achieved", outcome: "approved", verified: true, votes: { approve: 2, reject: 1, abstain: 0 } });
+      expect(d).toMatchObject({
+        proposalId,
+        status: "achieved",
+        outcome: "approved",
+        verified: true,
+        votes: { approve: 2, reject: 1, abstain: 0 },
+      });
     }
     expect(rejected).toEqual(["duplicate_vote"]);
   });
@@ -142,14 +200,20 @@ describe("OCPAgent over an in-memory network", () => {
   it("awareness: beacons fill the presence table, queries filter it, and events reach matching subscriptions", async () => {
     agents = team(["alice", "bob"]);
     const [alice, bob] = agents as [OCPAgent, OCPAgent];
-    await bob.beacon({ status: "working", availability: "busy", currentContext: { task: "Implement OAuth" } });
+    await bob.beacon({
+      status: "working",
+      availability: "busy",
+      currentContext: { task: "Implement OAuth" },
+    });
     await until(() => alice.presence.get(bob.id) !== undefined, "beacon");
     expect((await alice.queryAwareness({ task: "oauth" })).map((a) => a.agentId)).toEqual([bob.id]);
     expect(await alice.queryAwareness({ status: ["blocked"] })).toEqual([]);
     const remote = await alice.queryAwareness({ availability: ["busy"] }, bob.id);
     expect(remote.map((a) => a.agentId)).toEqual([bob.id]);
     const events: string[] = [];
-    await alice.subscribeEvents(["code.*"], { environment: "production" }, (e) => events.push(e.eventType));
+    await alice.subscribeEvents(["code.*"], { environment: "production" }, (e) =>
+      events.push(e.eventType),
+    );
     await bob.publishEvent("code.deployed", { environment: "staging" });
     await bob.publishEvent("bug.found", { environment: "production" });
     await bob.publishEvent("code.deployed", { environment: "production" });

@@ -7,8 +7,8 @@ import {
   MemoryConsensusStore,
   type ProposalState,
   tally,
-  verifyOutcome,
   type VoteMessage,
+  verifyOutcome,
 } from "../../src/agent/consensus.js";
 import { generateIdentity } from "../../src/identity.js";
 import { createMessage } from "../../src/messages.js";
@@ -35,18 +35,66 @@ describe("consensus rules (tally table)", () => {
     ["majority: more approvals than rejections approves", {}, [A, A, R], false, "approved"],
     ["majority: more rejections rejects", {}, [R, R, A], false, "rejected"],
     ["majority: a tie decides nothing while open", { requiredVotes: 2 }, [A, R], false, "pending"],
-    ["majority: a tie at the end of the period times out", { requiredVotes: 2 }, [A, R], true, "timeout"],
-    ["majority: abstentions count toward quorum but not either way", {}, [A, X, X], false, "approved"],
+    [
+      "majority: a tie at the end of the period times out",
+      { requiredVotes: 2 },
+      [A, R],
+      true,
+      "timeout",
+    ],
+    [
+      "majority: abstentions count toward quorum but not either way",
+      {},
+      [A, X, X],
+      false,
+      "approved",
+    ],
     ["majority: only abstentions time out at the end", {}, [X, X, X], true, "timeout"],
     ["quorum not met: nothing is decided while open", {}, [A, A], false, "pending"],
     ["quorum not met at the end of the period: timeout", {}, [A, A], true, "timeout"],
-    ["unanimous: all approve (abstentions allowed) approves", { votingRule: "unanimous" }, [A, A, X], false, "approved"],
+    [
+      "unanimous: all approve (abstentions allowed) approves",
+      { votingRule: "unanimous" },
+      [A, A, X],
+      false,
+      "approved",
+    ],
     ["unanimous: one rejection rejects", { votingRule: "unanimous" }, [A, A, R], false, "rejected"],
-    ["unanimous: only abstentions decide nothing", { votingRule: "unanimous" }, [X, X, X], false, "pending"],
-    ["threshold: a ratio exactly at the threshold approves (>=)", { votingRule: "threshold", threshold: 2 / 3 }, [A, A, R], false, "approved"],
-    ["threshold: a ratio just below the threshold rejects", { votingRule: "threshold", threshold: 0.75 }, [A, A, R, X], false, "rejected"],
-    ["threshold: abstentions are excluded from the ratio", { votingRule: "threshold", threshold: 1 }, [A, X, X], false, "approved"],
-    ["threshold 0 approves with any non-abstaining vote", { votingRule: "threshold", threshold: 0, requiredVotes: 1 }, [R], false, "approved"],
+    [
+      "unanimous: only abstentions decide nothing",
+      { votingRule: "unanimous" },
+      [X, X, X],
+      false,
+      "pending",
+    ],
+    [
+      "threshold: a ratio exactly at the threshold approves (>=)",
+      { votingRule: "threshold", threshold: 2 / 3 },
+      [A, A, R],
+      false,
+      "approved",
+    ],
+    [
+      "threshold: a ratio just below the threshold rejects",
+      { votingRule: "threshold", threshold: 0.75 },
+      [A, A, R, X],
+      false,
+      "rejected",
+    ],
+    [
+      "threshold: abstentions are excluded from the ratio",
+      { votingRule: "threshold", threshold: 1 },
+      [A, X, X],
+      false,
+      "approved",
+    ],
+    [
+      "threshold 0 approves with any non-abstaining vote",
+      { votingRule: "threshold", threshold: 0, requiredVotes: 1 },
+      [R],
+      false,
+      "approved",
+    ],
   ];
   for (const [name, over, choices, ended, expected] of rows) {
     it(name, () => {
@@ -90,7 +138,10 @@ describe("counting signed votes", () => {
 
   it("a forged vote (payload changed after signing) is rejected as vote_rejected", async () => {
     const s = state();
-    const forged = { ...vote(1, R), payload: { proposalId: "p1", vote: A, votedBy: "a2a://v2" } } as VoteMessage;
+    const forged = {
+      ...vote(1, R),
+      payload: { proposalId: "p1", vote: A, votedBy: "a2a://v2" },
+    } as VoteMessage;
     const result = await countVote(s, forged, lookup, 0);
     expect(result.ok ? undefined : result.rejection.code).toBe("vote_rejected");
     expect(s.votes).toHaveLength(0);
@@ -106,7 +157,12 @@ describe("counting signed votes", () => {
       to: "broadcast",
       payload: { proposalId: "p1", vote: A, votedBy: "a2a://v3x" },
     });
-    const result = await countVote(s, signObject(message, agent.secretKey) as VoteMessage, lookup, 0);
+    const result = await countVote(
+      s,
+      signObject(message, agent.secretKey) as VoteMessage,
+      lookup,
+      0,
+    );
     expect(result.ok ? undefined : result.rejection.code).toBe("vote_rejected");
   });
 
@@ -123,13 +179,30 @@ describe("counting signed votes", () => {
 
   it("an outcome is verified from the signed votes alone, and a tampered tally is caught", async () => {
     const s = state();
-    for (const [i, c] of [[0, A], [1, R], [2, A]] as const) await countVote(s, vote(i, c), lookup, 0);
+    for (const [i, c] of [
+      [0, A],
+      [1, R],
+      [2, A],
+    ] as const)
+      await countVote(s, vote(i, c), lookup, 0);
     const decided = s.decided;
     if (decided?.status !== "achieved") throw new Error("not decided");
     const voters = s.votes.map((v) => v.from);
-    const good = await verifyOutcome(s.proposal, { outcome: decided.outcome, votes: decided.votes, voters }, s.votes, lookup, false);
+    const good = await verifyOutcome(
+      s.proposal,
+      { outcome: decided.outcome, votes: decided.votes, voters },
+      s.votes,
+      lookup,
+      false,
+    );
     expect(good).toEqual({ ok: true });
-    const lie = await verifyOutcome(s.proposal, { outcome: "rejected", votes: decided.votes, voters }, s.votes, lookup, false);
+    const lie = await verifyOutcome(
+      s.proposal,
+      { outcome: "rejected", votes: decided.votes, voters },
+      s.votes,
+      lookup,
+      false,
+    );
     expect(lie.ok).toBe(false);
     const padded = await verifyOutcome(
       s.proposal,

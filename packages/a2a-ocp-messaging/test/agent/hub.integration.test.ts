@@ -25,7 +25,11 @@ async function agent(name: string): Promise<OCPAgent> {
   const identity = generateIdentity(`a2a://${name}-${process.pid}`);
   const client = new HubClient({ url: hub.url, identity, transport: { reconnectBaseMs: 20 } });
   await client.connect();
-  const a = new OCPAgent({ identity, link: hubLink(client), graph: new SqliteGraph(identity.id, join(dir, `${name}.sqlite`)) }).start();
+  const a = new OCPAgent({
+    identity,
+    link: hubLink(client),
+    graph: new SqliteGraph(identity.id, join(dir, `${name}.sqlite`)),
+  }).start();
   agents.push(a);
   return a;
 }
@@ -52,8 +56,17 @@ describe("OCPAgent over a real hub (WebSocket, SQLite)", () => {
     await carol.beacon({ status: "working", availability: "available" });
     await until(() => alice.presence.get(carol.id) !== undefined, "carol's beacon");
     await alice.streamKnowledge([
-      node({ createdBy: alice.id, title: "WebSocket memory leak fix", data: { code: "ws.on('close', () => connections.delete(id))" }, metadata: { domain: "backend" } }),
-      node({ createdBy: alice.id, title: "Frontend colour tweak", metadata: { domain: "frontend" } }),
+      node({
+        createdBy: alice.id,
+        title: "WebSocket memory leak fix",
+        data: { code: "ws.on('close', () => connections.delete(id))" },
+        metadata: { domain: "backend" },
+      }),
+      node({
+        createdBy: alice.id,
+        title: "Frontend colour tweak",
+        metadata: { domain: "frontend" },
+      }),
     ]);
     await until(() => received.length === 1, "bob receives the fix");
     expect(received[0]?.title).toBe("WebSocket memory leak fix");
@@ -64,9 +77,20 @@ describe("OCPAgent over a real hub (WebSocket, SQLite)", () => {
     expect((await within(carol.syncKnowledge(alice.id), 20_000, "delta sync")).itemsSynced).toBe(0);
 
     // §5.2 collective query with a synthesis.
-    await bob.streamKnowledge([node({ createdBy: bob.id, title: "Authentication uses JWT access tokens", tags: ["auth"] })]);
-    await carol.streamKnowledge([node({ createdBy: carol.id, title: "Authentication uses JWT access tokens", tags: ["auth"] })]);
-    const answer = await within(alice.collectiveQuery("What's our approach to authentication?", { timeout: 10_000, minResponses: 2 }), 15_000, "query");
+    await bob.streamKnowledge([
+      node({ createdBy: bob.id, title: "Authentication uses JWT access tokens", tags: ["auth"] }),
+    ]);
+    await carol.streamKnowledge([
+      node({ createdBy: carol.id, title: "Authentication uses JWT access tokens", tags: ["auth"] }),
+    ]);
+    const answer = await within(
+      alice.collectiveQuery("What's our approach to authentication?", {
+        timeout: 10_000,
+        minResponses: 2,
+      }),
+      15_000,
+      "query",
+    );
     expect(answer.synthesis.consensus[0]).toContain("JWT");
 
     // §5.5 events routed by the hub to matching subscriptions only.
@@ -77,17 +101,32 @@ describe("OCPAgent over a real hub (WebSocket, SQLite)", () => {
     await until(() => events.length === 1, "event notification");
     expect(events).toEqual(["code.deployed.eu"]);
 
-    // §5.3 consensus: a quorum that is not met times out, announced after the hub restarts.
+    // §5.3 consensus: a quorum that is not met times out while the hub is down; announced after it restarts.
     const decisions: ConsensusDecision[] = [];
     bob.on("consensus", (d) => decisions.push(d));
     const proposed = within(bob.once("proposal"), 15_000, "proposal");
-    const proposalId = await alice.propose({ topic: "Adopt Rust", proposal: {}, votingPeriod: 1.5, requiredVotes: 3, votingRule: "majority" });
+    const proposalId = await alice.propose({
+      topic: "Adopt Rust",
+      proposal: {},
+      votingPeriod: 1.5,
+      requiredVotes: 3,
+      votingRule: "majority",
+    });
     await proposed;
+    const counted = within(alice.once("vote"), 15_000, "vote reaches the proposer");
     await bob.vote(proposalId, "approve");
+    await counted;
     const port = hub.port;
     await hub.close();
+    // The voting period (1.5 s) ends while the hub is down; the proposer's announcement waits for it.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     hub = await OCPHub.start({ ...hubOptions(), port });
     await until(() => decisions.length === 1, "timeout announcement after the hub restart", 30_000);
-    expect(decisions[0]).toMatchObject({ proposalId, status: "timeout", verified: true, votes: { approve: 1, reject: 0, abstain: 0 } });
+    expect(decisions[0]).toMatchObject({
+      proposalId,
+      status: "timeout",
+      verified: true,
+      votes: { approve: 1, reject: 0, abstain: 0 },
+    });
   });
 });

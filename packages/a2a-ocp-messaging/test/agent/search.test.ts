@@ -5,15 +5,35 @@ import { node } from "./support.js";
 
 const A = "a2a://a";
 const corpus = [
-  node({ createdBy: A, id: "jwt", title: "Authentication uses JWT access tokens", description: "Short-lived tokens, refresh in a cookie", tags: ["auth"] }),
-  node({ createdBy: A, id: "oauth", title: "Login uses OAuth with GitHub", tags: ["auth", "login"] }),
+  node({
+    createdBy: A,
+    id: "jwt",
+    title: "Authentication uses JWT access tokens",
+    description: "Short-lived tokens, refresh in a cookie",
+    tags: ["auth"],
+  }),
+  node({
+    createdBy: A,
+    id: "oauth",
+    title: "Login uses OAuth with GitHub",
+    tags: ["auth", "login"],
+  }),
   node({ createdBy: A, id: "react", title: "Frontend uses React 19" }),
-  node({ createdBy: A, id: "pg", title: "Database is PostgreSQL", metadata: { domain: "backend" } }),
+  node({
+    createdBy: A,
+    id: "pg",
+    title: "Database is PostgreSQL",
+    metadata: { domain: "backend" },
+  }),
 ];
 
 describe("search and synthesis", () => {
   it("ranks by BM25 with stop words dropped, and leaves out nodes that match no meaningful term", () => {
-    const { findings, nodesSearched } = searchNodes(corpus, "What's our approach to authentication?", { limit: 5 });
+    const { findings, nodesSearched } = searchNodes(
+      corpus,
+      "What's our approach to authentication?",
+      { limit: 5 },
+    );
     expect(nodesSearched).toBe(4);
     expect(findings.map((f) => f.node.id)).toEqual(["jwt"]);
     // Best BM25 score, but only one of the two meaningful terms ("approach" is nowhere).
@@ -23,18 +43,42 @@ describe("search and synthesis", () => {
   it("structured keywords widen the query and domains restrict it", () => {
     const wide = searchNodes(corpus, "authentication", { limit: 5, keywords: ["login", "auth"] });
     expect(wide.findings.map((f) => f.node.id).sort()).toEqual(["jwt", "oauth"]);
-    expect(searchNodes(corpus, "database", { limit: 5, domains: ["frontend"] }).findings).toEqual([]);
-    expect(searchNodes(corpus, "database", { limit: 5, domains: ["backend"] }).findings.map((f) => f.node.id)).toEqual(["pg"]);
+    expect(searchNodes(corpus, "database", { limit: 5, domains: ["frontend"] }).findings).toEqual(
+      [],
+    );
+    expect(
+      searchNodes(corpus, "database", { limit: 5, domains: ["backend"] }).findings.map(
+        (f) => f.node.id,
+      ),
+    ).toEqual(["pg"]);
   });
 
   it("the extractive synthesis is deterministic: consensus needs two agents, contradictions are dissent, sources are sorted", () => {
     const finding = (n: ReturnType<typeof node>, relevance = 1) => ({ node: n, relevance });
     const jwt = corpus[0] as ReturnType<typeof node>;
-    const sessions = node({ createdBy: "a2a://c", title: "Authentication uses server sessions", metadata: { contradicts: "jwt" } });
+    const sessions = node({
+      createdBy: "a2a://c",
+      title: "Authentication uses server sessions",
+      metadata: { contradicts: "jwt" },
+    });
     const responses = [
-      { from: "a2a://b", payload: { queryId: "q", findings: [finding(jwt)], confidence: 0.9, processingTime: 1 } },
-      { from: "a2a://a", payload: { queryId: "q", findings: [finding(jwt)], confidence: 0.8, processingTime: 1 } },
-      { from: "a2a://c", payload: { queryId: "q", findings: [finding(sessions, 0.5)], confidence: 0.7, processingTime: 1 } },
+      {
+        from: "a2a://b",
+        payload: { queryId: "q", findings: [finding(jwt)], confidence: 0.9, processingTime: 1 },
+      },
+      {
+        from: "a2a://a",
+        payload: { queryId: "q", findings: [finding(jwt)], confidence: 0.8, processingTime: 1 },
+      },
+      {
+        from: "a2a://c",
+        payload: {
+          queryId: "q",
+          findings: [finding(sessions, 0.5)],
+          confidence: 0.7,
+          processingTime: 1,
+        },
+      },
     ];
     const synth = new ExtractiveSynthesizer(() => new Date("2026-01-01T00:00:00Z"));
     const first = synth.synthesize("auth?", "q", responses);

@@ -30,7 +30,9 @@ describe("SQLite persistence", () => {
     expect(snapshot(reopened)).toEqual(before);
     expect(reopened.liveNodes().map((n) => n.id)).toEqual([kept.id]);
     expect(reopened.watermark("a2a://b")).toBe(7);
-    expect(putLocalNode(reopened, { ...kept, title: "edited" }).ocpVersion).toEqual({ "a2a://a": 4 });
+    expect(putLocalNode(reopened, { ...kept, title: "edited" }).ocpVersion).toEqual({
+      "a2a://a": 4,
+    });
     const mirror = new MemoryGraph("a2a://m");
     const receiver = new SyncReceiver(mirror, "a2a://a", false);
     for (const page of deltaPages(reopened, { syncId: "s" }, 1)) receiver.accept(page);
@@ -45,21 +47,43 @@ describe("SQLite persistence", () => {
     const bobId = generateIdentity("a2a://bob");
     const storePath = join(dir, "consensus.sqlite");
     const store1 = new SqliteConsensusStore(storePath);
-    const alice1 = new OCPAgent({ identity: aliceId, link: net.link(aliceId.id, aliceId.publicKey), consensusStore: store1 }).start();
-    const bob = new OCPAgent({ identity: bobId, link: net.link(bobId.id, bobId.publicKey) }).start();
+    const alice1 = new OCPAgent({
+      identity: aliceId,
+      link: net.link(aliceId.id, aliceId.publicKey),
+      consensusStore: store1,
+    }).start();
+    const bob = new OCPAgent({
+      identity: bobId,
+      link: net.link(bobId.id, bobId.publicKey),
+    }).start();
     const decisions: ConsensusDecision[] = [];
     bob.on("consensus", (d) => decisions.push(d));
     const seen = bob.once("proposal");
-    const proposalId = await alice1.propose({ topic: "t", proposal: {}, votingPeriod: 1, requiredVotes: 2, votingRule: "unanimous" });
+    const proposalId = await alice1.propose({
+      topic: "t",
+      proposal: {},
+      votingPeriod: 1,
+      requiredVotes: 2,
+      votingRule: "unanimous",
+    });
     await seen;
     await bob.vote(proposalId, "approve");
     await until(() => (store1.load(proposalId)?.votes.length ?? 0) === 1, "vote persisted");
     await alice1.close();
     store1.close();
     const store2 = new SqliteConsensusStore(storePath);
-    const alice2 = new OCPAgent({ identity: aliceId, link: net.link(aliceId.id, aliceId.publicKey), consensusStore: store2 }).start();
+    const alice2 = new OCPAgent({
+      identity: aliceId,
+      link: net.link(aliceId.id, aliceId.publicKey),
+      consensusStore: store2,
+    }).start();
     await until(() => decisions.length === 1, "timeout after the restart");
-    expect(decisions[0]).toMatchObject({ proposalId, status: "timeout", verified: true, votes: { approve: 1, reject: 0, abstain: 0 } });
+    expect(decisions[0]).toMatchObject({
+      proposalId,
+      status: "timeout",
+      verified: true,
+      votes: { approve: 1, reject: 0, abstain: 0 },
+    });
     expect(store2.pending()).toEqual([]);
     await alice2.close();
     await bob.close();
