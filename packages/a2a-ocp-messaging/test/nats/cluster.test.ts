@@ -10,6 +10,7 @@ import { agentFeatureTests } from "./agent-features.js";
 import { type ClusterContext, transport } from "./context.js";
 import { failoverTests } from "./failover.js";
 import { hubFeatureTests } from "./hub-features.js";
+import { storeContractTests } from "./store-contract.js";
 import {
   type HubProcess,
   type NatsServer,
@@ -43,6 +44,7 @@ afterAll(async () => {
 
 const ctx: ClusterContext = {
   hubs,
+  natsUrl: () => nats?.url ?? "",
   async join(name, hub, options = {}) {
     const id = identity(name);
     const joined = await client(hubs[hub]!.url, id, { transport, ...options });
@@ -65,6 +67,10 @@ describe("hubs clustered on NATS JetStream: agents on different hubs see one tea
 
 describe("OCPAgent runtime across three hubs", () => {
   agentFeatureTests(ctx);
+});
+
+describe("JetStreamStore keeps the HubStore contract", () => {
+  storeContractTests(ctx);
 });
 
 describe("a hub dies (SIGKILL): nothing lost, nothing twice", () => {

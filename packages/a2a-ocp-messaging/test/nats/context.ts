@@ -5,6 +5,8 @@ import type { HubProcess } from "./support.js";
 /** What the cluster tests share: three hub processes on one NATS server. */
 export interface ClusterContext {
   hubs: HubProcess[];
+  /** The NATS server's URL. */
+  natsUrl(): string;
   /** Connects a new agent to hub `hub` (closed after the suite). */
   join(
     name: string,
