@@ -97,6 +97,10 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  if (o.nats === undefined && (o.workspace !== undefined || o["nats-replicas"] !== undefined)) {
+    process.stderr.write(`ocp-hub: --workspace and --nats-replicas need --nats\n${HELP}`);
+    process.exit(2);
+  }
   const limits: Record<string, number> = {};
   if (o["messages-per-minute"] !== undefined) limits["messages"] = o["messages-per-minute"];
   if (o["broadcasts-per-minute"] !== undefined) limits["broadcasts"] = o["broadcasts-per-minute"];
