@@ -15,6 +15,12 @@ export function failoverTests(ctx: ClusterContext): void {
     for (const [i, r] of inbox.entries()) {
       r.client.on("message", (m) => received[i]!.push(m));
     }
+    // The moving agent's event subscription must follow it to its next hub.
+    await inbox[0]!.client.send({
+      type: "ocp.event.subscribe",
+      to: "broadcast",
+      payload: { subscriptionId: "follows-me", eventTypes: ["deploy.*"] },
+    });
     const producers = await Promise.all(
       [0, 2].map(async (hub) => {
         const joined = await ctx.join(`producer-${hub}`, hub);
@@ -103,5 +109,20 @@ export function failoverTests(ctx: ClusterContext): void {
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
       expect(new Set(seqs).size).toBe(seqs.length);
     }
+    const event = await producers[1]!.current.send({
+      type: "ocp.event.publish",
+      to: "broadcast",
+      payload: {
+        eventId: "after-the-move",
+        eventType: "deploy.done",
+        eventData: {},
+        timestamp: new Date().toISOString(),
+        source: producers[1]!.id.id,
+      },
+    });
+    await until(
+      () => received[0]!.some((m) => m.message.id === event.id),
+      "the event at the moved agent's new hub",
+    );
   });
 }

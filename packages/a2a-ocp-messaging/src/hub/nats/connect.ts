@@ -52,7 +52,7 @@ export async function connectNats(options: NatsClusterOptions): Promise<NatsClus
       ownsConnection: true,
       ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
     });
-    const bus = new NatsBus({
+    const bus = await NatsBus.open({
       connection,
       subjects,
       store,

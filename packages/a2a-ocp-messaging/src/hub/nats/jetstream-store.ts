@@ -273,6 +273,28 @@ export class JetStreamStore implements HubStore {
     })().catch(() => undefined);
   }
 
+  /**
+   * Calls `listener` with every event subscription (current ones first, then
+   * changes by any hub): the subscription, or `removed` with the key of one
+   * that went.
+   */
+  async watchSubscriptions(
+    listener: (change: { key: string; subscription?: EventSubscription }) => void,
+  ): Promise<void> {
+    const watch = await this.#subs.watch({ include: KvWatchInclude.LastValue });
+    this.#watchers.push(watch);
+    (async () => {
+      for await (const entry of watch) {
+        if (entry.operation !== "PUT") {
+          listener({ key: entry.key });
+          continue;
+        }
+        const subscription = parseSubscription(entry.string());
+        if (subscription !== undefined) listener({ key: entry.key, subscription });
+      }
+    })().catch(() => undefined);
+  }
+
   async saveSubscription(subscription: EventSubscription): Promise<void> {
     await this.#subs.put(
       this.subjects.subscriptionKey(subscription.agentId, subscription.subscriptionId),
@@ -298,17 +320,10 @@ export class JetStreamStore implements HubStore {
     for await (const key of await this.#subs.keys(filter)) {
       const entry = await this.#subs.get(key);
       if (entry === null || entry.operation !== "PUT") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(entry.string());
-      } catch {
-        continue;
-      }
-      const parsed = SubscriptionSchema.safeParse(value);
-      if (!parsed.success) continue;
-      if (agentId !== undefined && parsed.data.agentId !== agentId) continue;
-      const { filters, ...rest } = parsed.data;
-      out.push(filters === undefined ? rest : { ...rest, filters });
+      const subscription = parseSubscription(entry.string());
+      if (subscription === undefined) continue;
+      if (agentId !== undefined && subscription.agentId !== agentId) continue;
+      out.push(subscription);
     }
     return out;
   }
@@ -342,4 +357,18 @@ function parseProfile(text: string): AgentProfile | undefined {
   }
   const verified = verifyAgentProfile(value, nativeEd25519);
   return verified.ok ? verified.value : undefined;
+}
+
+/** A subscription read from the shared bucket, parsed with its schema. */
+function parseSubscription(text: string): EventSubscription | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = SubscriptionSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { filters, ...rest } = parsed.data;
+  return filters === undefined ? rest : { ...rest, filters };
 }

@@ -21,16 +21,16 @@ import { FROM_HEADER, ID_HEADER, SEQ_HEADER, type Subjects } from "./subjects.js
 export interface NatsBusOptions {
   connection: NatsConnection;
   subjects: Subjects;
-  /** Where an attaching agent's event subscriptions are read from. */
-  store: Pick<JetStreamStore, "subscriptionsOf">;
+  /** Where event subscriptions are read from (watched, so an attaching agent's are at hand). */
+  store: Pick<JetStreamStore, "watchSubscriptions">;
   onError?: (error: unknown) => void;
 }
 
 interface Attached {
   sink: BusSink;
   live: Subscription;
-  /** NATS subscriptions per event subscription id. */
-  events: Map<string, Subscription[]>;
+  /** NATS subscriptions per event subscription id, with what they route. */
+  events: Map<string, { fingerprint: string; subs: Subscription[] }>;
   /** Id of the last event handed over (overlapping patterns deliver one event once). */
   lastEventId: string | undefined;
 }
@@ -39,7 +39,10 @@ export class NatsBus implements HubBus {
   readonly cluster: ClusterRouting;
   readonly #nc: NatsConnection;
   readonly #subjects: Subjects;
-  readonly #store: Pick<JetStreamStore, "subscriptionsOf">;
+  /** Every agent's event subscriptions, kept current by a watch of the shared bucket. */
+  readonly #known = new Map<string, Map<string, EventSubscription>>();
+  /** Bucket key → the subscription it holds (a deletion names only the key). */
+  readonly #keys = new Map<string, { agentId: string; subscriptionId: string }>();
   readonly #onError: (error: unknown) => void;
   readonly #local = new Map<string, Attached>();
   readonly #broadcast: Subscription;
@@ -48,7 +51,6 @@ export class NatsBus implements HubBus {
   constructor(options: NatsBusOptions) {
     this.#nc = options.connection;
     this.#subjects = options.subjects;
-    this.#store = options.store;
     this.#onError = options.onError ?? (() => undefined);
     this.#broadcast = this.#nc.subscribe(this.#subjects.broadcast, {
       callback: (error, msg) => {
@@ -63,20 +65,53 @@ export class NatsBus implements HubBus {
     this.cluster = {
       broadcast: (message) => this.#publishBroadcast(message),
       subscribed: async (subscription) => {
-        const attached = this.#local.get(subscription.agentId);
-        if (attached !== undefined)
-          this.#subscribeEvents(subscription.agentId, attached, subscription);
+        this.#remember(subscription);
         await this.#nc.flush();
       },
       unsubscribed: async (agentId, subscriptionId) => {
-        const attached = this.#local.get(agentId);
-        if (attached !== undefined) {
-          for (const sub of attached.events.get(subscriptionId) ?? []) sub.unsubscribe();
-          attached.events.delete(subscriptionId);
-        }
+        this.#forget(agentId, subscriptionId);
         await this.#nc.flush();
       },
     };
+  }
+
+  /** Creates a bus and starts watching the shared subscriptions. */
+  static async open(options: NatsBusOptions): Promise<NatsBus> {
+    const bus = new NatsBus(options);
+    await options.store.watchSubscriptions((change) => bus.#onSubscriptionChange(change));
+    return bus;
+  }
+
+  #onSubscriptionChange(change: { key: string; subscription?: EventSubscription }): void {
+    const { subscription } = change;
+    if (subscription === undefined) {
+      const gone = this.#keys.get(change.key);
+      if (gone === undefined) return;
+      this.#keys.delete(change.key);
+      this.#forget(gone.agentId, gone.subscriptionId);
+      return;
+    }
+    this.#keys.set(change.key, subscription);
+    this.#remember(subscription);
+  }
+
+  #remember(subscription: EventSubscription): void {
+    let own = this.#known.get(subscription.agentId);
+    if (own === undefined) {
+      own = new Map();
+      this.#known.set(subscription.agentId, own);
+    }
+    own.set(subscription.subscriptionId, subscription);
+    const attached = this.#local.get(subscription.agentId);
+    if (attached !== undefined) this.#subscribeEvents(subscription.agentId, attached, subscription);
+  }
+
+  #forget(agentId: string, subscriptionId: string): void {
+    this.#known.get(agentId)?.delete(subscriptionId);
+    const attached = this.#local.get(agentId);
+    if (attached === undefined) return;
+    for (const sub of attached.events.get(subscriptionId)?.subs ?? []) sub.unsubscribe();
+    attached.events.delete(subscriptionId);
   }
 
   attach(agentId: string, sink: BusSink): () => void {
@@ -93,14 +128,9 @@ export class NatsBus implements HubBus {
       }),
     };
     this.#local.set(agentId, attached);
-    this.#store.subscriptionsOf(agentId).then((subscriptions) => {
-      if (this.#local.get(agentId) !== attached) return;
-      for (const subscription of subscriptions) {
-        if (!attached.events.has(subscription.subscriptionId)) {
-          this.#subscribeEvents(agentId, attached, subscription);
-        }
-      }
-    }, this.#onError);
+    for (const subscription of this.#known.get(agentId)?.values() ?? []) {
+      this.#subscribeEvents(agentId, attached, subscription);
+    }
     return () => {
       if (this.#local.get(agentId) === attached) this.#release(agentId);
     };
@@ -138,7 +168,7 @@ export class NatsBus implements HubBus {
     if (attached === undefined) return;
     this.#local.delete(agentId);
     attached.live.unsubscribe();
-    for (const subs of attached.events.values()) for (const sub of subs) sub.unsubscribe();
+    for (const { subs } of attached.events.values()) for (const sub of subs) sub.unsubscribe();
   }
 
   #liveDelivery(msg: Msg): BusDelivery {
@@ -149,8 +179,16 @@ export class NatsBus implements HubBus {
     return { kind: "transient", bytes: Buffer.from(msg.data) };
   }
 
+  /**
+   * Routes `subscription`'s patterns to the attached agent. A replacement
+   * subscribes first and unsubscribes the old subjects after, so no event
+   * slips between (an overlap is delivered once: see `lastEventId`); the same
+   * subscription seen again (the hub, then the bucket watch) changes nothing.
+   */
   #subscribeEvents(agentId: string, attached: Attached, subscription: EventSubscription): void {
-    for (const sub of attached.events.get(subscription.subscriptionId) ?? []) sub.unsubscribe();
+    const current = attached.events.get(subscription.subscriptionId);
+    const fingerprint = JSON.stringify([subscription.eventTypes, subscription.filters ?? null]);
+    if (current !== undefined && current.fingerprint === fingerprint) return;
     const subjects = new Set(subscription.eventTypes.map((p) => this.#subjects.eventPattern(p)));
     const subs = [...subjects].map((subject) =>
       this.#nc.subscribe(subject, {
@@ -160,7 +198,8 @@ export class NatsBus implements HubBus {
         },
       }),
     );
-    attached.events.set(subscription.subscriptionId, subs);
+    attached.events.set(subscription.subscriptionId, { fingerprint, subs });
+    for (const sub of current?.subs ?? []) sub.unsubscribe();
   }
 
   #onEvent(agentId: string, attached: Attached, subscription: EventSubscription, msg: Msg): void {
