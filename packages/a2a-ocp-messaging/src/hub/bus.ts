@@ -6,6 +6,8 @@
  * before the bus sees it.
  */
 
+import type { EventSubscription } from "./subscriptions.js";
+
 /** One delivery: durable ones carry their per-recipient sequence number. */
 export type BusDelivery =
   /** A durable message: the session frames it with its sequence number (and may fetch gaps from the store). */
@@ -27,4 +29,31 @@ export interface HubBus {
   attached(): Iterable<string>;
   /** Detaches everyone. */
   close(): Promise<void>;
+  /**
+   * Present on a bus shared by several hubs (NATS): it routes transient
+   * broadcasts and event publications by subject itself, so the hub hands
+   * them over whole instead of resolving recipients (see {@link ClusterRouting}).
+   */
+  readonly cluster?: ClusterRouting;
+}
+
+/** A transient broadcast handed to a {@link ClusterRouting} bus. */
+export interface ClusterBroadcast {
+  id: string;
+  from: string;
+  type: string;
+  /** The readable payload (`undefined` when encrypted). */
+  payload: unknown;
+  /** The exact bytes the sender sent. */
+  bytes: Buffer;
+}
+
+/** Routing done by a shared bus (issue 11: hubs clustered on NATS). */
+export interface ClusterRouting {
+  /** Publishes a transient broadcast (events by their type); resolves once the engine has it. */
+  broadcast(message: ClusterBroadcast): Promise<void>;
+  /** An agent's event subscription was added or replaced; resolves once it routes cluster-wide. */
+  subscribed(subscription: EventSubscription): Promise<void>;
+  /** An agent's event subscription was removed; resolves once it no longer routes. */
+  unsubscribed(agentId: string, subscriptionId: string): Promise<void>;
 }

@@ -7,6 +7,8 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { OCPHub } from "./hub.js";
+import { connectNats } from "./nats/connect.js";
+import { WORKSPACE_PATTERN } from "./nats/subjects.js";
 import { DEFAULT_HUB_DB_PATH } from "./options.js";
 
 const HELP = `Usage: ocp-hub [options]
@@ -25,6 +27,12 @@ Options:
   --no-rate-limits       disable the per-sender rate limits (§12.3)
   --messages-per-minute N  per-sender message rate limit (default 100)
   --broadcasts-per-minute N  per-sender broadcast rate limit (default 10)
+  --nats URL             cluster: share routing and storage with every hub on this
+                         NATS server (JetStream on), instead of the SQLite file;
+                         several URLs comma-separated
+  --workspace NAME       cluster: the workspace (team) on that server (default "default")
+  --nats-replicas N      cluster: JetStream replicas of streams and buckets (default 1;
+                         3 on a NATS cluster of three servers)
   -h, --help             show this help
 
 Prints the hub's URL on the first line of stdout.
@@ -41,6 +49,15 @@ const OptionsSchema = z.object({
   "messages-per-minute": PositiveInt.optional(),
   "broadcasts-per-minute": PositiveInt.optional(),
   help: z.boolean().default(false),
+  nats: z
+    .string()
+    .regex(/^(nats|tls):\/\/[^\s]+$/, "--nats takes nats://host:port")
+    .optional(),
+  "nats-replicas": z.coerce.number().int().min(1).max(5).optional(),
+  workspace: z
+    .string()
+    .regex(WORKSPACE_PATTERN, "--workspace is letters, digits, - and _")
+    .optional(),
 });
 
 async function main(): Promise<void> {
@@ -57,6 +74,9 @@ async function main(): Promise<void> {
         "messages-per-minute": { type: "string" },
         "broadcasts-per-minute": { type: "string" },
         help: { type: "boolean", short: "h" },
+        nats: { type: "string" },
+        workspace: { type: "string" },
+        "nats-replicas": { type: "string" },
       },
       allowNegative: true,
       strict: true,
@@ -77,10 +97,27 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  if (o.nats === undefined && (o.workspace !== undefined || o["nats-replicas"] !== undefined)) {
+    process.stderr.write(`ocp-hub: --workspace and --nats-replicas need --nats\n${HELP}`);
+    process.exit(2);
+  }
   const limits: Record<string, number> = {};
   if (o["messages-per-minute"] !== undefined) limits["messages"] = o["messages-per-minute"];
   if (o["broadcasts-per-minute"] !== undefined) limits["broadcasts"] = o["broadcasts-per-minute"];
+  const onError = (error: unknown) =>
+    process.stderr.write(`ocp-hub: ${error instanceof Error ? error.message : String(error)}\n`);
+  // Cluster: a NATS connection with the JetStream store and the NATS bus.
+  const cluster =
+    o.nats === undefined
+      ? undefined
+      : await connectNats({
+          servers: o.nats,
+          ...(o.workspace === undefined ? {} : { workspace: o.workspace }),
+          ...(o["nats-replicas"] === undefined ? {} : { replicas: o["nats-replicas"] }),
+          onError,
+        });
   const hub = await OCPHub.start({
+    ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
     host: o.host,
     port: o.port,
     dbPath: o.db,
@@ -89,7 +126,11 @@ async function main(): Promise<void> {
     rateLimits: o["rate-limits"] ? limits : false,
   });
   process.stdout.write(`${hub.url}\n`);
-  process.stderr.write(`ocp-hub: listening on ${hub.url}, store ${o.db}\n`);
+  const storage =
+    cluster === undefined
+      ? `store ${o.db}`
+      : `NATS ${o.nats}, workspace ${cluster.subjects.workspace}`;
+  process.stderr.write(`ocp-hub: listening on ${hub.url}, ${storage}\n`);
   const stop = () => {
     hub.close().then(
       () => process.exit(0),

@@ -48,12 +48,15 @@ function jsonSafe(details: Record<string, unknown>): Record<string, unknown> {
 
 export class HubControlHandler {
   readonly #store: HubStore;
-  readonly #profileOf: (agentId: string) => AgentProfile | undefined;
+  readonly #profileOf: (
+    agentId: string,
+  ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
   readonly #onError: (error: unknown) => void;
 
   constructor(options: {
     store: HubStore;
-    profileOf: (agentId: string) => AgentProfile | undefined;
+    /** May be asynchronous (a store shared by several hubs). */
+    profileOf: (agentId: string) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
     onError: (error: unknown) => void;
   }) {
     this.#store = options.store;
@@ -83,14 +86,22 @@ export class HubControlHandler {
       this.#store.confirm(session.agentId, seq).catch(this.#onError);
       return;
     }
-    const profile = this.#profileOf(frame.payload.agentId);
-    session.connection.send(
-      encodeHubControl(
-        HUB_TYPES.PROFILE,
-        profile === undefined
-          ? { agentId: frame.payload.agentId }
-          : { agentId: frame.payload.agentId, profile },
-      ),
-    );
+    const agentId = frame.payload.agentId;
+    const answer = (profile: AgentProfile | undefined) => {
+      if (session.connection.state !== "open") return;
+      session.connection.send(
+        encodeHubControl(
+          HUB_TYPES.PROFILE,
+          profile === undefined ? { agentId } : { agentId, profile },
+        ),
+      );
+    };
+    const profile = this.#profileOf(agentId);
+    if (profile instanceof Promise) {
+      profile.then(answer, (error: unknown) => {
+        this.#onError(error);
+        answer(undefined);
+      });
+    } else answer(profile);
   }
 }

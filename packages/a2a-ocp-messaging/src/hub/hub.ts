@@ -21,6 +21,7 @@ import { CommitQueue } from "./acks.js";
 import { verifyAnnouncement } from "./auth.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions } from "./check.js";
+import { clusterStep, learnProfile, profileOf } from "./cluster.js";
 import { HubControlHandler, rejectFrame } from "./control.js";
 import { HUB_FRAME_OVERHEAD_BYTES, HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
@@ -125,7 +126,7 @@ export class OCPHub {
     });
     this.#control = new HubControlHandler({
       store: this.store,
-      profileOf: (agentId) => this.#known.get(agentId)?.profile,
+      profileOf: (agentId) => profileOf(this.#known, this.store, agentId),
       onError: this.#onError,
     });
   }
@@ -146,6 +147,8 @@ export class OCPHub {
     for (const subscription of await this.store.subscriptions()) {
       this.subscriptions.add(subscription, Number.MAX_SAFE_INTEGER);
     }
+    // Cluster (a store shared by several hubs): learn agents registered elsewhere.
+    await this.store.watchAgents?.((profile) => learnProfile(this.#known, profile));
     this.#server = await createWsServer({
       ...this.options.transport,
       host: this.options.host ?? "127.0.0.1",
@@ -217,6 +220,7 @@ export class OCPHub {
     if (this.options.allow !== undefined && !this.options.allow(profile)) {
       return { refused: `${profile.id} is not admitted`, kind: "registration" as const };
     }
+    await profileOf(this.#known, this.store, profile.id); // Cluster: a key pinned elsewhere counts.
     const known = this.#known.get(profile.id);
     if (known !== undefined && known.profile.publicKey !== profile.publicKey) {
       return {
@@ -292,6 +296,22 @@ export class OCPHub {
     });
     if (!observed.ok) {
       this.#reject(session, raw, observed.code, observed.message, undefined, wire.id);
+      return;
+    }
+    // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
+    const published = clusterStep(
+      this.bus.cluster,
+      session.agentId,
+      wire,
+      payload,
+      raw,
+      this.#onError,
+    );
+    if (published !== undefined) {
+      this.#counts.accepted += 1;
+      const refused = () =>
+        this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
+      published.then(() => this.#ack(session, wire.id, false, 0, 0), refused);
       return;
     }
     const decided = route(wire, payload, {

@@ -8,11 +8,19 @@ export {
 } from "../client/hub-client.js";
 export { CommitQueue, type PendingCommit } from "./acks.js";
 export { buildAnnouncement, type VerifiedAnnouncement, verifyAnnouncement } from "./auth.js";
-export type { BusDelivery, BusSink, HubBus } from "./bus.js";
+export type {
+  BusDelivery,
+  BusSink,
+  ClusterBroadcast,
+  ClusterRouting,
+  HubBus,
+} from "./bus.js";
 export { checkInbound, type HubCheckCode, type HubCheckOptions } from "./check.js";
 export { type HubStats, OCPHub } from "./hub.js";
 export * from "./limits.js";
 export { MemoryBus } from "./memory-bus.js";
+// Hubs clustered on NATS JetStream (issue 11).
+export * from "./nats/index.js";
 export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 export {
   AgentControlSchema,

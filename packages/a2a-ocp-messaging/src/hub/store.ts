@@ -55,6 +55,16 @@ export interface HubStore {
   saveSubscription(subscription: EventSubscription): Promise<void>;
   removeSubscription(agentId: string, subscriptionId: string): Promise<void>;
   subscriptions(): Promise<EventSubscription[]>;
+  /**
+   * Optional, for a store shared by several hubs: one agent's profile, read
+   * from the shared store (an agent registered at another hub).
+   */
+  agent?(agentId: string): Promise<AgentProfile | undefined>;
+  /**
+   * Optional, for a store shared by several hubs: calls `listener` with every
+   * profile saved from now on, by any hub, until the store closes.
+   */
+  watchAgents?(listener: (profile: AgentProfile) => void): Promise<void>;
   /** Deletes messages and deliveries expired at `now`; resolves with how many deliveries went. */
   sweep(now: number): Promise<number>;
   close(): Promise<void>;

@@ -1,0 +1,15 @@
+export { connectNats, type NatsCluster, type NatsClusterOptions } from "./connect.js";
+export { JetStreamStore, type JetStreamStoreOptions } from "./jetstream-store.js";
+export * from "./limits.js";
+export { NatsBus, type NatsBusOptions } from "./nats-bus.js";
+export {
+  agentToken,
+  DEFAULT_WORKSPACE,
+  EXPIRES_HEADER,
+  encodeSegment,
+  FROM_HEADER,
+  ID_HEADER,
+  SEQ_HEADER,
+  Subjects,
+  WORKSPACE_PATTERN,
+} from "./subjects.js";
