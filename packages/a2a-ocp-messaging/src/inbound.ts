@@ -2,6 +2,7 @@ import { fromBase64Exact } from "./base64.js";
 import { decodeMessage } from "./decode.js";
 import type { CompressedMessage, EncryptedMessage } from "./envelope.js";
 import { fail, messagingError, ok, type Result } from "./errors.js";
+import { checkFreshness } from "./freshness.js";
 import { parseJson, utf8Length } from "./json.js";
 import {
   DEFAULT_TTL_SECONDS,
@@ -187,19 +188,13 @@ export class InboundPipeline {
     if (!verified.ok) return verified;
     // 5. freshness
     const now = this.#now();
-    const sent = Date.parse(wire.timestamp);
-    const ttlMs = (wire.ttl ?? this.defaultTtlSeconds) * 1000;
-    if (sent > now + this.maxClockSkewMs) {
-      return fail("message_from_future", `message ${wire.id} is dated ahead of our clock`, {
-        details: { timestamp: wire.timestamp, maxClockSkewMs: this.maxClockSkewMs },
-      });
-    }
-    const deadline = sent + ttlMs + this.maxClockSkewMs;
-    if (now > deadline) {
-      return fail("message_expired", `message ${wire.id} expired`, {
-        details: { timestamp: wire.timestamp, ttlMs },
-      });
-    }
+    const fresh = checkFreshness(wire, {
+      now,
+      defaultTtlSeconds: this.defaultTtlSeconds,
+      maxClockSkewMs: this.maxClockSkewMs,
+    });
+    if (!fresh.ok) return fresh;
+    const deadline = fresh.value;
     // 6. replay (checked now, recorded after rate limiting)
     const replayed = this.replay.check(wire.id, deadline, now);
     if (!replayed.ok) return replayed;

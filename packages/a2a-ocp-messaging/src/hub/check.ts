@@ -10,6 +10,7 @@
  */
 import { decodeMessage } from "../decode.js";
 import { fail, ok, type Result } from "../errors.js";
+import { checkFreshness } from "../freshness.js";
 import type { InboundErrorCode } from "../inbound.js";
 import { parseJson, utf8Length } from "../json.js";
 import type { WireMessage } from "../messages.js";
@@ -83,19 +84,13 @@ export function checkInbound(
   }
   // 5. freshness
   const now = o.now();
-  const sent = Date.parse(wire.timestamp);
-  const ttlMs = (wire.ttl ?? o.defaultTtlSeconds) * 1000;
-  if (sent > now + o.maxClockSkewMs) {
-    return fail("message_from_future", `message ${wire.id} is dated ahead of our clock`, {
-      details: { timestamp: wire.timestamp, maxClockSkewMs: o.maxClockSkewMs },
-    });
-  }
-  const deadline = sent + ttlMs + o.maxClockSkewMs;
-  if (now > deadline) {
-    return fail("message_expired", `message ${wire.id} expired`, {
-      details: { timestamp: wire.timestamp, ttlMs },
-    });
-  }
+  const fresh = checkFreshness(wire, {
+    now,
+    defaultTtlSeconds: o.defaultTtlSeconds,
+    maxClockSkewMs: o.maxClockSkewMs,
+  });
+  if (!fresh.ok) return fresh;
+  const deadline = fresh.value;
   // 6. replay
   const replayed = o.replay.check(wire.id, deadline, now);
   if (!replayed.ok) return replayed;
