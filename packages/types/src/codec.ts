@@ -28,6 +28,22 @@ export function describeIssues(error: z.ZodError, limit = 5): string {
 }
 
 /**
+ * The `type` member of a rejected value, for the error message. Never calls
+ * the value's own `toString` (a JSON object may carry one that is not a
+ * function): strings are quoted as they are, anything else as JSON.
+ */
+function describeType(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || !("type" in value)) return undefined;
+  const type = (value as { type: unknown }).type;
+  if (typeof type === "string") return type;
+  try {
+    return JSON.stringify(type) ?? typeof type;
+  } catch {
+    return typeof type;
+  }
+}
+
+/**
  * Decodes an already-parsed JSON value as an envelope. Structural decoding,
  * as in the reference: unknown fields are dropped, `null` reads as absent,
  * missing lists and booleans take their defaults, and u32 fields must be
@@ -36,10 +52,7 @@ export function describeIssues(error: z.ZodError, limit = 5): string {
 export function decodeEnvelope(value: unknown): DecodeResult {
   const parsed = EnvelopeSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const type =
-    typeof value === "object" && value !== null && "type" in value
-      ? String((value as { type: unknown }).type)
-      : undefined;
+  const type = describeType(value);
   return {
     ok: false,
     error: new OcpError(

@@ -179,6 +179,17 @@ describe("decodeLine", () => {
     for (const text of ["null", "[]", '"frames"', "42"]) expect(decodeLine(text).ok).toBe(false);
   });
 
+  it("a type member whose toString is not a function is named as JSON, not a throw", () => {
+    const result = decodeLine('{"type":[{"toString":""}],"protocol_version":"ocp/1.0-draft"}');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe("invalid_envelope");
+      expect(result.error.message).toContain('[{"toString":""}]');
+    }
+    const object = decodeEnvelope({ type: { valueOf: 1, toString: "x" } });
+    expect(object.ok).toBe(false);
+  });
+
   it("tolerates unknown fields on input and drops them", () => {
     const result = decodeLine(
       '{"type":"handshake","protocol_version":"ocp/1.0-draft","future":{"x":1}}',
