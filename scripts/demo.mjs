@@ -13,8 +13,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const providerCli = join(root, "apps", "demo-provider", "dist", "cli.js");
 const hostCli = join(root, "apps", "demo-host", "dist", "cli.js");
 const question =
-  process.argv.slice(2).join(" ") ||
-  "How does a host decide whether two protocol versions interoperate?";
+  process.argv.slice(2).join(" ") || "How is consent for an egress provider recorded and revoked?";
 const STARTUP_TIMEOUT_MS = 60_000;
 
 const packageReadmes = readdirSync(join(root, "packages"))
