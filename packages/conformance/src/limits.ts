@@ -85,10 +85,4 @@ export const PROBE_MAX_FRAMES = 8;
 export const CORRELATION_PROBES = 3;
 
 /** Checks an overriding bound: a positive, finite integer. */
-export function positiveBound(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive integer (got ${String(value)})`);
-  }
-  return value;
-}
+export { positiveLimit as positiveBound } from "@ocp/types";

@@ -27,11 +27,4 @@ export const KEEP_ALIVE_TIMEOUT_MS = 4_000;
 /** How much of a body that is not an envelope is quoted in an error (characters). */
 export const BODY_EXCERPT_CHARS = 200;
 
-/** Checks an overriding limit: a positive, finite integer. */
-export function positiveLimit(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive integer (got ${String(value)})`);
-  }
-  return value;
-}
+export { positiveLimit } from "@ocp/types";

@@ -1,4 +1,4 @@
-import { OcpError, readWireErrorCode } from "@ocp/types";
+import { OcpError } from "@ocp/types";
 
 /** Stable codes of every {@link OcpError} this package raises (see the README table). */
 export type StdioErrorCode =
@@ -24,23 +24,5 @@ export function stdioError(
   return new OcpError(code, message, { details, cause });
 }
 
-/**
- * The local error for an `error` envelope a provider sent: `provider_error`,
- * or `incompatible_version` when the wire code says so (H3). `details.code`
- * holds the wire code (unknown or absent reads as `internal`).
- */
-export function fromErrorEnvelope(
-  envelope: { code?: string | undefined; message: string },
-  providerId: string,
-): StdioError {
-  const code = readWireErrorCode(envelope.code);
-  const local = code === "incompatible_version" ? "incompatible_version" : "provider_error";
-  return stdioError(
-    local,
-    `provider "${providerId}" answered error (${code}): ${envelope.message}`,
-    {
-      code,
-      message: envelope.message,
-    },
-  );
-}
+/** The local error for an `error` envelope: one mapping for every transport. */
+export { fromErrorEnvelope } from "@ocp/types";

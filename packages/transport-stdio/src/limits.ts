@@ -34,14 +34,7 @@ export const MAX_STDERR_BYTES = 64 * 1024;
  */
 export const MAX_IN_FLIGHT = 64;
 
-/** Checks an overriding limit: a positive, finite integer. */
-export function positiveLimit(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive integer (got ${String(value)})`);
-  }
-  return value;
-}
+export { positiveLimit } from "@ocp/types";
 
 /**
  * After a child exits, how long the host still reads its stdout for replies

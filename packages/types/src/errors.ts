@@ -59,3 +59,24 @@ export class OcpError<Code extends string = string> extends Error {
 export function isOcpError<C extends string>(value: unknown, code?: C): value is OcpError<C> {
   return value instanceof OcpError && (code === undefined || value.code === code);
 }
+
+/**
+ * The local error for an `error` envelope a provider sent, the same on every
+ * transport: `provider_error`, or `incompatible_version` when the wire code
+ * says so (H3). `details.code` holds the wire code (unknown or absent reads as
+ * `internal`) and `details.message` the provider's message.
+ */
+export function fromErrorEnvelope(
+  envelope: { code?: string | undefined; message: string },
+  providerId: string,
+): OcpError<"incompatible_version" | "provider_error"> {
+  const code = readWireErrorCode(envelope.code);
+  const local = code === "incompatible_version" ? "incompatible_version" : "provider_error";
+  return new OcpError(
+    local,
+    `provider "${providerId}" answered error (${code}): ${envelope.message}`,
+    {
+      details: { code, message: envelope.message },
+    },
+  );
+}

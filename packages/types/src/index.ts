@@ -40,6 +40,7 @@ export {
   StrictEnvelopeSchema,
 } from "./envelope.js";
 export {
+  fromErrorEnvelope,
   isOcpError,
   OcpError,
   readWireErrorCode,
@@ -64,6 +65,7 @@ export {
   StrictContextFrameSchema,
 } from "./frame.js";
 export { ENVELOPE_SCHEMA_ID, envelopeJsonSchema } from "./json-schema.js";
+export { positiveLimit } from "./limits.js";
 export { NonEmptyStringSchema, U32_MAX, U32Schema, VersionStringSchema } from "./primitives.js";
 export type { ContextProvider, QueryOptions } from "./provider.js";
 export {
