@@ -28,24 +28,7 @@ import type { PlainMessage } from "../../src/messages.js";
 import type { OcpFeature } from "../../src/payloads/capability.js";
 import { identity } from "../hub/support.js";
 
-export { identity, startHub, tempDir, until } from "../hub/support.js";
-
-/** Resolves with `promise`, or rejects after `ms`: every wait in these tests is bounded. */
-export function within<T>(promise: Promise<T>, ms = 15_000, what = "condition"): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
+export { identity, startHub, tempDir, until, within } from "../hub/support.js";
 
 /** The runtime's `hubLink` over a connected `HubClient`, recording every verified message it delivers. */
 export function hubAgentLink(client: HubClient): AgentLink & { received: PlainMessage[] } {

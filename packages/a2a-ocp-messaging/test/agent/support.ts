@@ -3,31 +3,7 @@ import { MemoryNetwork } from "../../src/agent/link.js";
 import { generateIdentity } from "../../src/identity.js";
 import type { KnowledgeNode } from "../../src/payloads/knowledge.js";
 
-/** Resolves with `promise`, or rejects after `ms` (every wait in these tests is bounded). */
-export function within<T>(promise: Promise<T>, ms = 10_000, what = "condition"): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
-
-/** Polls `check` until true (bounded). */
-export async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+export { until, within } from "../hub/support.js";
 
 /** A team of started agents on one in-memory network. */
 export function team(names: string[]): OCPAgent[] {

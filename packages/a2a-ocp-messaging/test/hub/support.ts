@@ -77,3 +77,20 @@ export function node(
     ...access,
   };
 }
+
+/** Resolves with `promise`, or rejects after `ms`: every wait in these tests is bounded. */
+export function within<T>(promise: Promise<T>, ms = 15_000, what = "condition"): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
