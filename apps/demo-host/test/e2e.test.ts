@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,36 +6,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostCli, providerCli, startHttpProvider } from "./helpers.js";
 
 const run = promisify(execFile);
-const hostCli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const providerCli = fileURLToPath(new URL("../../demo-provider/dist/cli.js", import.meta.url));
 
 let dir: string;
 let httpProvider: ChildProcess;
 let url: string;
-
-function startHttpProvider(root: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [providerCli, "--http", "0", "--name", "wiki", root], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(
-      () => reject(new Error(`HTTP provider did not start: ${seen}`)),
-      20_000,
-    );
-    child.stderr?.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`HTTP provider exited with ${code}: ${seen}`)));
-  });
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ocp-demo-e2e-"));
@@ -49,7 +26,7 @@ beforeAll(async () => {
     join(dir, "remote", "families.md"),
     "# Major families\n\nThe family of ocp/1.0-draft is ocp/1: versions interoperate within it.\n",
   );
-  ({ child: httpProvider, url } = await startHttpProvider(join(dir, "remote")));
+  ({ child: httpProvider, url } = await startHttpProvider(["--name", "wiki", join(dir, "remote")]));
 }, 30_000);
 
 afterAll(() => {

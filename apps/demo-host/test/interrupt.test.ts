@@ -2,10 +2,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostCli } from "./helpers.js";
 
-const hostCli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 let dir: string;
 
 /** A provider that answers the handshake, records its pid, and never answers a query. */

@@ -2,11 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostCli, startHttpProvider } from "./helpers.js";
 
-const hostCli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const providerCli = fileURLToPath(new URL("../../demo-provider/dist/cli.js", import.meta.url));
 let dir: string;
 let http: ChildProcess;
 let url: string;
@@ -17,18 +15,7 @@ beforeAll(async () => {
     join(dir, "consent.md"),
     "# Consent\n\nConsent is recorded as append-only receipts.\n",
   );
-  http = spawn(process.execPath, [providerCli, "--http", "0", "--quiet", join(dir, "consent.md")], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    http.stderr?.on("data", (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match?.[1]) resolve(match[1]);
-    });
-    http.once("exit", (code) => reject(new Error(`HTTP provider exited with ${code}: ${seen}`)));
-  });
+  ({ child: http, url } = await startHttpProvider(["--quiet", join(dir, "consent.md")]));
 });
 
 afterAll(() => {
