@@ -4,7 +4,7 @@
 // indexing the package READMEs (egress by definition: consent is recorded
 // for it) — and prints the composed, cited context. Run after `pnpm build`.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,13 +18,7 @@ const STARTUP_TIMEOUT_MS = 60_000;
 
 const packageReadmes = readdirSync(join(root, "packages"))
   .map((name) => join(root, "packages", name, "README.md"))
-  .filter((path) => {
-    try {
-      return readdirSync(join(path, "..")).includes("README.md");
-    } catch {
-      return false;
-    }
-  });
+  .filter((path) => existsSync(path));
 
 const work = mkdtempSync(join(tmpdir(), "ocp-demo-"));
 const http = spawn(
