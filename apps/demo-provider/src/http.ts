@@ -1,4 +1,4 @@
-import { createHttpProviderServer } from "@ocp/transport-http";
+import { createHttpProviderServer } from "@ocp/transport-http/server";
 import type { ContextProvider } from "@ocp/types";
 
 export interface ServeHttpOptions {

@@ -1,18 +1,8 @@
 import { fromBase64Exact } from "./base64.js";
-import { decodeMessage } from "./decode.js";
 import type { CompressedMessage, EncryptedMessage } from "./envelope.js";
-import { fail, messagingError, ok, type Result } from "./errors.js";
-import { checkFreshness } from "./freshness.js";
-import { parseJson, utf8Length } from "./json.js";
-import {
-  DEFAULT_TTL_SECONDS,
-  MAX_CLOCK_SKEW_MS,
-  MAX_JSON_DEPTH,
-  MAX_MESSAGE_BYTES,
-} from "./limits.js";
+import { fail, ok, type Result } from "./errors.js";
 import type { PlainMessage, WireMessage } from "./messages.js";
-import type { RateLimiter } from "./rate-limit.js";
-import { ReplayWindow } from "./replay.js";
+import type { ReplayWindow } from "./replay.js";
 import {
   ED25519_PUBLIC_KEY_BYTES,
   type Ed25519Backend,
@@ -20,7 +10,7 @@ import {
   nobleEd25519,
   verifyMessage,
 } from "./signing.js";
-import { PROTOCOL_VERSION } from "./version.js";
+import { MessageStages, type StageOptions } from "./stages.js";
 
 /**
  * The inbound pipeline: every message from the wire passes these stages in
@@ -85,41 +75,19 @@ export type Decryptor = (
   message: EncryptedMessage,
 ) => Result<PlainMessage, "not_a_recipient" | "decryption_failed" | "invalid_message">;
 
-export interface InboundOptions {
+/** The stages' limits and state ({@link StageOptions}), and what only the pipeline needs. */
+export interface InboundOptions extends StageOptions {
   /** §8.3 the sender's Ed25519 public key, by agent URI. */
   lookupKey: KeyLookup;
   /** Ed25519 implementation; the node entry passes the native one. Default noble. */
   ed25519?: Ed25519Backend;
   /** Refuse unsigned messages (§8.3 "recipients MUST verify"). Default true. */
   requireSignature?: boolean;
-  /** Clock in ms. Default `Date.now`. */
-  now?: () => number;
-  maxMessageBytes?: number;
-  maxJsonDepth?: number;
-  maxClockSkewMs?: number;
-  defaultTtlSeconds?: number;
-  /** Our version; messages of another major are refused. Default {@link PROTOCOL_VERSION}. */
-  ownVersion?: string;
-  /** The replay window; a fresh one by default. Share one across connections of an agent. */
-  replay?: ReplayWindow;
-  /** §12.3 limits; none when absent. */
-  rateLimiter?: RateLimiter;
   /** Needed to accept compressed messages (the node entry supplies gzip/brotli). */
   decompress?: Decompressor;
   /** Decrypts encrypted messages addressed to us; without it they are returned encrypted. */
   decrypt?: Decryptor;
 }
-
-function positive(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) {
-    throw messagingError("invalid_option", `${name} must be a positive finite number`, {
-      details: { [name]: value },
-    });
-  }
-  return value;
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export class InboundPipeline {
   readonly maxMessageBytes: number;
@@ -129,23 +97,17 @@ export class InboundPipeline {
   readonly replay: ReplayWindow;
   readonly #options: InboundOptions;
   readonly #backend: Ed25519Backend;
-  readonly #now: () => number;
+  readonly #stages: MessageStages;
 
   constructor(options: InboundOptions) {
     this.#options = options;
     this.#backend = options.ed25519 ?? nobleEd25519;
-    this.#now = options.now ?? Date.now;
-    this.maxMessageBytes = positive(
-      "maxMessageBytes",
-      options.maxMessageBytes ?? MAX_MESSAGE_BYTES,
-    );
-    this.maxJsonDepth = positive("maxJsonDepth", options.maxJsonDepth ?? MAX_JSON_DEPTH);
-    this.maxClockSkewMs = positive("maxClockSkewMs", options.maxClockSkewMs ?? MAX_CLOCK_SKEW_MS);
-    this.defaultTtlSeconds = positive(
-      "defaultTtlSeconds",
-      options.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
-    );
-    this.replay = options.replay ?? new ReplayWindow();
+    this.#stages = new MessageStages(options);
+    this.maxMessageBytes = this.#stages.maxMessageBytes;
+    this.maxJsonDepth = this.#stages.maxJsonDepth;
+    this.maxClockSkewMs = this.#stages.maxClockSkewMs;
+    this.defaultTtlSeconds = this.#stages.defaultTtlSeconds;
+    this.replay = this.#stages.replay;
   }
 
   /** Runs one raw message (text or UTF-8 bytes) through every stage. Never throws. */
@@ -159,51 +121,16 @@ export class InboundPipeline {
   }
 
   async #accept(input: string | Uint8Array): Promise<Result<AcceptedMessage, InboundErrorCode>> {
-    // 1. size cap
-    const size =
-      typeof input === "string" ? stringBytes(input, this.maxMessageBytes) : input.length;
-    if (size > this.maxMessageBytes) {
-      return fail("message_too_large", `message exceeds ${this.maxMessageBytes} bytes`, {
-        details: { maxMessageBytes: this.maxMessageBytes },
-      });
-    }
-    // 2. JSON
-    let text: string;
-    if (typeof input === "string") text = input;
-    else {
-      try {
-        text = utf8.decode(input);
-      } catch (cause) {
-        return fail("invalid_json", "the message is not UTF-8", { cause });
-      }
-    }
-    const json = parseJson(text, this.maxJsonDepth);
-    if (!json.ok) return json;
-    // 3. schema
-    const decoded = decodeMessage(json.value, this.#options.ownVersion ?? PROTOCOL_VERSION);
-    if (!decoded.ok) return decoded;
-    const wire = decoded.value;
+    // 1–3. size, JSON, schema
+    const parsed = this.#stages.parse(input);
+    if (!parsed.ok) return parsed;
+    const { wire, json } = parsed.value;
     // 4. signature, over the canonical form of what was received
-    const verified = await this.#verifySignature(json.value as Record<string, unknown>, wire);
+    const verified = await this.#verifySignature(json, wire);
     if (!verified.ok) return verified;
-    // 5. freshness
-    const now = this.#now();
-    const fresh = checkFreshness(wire, {
-      now,
-      defaultTtlSeconds: this.defaultTtlSeconds,
-      maxClockSkewMs: this.maxClockSkewMs,
-    });
-    if (!fresh.ok) return fresh;
-    const deadline = fresh.value;
-    // 6. replay (checked now, recorded after rate limiting)
-    const replayed = this.replay.check(wire.id, deadline, now);
-    if (!replayed.ok) return replayed;
-    // 7. rate limit
-    if (this.#options.rateLimiter !== undefined) {
-      const limited = this.#options.rateLimiter.take(wire.from, wire);
-      if (!limited.ok) return limited;
-    }
-    this.replay.record(wire.id, deadline, now);
+    // 5–7. freshness, replay, rate limit
+    const admitted = this.#stages.admit(wire);
+    if (!admitted.ok) return admitted;
     // 8. unwrap
     const message = this.#unwrap(wire);
     if (!message.ok) return message;
@@ -231,13 +158,6 @@ export class InboundPipeline {
     }
     return ok(wire as PlainMessage);
   }
-}
-
-/** UTF-8 size of `text`, exact up to `cap + 1` (beyond the cap only "too large" matters). */
-function stringBytes(text: string, cap: number): number {
-  if (text.length > cap) return text.length;
-  if (text.length * 3 <= cap) return text.length;
-  return utf8Length(text);
 }
 
 /** Decodes a base64 Ed25519 public key of exactly 32 bytes. */

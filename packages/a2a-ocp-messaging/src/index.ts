@@ -1,37 +1,38 @@
-export { isOcpError, OcpError } from "@ocp/types";
-export { fromBase64, fromBase64Exact, toBase64 } from "./base64.js";
-export { canonicalBytes, canonicalize } from "./canonical.js";
+/**
+ * `@ocp/a2a-ocp-messaging`: the a2a+ocp message layer. Build, sign, verify
+ * and check messages (`createMessage`, `signObject`, `verifyMessage`,
+ * `InboundPipeline`), identities and profiles, replay and rate-limit rules,
+ * the hub's wire frames and the visibility rules. Portable: no Node built-in
+ * is imported here. The zod schemas are at `@ocp/a2a-ocp-messaging/schemas`;
+ * native Ed25519, encryption, compression and key files at `./node`.
+ */
+
+export {
+  isOcpError,
+  OcpError,
+} from "@ocp/types";
+export {
+  canonicalBytes,
+  canonicalize,
+} from "./canonical.js";
 export { decodeMessage } from "./decode.js";
 export {
-  BASE64_PATTERN,
-  Base64Schema,
   BROADCAST,
   COMPRESSIONS,
   type CompressedMessage,
-  CompressedMessageSchema,
   type Compression,
-  CompressionSchema,
   CUSTOM_MESSAGE_TYPE_PATTERN,
   type CustomMessageType,
-  CustomMessageTypeSchema,
   type EncryptedMessage,
-  EncryptedMessageSchema,
   type EncryptedPayload,
-  EncryptedPayloadSchema,
   isCustomMessageType,
   KNOWN_MESSAGE_TYPES,
   type KnownMessageType,
-  KnownMessageTypeSchema,
   type MessageType,
-  MessageTypeSchema,
   PRIORITIES,
   type Priority,
-  PrioritySchema,
   type RecipientKey,
-  RecipientKeySchema,
   type Recipients,
-  RecipientsSchema,
-  SignatureSchema,
 } from "./envelope.js";
 export {
   fail,
@@ -43,14 +44,38 @@ export {
   type Result,
 } from "./errors.js";
 export {
+  type EventSubscription,
+  matchesEventType,
+  matchesFilters,
+} from "./event-match.js";
+export {
+  buildAnnouncement,
+  type VerifiedAnnouncement,
+  verifyAnnouncement,
+} from "./hub-auth.js";
+export {
+  type AgentControl,
+  DELIVER_PREFIX,
+  encodeDeliver,
+  encodeHubControl,
+  HUB_ERROR_CODES,
+  HUB_FRAME_PREFIX,
+  HUB_TYPES,
+  type HubAck,
+  type HubAnnounce,
+  type HubControl,
+  type HubErrorCode,
+  type HubReject,
+  isHubFrame,
+  parseDeliver,
+} from "./hub-protocol.js";
+export {
   type AgentIdentity,
   type AgentProfile,
-  AgentProfileSchema,
   createAgentProfile,
   generateIdentity,
   identityFromSecretKey,
   keyLookupFromProfiles,
-  PublicKeySchema,
   profilePublicKey,
   verifyAgentProfile,
 } from "./identity.js";
@@ -63,8 +88,7 @@ export {
   InboundPipeline,
   publicKeyFromBase64,
 } from "./inbound.js";
-export { exceedsDepth, parseJson, utf8Length } from "./json.js";
-export { MESSAGE_SCHEMA_ID, messageJsonSchema } from "./json-schema.js";
+export { MESSAGE_SCHEMA_ID } from "./json-schema.js";
 export {
   COMPRESSION_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
@@ -88,12 +112,9 @@ export {
 } from "./limits.js";
 export {
   type CustomMessage,
-  CustomMessageSchema,
-  CustomPayloadSchema,
   createMessage,
   describeIssues,
   type KnownMessage,
-  KnownMessageSchema,
   type MessageInit,
   type MessageOf,
   PAYLOAD_SCHEMAS,
@@ -102,113 +123,69 @@ export {
   type PlainMessage,
   schemaFor,
   type WireMessage,
-  WireMessageSchema,
 } from "./messages.js";
 export {
   AVAILABILITIES,
   AWARENESS_STATUSES,
   type AwarenessBeaconPayload,
-  AwarenessBeaconPayloadSchema,
   type AwarenessQueryPayload,
-  AwarenessQueryPayloadSchema,
   type AwarenessResponsePayload,
-  AwarenessResponsePayloadSchema,
   type AwarenessUpdatePayload,
-  AwarenessUpdatePayloadSchema,
 } from "./payloads/awareness.js";
 export {
   type CapabilityAnnouncePayload,
-  CapabilityAnnouncePayloadSchema,
   type CapabilityConfirmPayload,
-  CapabilityConfirmPayloadSchema,
   OCP_FEATURES,
   type OcpFeature,
-  OcpFeatureSchema,
 } from "./payloads/capability.js";
-export {
-  type CollectiveQueryPayload,
-  CollectiveQueryPayloadSchema,
-  type CollectiveResponsePayload,
-  CollectiveResponsePayloadSchema,
-  type CollectiveSynthesisPayload,
-  CollectiveSynthesisPayloadSchema,
-  type QueryFinding,
-  QueryFindingSchema,
+export type {
+  CollectiveQueryPayload,
+  CollectiveResponsePayload,
+  CollectiveSynthesisPayload,
+  QueryFinding,
 } from "./payloads/collective.js";
-export {
-  AGENT_URI_PATTERN,
-  AgentUriSchema,
-  CountSchema,
-  IdSchema,
-  MetadataSchema,
-  TimestampSchema,
-  UnitIntervalSchema,
-} from "./payloads/common.js";
-export {
-  type ConsensusAchievedPayload,
-  ConsensusAchievedPayloadSchema,
-  type ConsensusProposePayload,
-  ConsensusProposePayloadSchema,
-  type ConsensusTimeoutPayload,
-  ConsensusTimeoutPayloadSchema,
-  type ConsensusVotePayload,
-  ConsensusVotePayloadSchema,
-  type VoteCounts,
-  VoteCountsSchema,
+export { AGENT_URI_PATTERN } from "./payloads/common.js";
+export type {
+  ConsensusAchievedPayload,
+  ConsensusProposePayload,
+  ConsensusTimeoutPayload,
+  ConsensusVotePayload,
+  VoteCounts,
 } from "./payloads/consensus.js";
-export {
-  type EventNotificationPayload,
-  EventNotificationPayloadSchema,
-  type EventPublishPayload,
-  EventPublishPayloadSchema,
-  type EventSubscribePayload,
-  EventSubscribePayloadSchema,
-  type EventUnsubscribePayload,
-  EventUnsubscribePayloadSchema,
+export type {
+  EventNotificationPayload,
+  EventPublishPayload,
+  EventSubscribePayload,
+  EventUnsubscribePayload,
 } from "./payloads/events.js";
 export {
   type BatchedKnowledgeStreamPayload,
-  BatchedKnowledgeStreamPayloadSchema,
   type KnowledgeConflictPayload,
-  KnowledgeConflictPayloadSchema,
   type KnowledgeControlPayload,
-  KnowledgeControlPayloadSchema,
   type KnowledgeEdge,
-  KnowledgeEdgeSchema,
   type KnowledgeNode,
-  KnowledgeNodeSchema,
-  KnowledgeStreamMessagePayloadSchema,
   type KnowledgeStreamPayload,
-  KnowledgeStreamPayloadSchema,
   type KnowledgeSubscribePayload,
-  KnowledgeSubscribePayloadSchema,
   type KnowledgeSyncRequestPayload,
-  KnowledgeSyncRequestPayloadSchema,
   type KnowledgeSyncResponsePayload,
-  KnowledgeSyncResponsePayloadSchema,
   type KnowledgeUnsubscribePayload,
-  KnowledgeUnsubscribePayloadSchema,
   type KnowledgeUpdatePayload,
-  KnowledgeUpdatePayloadSchema,
   type NodeUpdate,
-  NodeUpdateSchema,
   VISIBILITIES,
   type Visibility,
-  VisibilitySchema,
 } from "./payloads/knowledge.js";
-export {
-  type SyncAcceptPayload,
-  SyncAcceptPayloadSchema,
-  type SyncCompletePayload,
-  SyncCompletePayloadSchema,
-  type SyncConflictPayload,
-  SyncConflictPayloadSchema,
-  type SyncOfferPayload,
-  SyncOfferPayloadSchema,
-  type SyncRequestPayload,
-  SyncRequestPayloadSchema,
+export type {
+  SyncAcceptPayload,
+  SyncCompletePayload,
+  SyncConflictPayload,
+  SyncOfferPayload,
+  SyncRequestPayload,
 } from "./payloads/sync.js";
-export { type RateLimitBucket, RateLimiter, type RateLimitOptions } from "./rate-limit.js";
+export {
+  type RateLimitBucket,
+  RateLimiter,
+  type RateLimitOptions,
+} from "./rate-limit.js";
 export { ReplayWindow } from "./replay.js";
 export {
   ED25519_PUBLIC_KEY_BYTES,
@@ -226,9 +203,25 @@ export {
   withoutSignature,
 } from "./signing.js";
 export {
+  type AdmitErrorCode,
+  MessageStages,
+  type ParsedMessage,
+  type ParseErrorCode,
+  type StageOptions,
+} from "./stages.js";
+export {
   PROTOCOL,
   PROTOCOL_VERSION,
   SEMVER_PATTERN,
   semverMajor,
   versionsCompatible,
 } from "./version.js";
+export {
+  accessControlledNodes,
+  mayReceive,
+  maySee,
+  type NodeAccess,
+  nodesOf,
+  updateNodes,
+  type VisibilityPolicy,
+} from "./visibility.js";

@@ -13,8 +13,8 @@ import {
   NATIVE_KEY_CACHE_MAX_ENTRIES,
   RATE_LIMIT_MAX_SENDERS,
   RateLimiter,
-  utf8Length,
 } from "../src/index.js";
+import { utf8Length } from "../src/json.js";
 import { nativeEd25519, nativeKeyCacheSize } from "../src/node/index.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
 

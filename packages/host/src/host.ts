@@ -1,4 +1,4 @@
-import { type ConnectHttpProviderOptions, connectHttpProvider } from "@ocp/transport-http";
+import { type ConnectHttpProviderOptions, connectHttpProvider } from "@ocp/transport-http/client";
 import { type SpawnStdioProviderOptions, spawnStdioProvider } from "@ocp/transport-stdio";
 import type {
   ContextProvider,

@@ -1,0 +1,104 @@
+// One agent process of the team demo (started by team-demo.mjs): connects to
+// the hub, keeps its knowledge in an SQLite file, reads commands as JSON lines
+// on stdin and reports what happens as JSON lines on stdout.
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { hubLink, OCPAgent } from "@ocp/a2a-ocp-agent";
+import { SqliteGraph } from "@ocp/a2a-ocp-agent/sqlite";
+import { HubClient } from "@ocp/a2a-ocp-client";
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+
+const [name, url, dir] = process.argv.slice(2);
+const identity = generateIdentity(`a2a://${name}`);
+const out = (ev, data = {}) =>
+  process.stdout.write(`${JSON.stringify({ ev, agent: name, ...data })}\n`);
+
+const client = new HubClient({ url, identity, transport: { reconnectBaseMs: 50 } });
+await client.connect();
+const agent = new OCPAgent({
+  identity,
+  link: hubLink(client),
+  graph: new SqliteGraph(identity.id, join(dir, `${name}.sqlite`)),
+}).start();
+
+agent.on("knowledge", (nodes, from) =>
+  out("knowledge", { from, titles: nodes.map((n) => n.title) }),
+);
+agent.on("proposal", (p, from) =>
+  out("proposal", { from, proposalId: p.proposalId, topic: p.topic }),
+);
+agent.on("consensus", (d) => out("consensus", d));
+agent.on("voteRejected", (v, r) => out("voteRejected", { from: v.from, code: r.code }));
+agent.on("awareness", (from, a) =>
+  out("awareness", { from, status: a.status, blockedOn: a.currentContext?.blockedOn }),
+);
+agent.on("synthesis", (s, from) => out("synthesis-received", { from, queryId: s.queryId }));
+agent.on("error", (e) =>
+  process.stderr.write(`${name}: ${e instanceof Error ? e.message : String(e)}\n`),
+);
+
+const node = (title, extra = {}) => ({
+  id: `${name}-${globalThis.crypto.randomUUID()}`,
+  type: "code.solution",
+  title,
+  data: {},
+  confidence: 0.9,
+  timestamp: new Date().toISOString(),
+  createdBy: identity.id,
+  tags: [],
+  ...extra,
+});
+
+async function run(cmd) {
+  switch (cmd.cmd) {
+    case "know":
+      await agent.streamKnowledge(cmd.nodes.map((n) => node(n.title, n)));
+      return {};
+    case "subscribe":
+      return {
+        subscriptionId: await agent.subscribe(`a2a://${cmd.to}`, {
+          deliveryMode: "push",
+          filters: cmd.filters,
+        }),
+      };
+    case "ask": {
+      const r = await agent.collectiveQuery(cmd.query, {
+        timeout: 10_000,
+        minResponses: cmd.minResponses,
+        ...(cmd.structuredQuery === undefined ? {} : { structuredQuery: cmd.structuredQuery }),
+      });
+      return { synthesis: r.synthesis, stoppedBy: r.stoppedBy };
+    }
+    case "propose":
+      return { proposalId: await agent.propose(cmd.proposal) };
+    case "vote":
+      await agent.vote(cmd.proposalId, cmd.vote, cmd.reasoning);
+      return {};
+    case "beacon":
+      await agent.beacon(cmd.awareness);
+      return {};
+    case "who":
+      return { agents: await agent.queryAwareness(cmd.filters) };
+    case "ping":
+      return {};
+    case "quit":
+      await agent.close();
+      out("done", { id: cmd.id });
+      process.exit(0);
+  }
+  throw new Error(`unknown command ${cmd.cmd}`);
+}
+
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  const cmd = JSON.parse(line);
+  run(cmd).then(
+    (result) => out("done", { id: cmd.id, ...result }),
+    (error) =>
+      out("failed", {
+        id: cmd.id,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+  );
+});
+out("ready", { id: identity.id });

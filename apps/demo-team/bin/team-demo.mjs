@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// The team demo: starts a hub process and four agent processes (real
+// processes, real sockets, SQLite files in a temporary directory), runs a
+// scripted scenario and prints a readable transcript. Exits 0 and cleans up.
+//   node packages/a2a-ocp-messaging/bin/team-demo.mjs   (after `pnpm build`)
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const hubCli = join(
+  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json")),
+  "dist",
+  "cli.js",
+);
+const STEP_TIMEOUT_MS = 20_000;
+const dir = mkdtempSync(join(tmpdir(), "ocp-team-demo-"));
+const children = [];
+const say = (line) => process.stdout.write(`${line}\n`);
+
+/** Stops every child (bounded wait for each to exit), then removes the temporary directory. */
+async function cleanup() {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => {
+            child.kill("SIGKILL");
+            resolve();
+          }, 5000);
+          child.once("exit", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function bounded(promise, what) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), STEP_TIMEOUT_MS);
+    promise.finally(() => clearTimeout(timer)).then(resolve, reject);
+  });
+}
+
+function startHub() {
+  const hub = spawn(process.execPath, [hubCli, "--db", join(dir, "hub.sqlite"), "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(hub);
+  return bounded(
+    new Promise((resolve) => createInterface({ input: hub.stdout }).once("line", resolve)),
+    "hub start",
+  );
+}
+
+let nextId = 0;
+function startAgent(name, url) {
+  const child = spawn(process.execPath, [join(here, "team-demo-agent.mjs"), name, url, dir], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  children.push(child);
+  const listeners = new Set();
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const event = JSON.parse(line);
+    for (const listener of [...listeners]) listener(event);
+  });
+  const waitFor = (test, what) =>
+    bounded(
+      new Promise((resolve) => {
+        const listener = (e) => {
+          if (test(e)) {
+            listeners.delete(listener);
+            resolve(e);
+          }
+        };
+        listeners.add(listener);
+      }),
+      `${name}: ${what}`,
+    );
+  const agent = {
+    name,
+    on: (listener) => listeners.add(listener),
+    waitFor,
+    async run(cmd) {
+      const id = ++nextId;
+      const done = waitFor((e) => e.id === id && (e.ev === "done" || e.ev === "failed"), cmd.cmd);
+      child.stdin.write(`${JSON.stringify({ ...cmd, id })}\n`);
+      const result = await done;
+      if (result.ev === "failed") throw new Error(`${name} ${cmd.cmd}: ${result.message}`);
+      return result;
+    },
+  };
+  agent.ready = waitFor((e) => e.ev === "ready", "ready");
+  return agent;
+}
+
+async function main() {
+  const url = await startHub();
+  say(`hub     listening on ${url} (SQLite in ${dir})`);
+  const [alice, bob, carol, dave] = ["alice", "bob", "carol", "dave"].map((n) =>
+    startAgent(n, url),
+  );
+  await Promise.all([alice, bob, carol, dave].map((a) => a.ready));
+  say("agents  alice, bob, carol and dave connected (each its own process and SQLite graph)\n");
+
+  say("== 1. Alice shares a fix; Bob, subscribed to backend knowledge, receives it");
+  await bob.run({ cmd: "subscribe", to: "alice", filters: { domains: ["backend"] } });
+  await alice.run({ cmd: "ping" });
+  const received = bob.waitFor((e) => e.ev === "knowledge", "knowledge");
+  await alice.run({
+    cmd: "know",
+    nodes: [
+      {
+        title: "WebSocket memory leak fix",
+        description: "Delete the connection from the registry on close.",
+        data: { code: "ws.on('close', () => connections.delete(id))" },
+        tags: ["websocket", "fix"],
+        metadata: { domain: "backend" },
+      },
+    ],
+  });
+  say('alice   streams  "WebSocket memory leak fix" (domain backend)');
+  const got = await received;
+  say(`bob     receives ${got.titles.map((t) => `"${t}"`).join(", ")} from ${got.from}\n`);
+
+  say('== 2. Alice asks the team: "What\'s our approach to authentication?"');
+  const jwt = {
+    title: "Authentication uses short-lived JWT access tokens",
+    description: "JWT access tokens (15 min) with rotating refresh tokens in an httpOnly cookie.",
+    tags: ["auth", "jwt"],
+  };
+  await bob.run({ cmd: "know", nodes: [jwt, { title: "Database is PostgreSQL 16" }] });
+  await carol.run({
+    cmd: "know",
+    nodes: [
+      jwt,
+      {
+        title: "Login uses OAuth with GitHub",
+        description: "Users sign in with GitHub OAuth; we map the GitHub id to our user.",
+        tags: ["auth", "login"],
+      },
+    ],
+  });
+  await dave.run({
+    cmd: "know",
+    nodes: [
+      { title: "Frontend uses React 19" },
+      {
+        title: "Admin console authentication uses server-side sessions",
+        description: "The admin console keeps sessions in Redis, not JWT.",
+        tags: ["auth"],
+        metadata: { contradicts: jwt.title },
+      },
+    ],
+  });
+  const { synthesis, stoppedBy } = await alice.run({
+    cmd: "ask",
+    query: "What's our approach to authentication?",
+    structuredQuery: {
+      intent: "find_information",
+      domains: [],
+      keywords: ["authentication", "auth", "login"],
+    },
+    minResponses: 3,
+  });
+  say(`alice   got ${synthesis.sources.length} responses (stopped by ${stoppedBy}); synthesis:`);
+  for (const line of synthesis.answer.split("\n")) say(`          answer:    ${line}`);
+  for (const point of synthesis.keyPoints ?? []) say(`          key point: ${point}`);
+  for (const c of synthesis.consensus) say(`          consensus: ${c}`);
+  say(
+    `          dissent:   ${synthesis.dissent.length === 0 ? "(none)" : synthesis.dissent.join("; ")}`,
+  );
+  say(`          sources:   ${synthesis.sources.join(", ")}\n`);
+
+  say("== 3. Bob proposes a change; the others vote");
+  const seen = Promise.all(
+    [alice, carol, dave].map((a) => a.waitFor((e) => e.ev === "proposal", "proposal")),
+  );
+  const decided = Promise.all(
+    [alice, carol, dave].map((a) => a.waitFor((e) => e.ev === "consensus", "decision")),
+  );
+  const { proposalId } = await bob.run({
+    cmd: "propose",
+    proposal: {
+      topic: "Switch to PostgreSQL",
+      proposal: { decision: "Migrate from MySQL to PostgreSQL" },
+      votingPeriod: 60,
+      requiredVotes: 3,
+      votingRule: "majority",
+    },
+  });
+  say(`bob     proposes "Switch to PostgreSQL" (majority, quorum 3, 60 s)`);
+  await seen;
+  for (const [agent, vote, reasoning] of [
+    [alice, "approve", "Better JSON support"],
+    [carol, "approve", "We already run it elsewhere"],
+    [dave, "reject", "Two weeks we do not have"],
+  ]) {
+    await agent.run({ cmd: "vote", proposalId, vote, reasoning });
+    say(`${agent.name.padEnd(7)} votes ${vote} (${reasoning})`);
+  }
+  for (const d of await decided) {
+    say(
+      `${d.agent.padEnd(7)} learns: ${d.status} ${d.outcome} (${d.votes.approve} approve, ${d.votes.reject} reject, ${d.votes.abstain} abstain); signed votes verified: ${d.verified}`,
+    );
+  }
+  say("");
+
+  say("== 4. Carol reports she is blocked");
+  const heard = alice.waitFor(
+    (e) => e.ev === "awareness" && e.status === "blocked",
+    "carol's beacon",
+  );
+  await carol.run({
+    cmd: "beacon",
+    awareness: {
+      status: "blocked",
+      availability: "available",
+      currentContext: {
+        task: "Implement OAuth",
+        file: "src/auth/oauth.ts",
+        blockedOn: "Waiting for API credentials",
+      },
+    },
+  });
+  say('carol   beacons  status blocked, task "Implement OAuth"');
+  await heard;
+  const { agents } = await alice.run({ cmd: "who", filters: { status: ["blocked"] } });
+  for (const a of agents)
+    say(
+      `alice   sees     ${a.agentId} is ${a.awareness.status} on "${a.awareness.currentContext?.task}": ${a.awareness.currentContext?.blockedOn}`,
+    );
+
+  await Promise.all(
+    [alice, bob, carol, dave].map((a) => a.run({ cmd: "quit" }).catch(() => undefined)),
+  );
+  say("\nall agents left; hub stopped; temporary files removed");
+}
+
+main().then(
+  async () => {
+    await cleanup();
+    process.exit(0);
+  },
+  async (error) => {
+    process.stderr.write(
+      `team demo failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    await cleanup();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,35 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const dir = fileURLToPath(new URL("..", import.meta.url));
+
+describe("team demo (bin/team-demo.mjs, against dist)", () => {
+  it("runs a hub and four agent processes through the scenario, prints the transcript and exits 0", async () => {
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          ["bin/team-demo.mjs"],
+          { cwd: dir, timeout: 90_000 },
+          (error, out) =>
+            resolve({
+              code: error === null ? 0 : ((error as { code?: number }).code ?? 1),
+              stdout: out,
+            }),
+        );
+        child.stdin?.end();
+      },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('bob     receives "WebSocket memory leak fix" from a2a://alice');
+    expect(stdout).toMatch(
+      /consensus: Authentication uses short-lived JWT access tokens \(a2a:\/\/bob, a2a:\/\/carol\)/,
+    );
+    expect(stdout).toMatch(
+      /learns: achieved approved \(2 approve, 1 reject, 0 abstain\); signed votes verified: true/,
+    );
+    expect(stdout).toContain("a2a://carol is blocked");
+    expect(stdout).toContain("temporary files removed");
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Serves an {@link OCPAgent} as an A2A agent on a real HTTP server, with the
+ * SDK's server: its agent card at `/.well-known/agent-card.json`
+ * (`AGENT_CARD_PATH`) and the A2A JSON-RPC endpoint at {@link A2A_RPC_PATH},
+ * both through the SDK's express adapter, tasks handled by
+ * {@link OcpAgentExecutor} through the SDK's `DefaultRequestHandler` and
+ * `InMemoryTaskStore`.
+ */
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AGENT_CARD_PATH } from "@a2a-js/sdk";
+import { DefaultRequestHandler, InMemoryTaskStore, type TaskStore } from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import type { OCPAgent } from "@ocp/a2a-ocp-agent";
+import express from "express";
+import {
+  type AgentCardOptions,
+  AgentCardSchema,
+  buildAgentCard,
+  declaredFeatures,
+  type OcpAgentCard,
+  ocpDeclarationOf,
+} from "./card.js";
+import { OcpAgentExecutor, type OcpAgentExecutorOptions } from "./executor.js";
+import { MAX_A2A_REQUEST_BYTES } from "./limits.js";
+
+/** Path of the JSON-RPC endpoint. */
+export const A2A_RPC_PATH = "/a2a/jsonrpc";
+
+/** Where the server listens. */
+export interface A2AListenOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** The base URL the card advertises (behind a proxy); `http://host:port` by default. */
+  publicUrl?: string;
+}
+
+/** What the server answers with, and how. */
+export interface A2AServeOptions extends Omit<AgentCardOptions, "id" | "url" | "name"> {
+  agent: OCPAgent;
+  name?: string;
+  /** The card to serve (e.g. the one already put in the agent's profile); built from these options otherwise. */
+  card?: OcpAgentCard;
+  voter?: OcpAgentExecutorOptions["voter"];
+  onTask?: OcpAgentExecutorOptions["onTask"];
+  taskStore?: TaskStore;
+  /** Seconds clients may cache the card (`Cache-Control: max-age`); 60 by default. */
+  cardMaxAgeSeconds?: number;
+  /** The SDK's authentication hook for the JSON-RPC endpoint; no authentication by default. */
+  userBuilder?: UserBuilder;
+}
+
+export type A2AServerOptions = A2AListenOptions & A2AServeOptions;
+
+/**
+ * A running A2A server of an OCP agent. {@link A2AServer.start} listens and
+ * serves at once; {@link A2AServer.listen} then {@link A2AServer.serve} lets
+ * the card (which names the server's address) be built, and put in the
+ * agent's hub profile, before the agent exists.
+ */
+export class A2AServer {
+  /** `http://host:port`. */
+  readonly url: string;
+  readonly #app: express.Express;
+  readonly #server: Server;
+  #card: OcpAgentCard | undefined;
+
+  private constructor(url: string, app: express.Express, server: Server) {
+    this.url = url;
+    this.#app = app;
+    this.#server = server;
+  }
+
+  /** Listens and serves `options.agent`. */
+  static async start(options: A2AServerOptions): Promise<A2AServer> {
+    const server = await A2AServer.listen(options);
+    server.serve(options);
+    return server;
+  }
+
+  /** Listens on a real HTTP server; nothing is served until {@link serve}. */
+  static async listen(options: A2AListenOptions = {}): Promise<A2AServer> {
+    const app = express();
+    const server = createServer(app);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1");
+    await once(server, "listening");
+    const address = server.address() as AddressInfo;
+    const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+    return new A2AServer(options.publicUrl ?? `http://${host}:${address.port}`, app, server);
+  }
+
+  /** The JSON-RPC endpoint's URL. */
+  get rpcUrl(): string {
+    return `${this.url}${A2A_RPC_PATH}`;
+  }
+
+  /** The card's URL. */
+  get cardUrl(): string {
+    return `${this.url}/${AGENT_CARD_PATH}`;
+  }
+
+  /** The card served (after {@link serve}). */
+  get card(): OcpAgentCard {
+    if (this.#card === undefined) throw new Error("the A2A server serves no agent yet");
+    return this.#card;
+  }
+
+  /** The card of agent `id` at this server's address. */
+  cardFor(options: Omit<AgentCardOptions, "url" | "name"> & { name?: string }): OcpAgentCard {
+    return buildAgentCard({ ...options, name: options.name ?? options.id, url: this.rpcUrl });
+  }
+
+  /** Mounts the card and the JSON-RPC endpoint (the SDK's express handlers) for `options.agent`. */
+  serve(options: A2AServeOptions): OcpAgentCard {
+    if (this.#card !== undefined) throw new Error("the A2A server already serves an agent");
+    const card = options.card ?? this.cardFor({ ...options, id: options.agent.id });
+    const features = ocpDeclarationOf(AgentCardSchema.parse(card));
+    const executor = new OcpAgentExecutor({
+      agent: options.agent,
+      features: features === undefined ? [] : declaredFeatures(features),
+      ...(options.voter === undefined ? {} : { voter: options.voter }),
+      ...(options.onTask === undefined ? {} : { onTask: options.onTask }),
+    });
+    const handler = new DefaultRequestHandler(
+      card,
+      options.taskStore ?? new InMemoryTaskStore(),
+      executor,
+    );
+    this.#app.use(
+      `/${AGENT_CARD_PATH}`,
+      agentCardHandler({
+        agentCardProvider: async () => card,
+        cache: { maxAge: options.cardMaxAgeSeconds ?? 60 },
+      }),
+    );
+    this.#app.use(
+      A2A_RPC_PATH,
+      express.json({ limit: MAX_A2A_REQUEST_BYTES }),
+      jsonRpcHandler({
+        requestHandler: handler,
+        userBuilder: options.userBuilder ?? UserBuilder.noAuthentication,
+      }),
+    );
+    this.#card = card;
+    return card;
+  }
+
+  /** Stops accepting connections and closes open ones. */
+  async close(): Promise<void> {
+    if (!this.#server.listening) return;
+    const closed = once(this.#server, "close");
+    this.#server.close();
+    this.#server.closeAllConnections();
+    await closed;
+  }
+}

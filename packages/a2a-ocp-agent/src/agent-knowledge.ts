@@ -1,0 +1,303 @@
+import type {
+  KnowledgeConflictPayload,
+  KnowledgeEdge,
+  KnowledgeNode,
+  KnowledgeSubscribePayload,
+  MessageOf,
+} from "@ocp/a2a-ocp-messaging";
+import type { AgentContext } from "./context.js";
+import { agentError } from "./errors.js";
+import {
+  type ApplyResult,
+  applyRemote,
+  deleteLocal,
+  type ItemKind,
+  putLocalEdge,
+  putLocalNode,
+} from "./graph.js";
+import {
+  DEFAULT_PULL_INTERVAL_MS,
+  MAX_REMEMBERED_CONFLICTS,
+  MIN_PULL_INTERVAL_MS,
+} from "./limits.js";
+import type { VersionedEdge, VersionedItem, VersionedNode } from "./merge.js";
+import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
+import { pageChecksum } from "./sync.js";
+
+/** Callbacks of the knowledge service. */
+export interface KnowledgeEvents {
+  knowledge(nodes: KnowledgeNode[], from: string): void;
+  deleted(ids: string[], from: string): void;
+  conflict(conflict: KnowledgeConflictPayload, detectedBy: string): void;
+}
+
+type KnowledgeMessage = MessageOf<
+  | "ocp.knowledge.stream"
+  | "ocp.knowledge.update"
+  | "ocp.knowledge.subscribe"
+  | "ocp.knowledge.unsubscribe"
+  | "ocp.knowledge.control"
+  | "ocp.knowledge.conflict"
+>;
+
+/**
+ * A node from a sender without version vectors (a plain a2a+ocp agent) gets
+ * the vector `{ [sender]: timestamp in ms }`: its later edits dominate its
+ * earlier ones, and edits of different senders are concurrent.
+ */
+function versioned<T extends KnowledgeNode | KnowledgeEdge>(
+  item: T,
+  from: string,
+  timestamp: string,
+): T & { ocpVersion: Record<string, number> } {
+  const v = (item as Record<string, unknown>)["ocpVersion"];
+  if (typeof v === "object" && v !== null)
+    return item as T & { ocpVersion: Record<string, number> };
+  const stamp = Date.parse((item as { timestamp?: string }).timestamp ?? timestamp);
+  return { ...item, ocpVersion: { [from]: Number.isFinite(stamp) ? stamp : 1 } };
+}
+
+/**
+ * Knowledge streaming (§5.1.1–5.1.3, §5.1.6–5.1.7, §12.4). Edits are
+ * streamed as `ocp.knowledge.stream` chunks (through the subscription table:
+ * filters, push or pull, batch size, pause/resume/cancel). Deletions and
+ * edge changes go as `ocp.knowledge.update`, with the tombstones and
+ * versioned edges in the extension fields `tombstones` and `edgeTombstones`
+ * so that receivers merge them by version. A new subscription first
+ * receives the matching nodes the publisher already has
+ * (`isIncremental: false`).
+ */
+export class KnowledgeService {
+  readonly table: SubscriptionTable;
+  readonly #pullTimers = new Map<string, ReturnType<typeof setInterval>>();
+  readonly #reported = new Set<string>();
+
+  constructor(
+    private readonly ctx: AgentContext,
+    private readonly events: KnowledgeEvents,
+  ) {
+    this.table = new SubscriptionTable((node, subscriber) => ctx.maySee(node, subscriber));
+  }
+
+  async stream(nodes: readonly KnowledgeNode[], edges: readonly KnowledgeEdge[]): Promise<void> {
+    const written = nodes.map((n) =>
+      putLocalNode(this.ctx.graph, { ...n, createdBy: n.createdBy ?? this.ctx.id }),
+    );
+    await this.#deliver(this.table.offer(written), true);
+    if (edges.length > 0) {
+      const writtenEdges = edges.map((e) => putLocalEdge(this.ctx.graph, e));
+      await this.#update([], writtenEdges, [], []);
+    }
+  }
+
+  async delete(nodeIds: readonly string[], edgeIds: readonly string[]): Promise<void> {
+    const tombs = nodeIds
+      .map((id) => deleteLocal(this.ctx.graph, "node", id))
+      .filter((t) => t !== undefined) as VersionedNode[];
+    const edgeTombs = edgeIds
+      .map((id) => deleteLocal(this.ctx.graph, "edge", id))
+      .filter((t) => t !== undefined) as VersionedEdge[];
+    await this.#update(tombs, [], edgeTombs, tombs);
+  }
+
+  async subscribe(
+    publisher: string,
+    request: Omit<KnowledgeSubscribePayload, "subscriptionId"> & { subscriptionId?: string },
+  ): Promise<string> {
+    const subscriptionId = request.subscriptionId ?? `sub-${globalThis.crypto.randomUUID()}`;
+    await this.ctx.send("ocp.knowledge.subscribe", publisher, {
+      ...request,
+      subscriptionId,
+    } as KnowledgeSubscribePayload);
+    return subscriptionId;
+  }
+
+  async unsubscribe(publisher: string, subscriptionId: string): Promise<void> {
+    await this.ctx.send("ocp.knowledge.unsubscribe", publisher, { subscriptionId });
+  }
+
+  async control(
+    publisher: string,
+    streamId: string,
+    action: "pause" | "resume" | "cancel",
+  ): Promise<void> {
+    await this.ctx.send("ocp.knowledge.control", publisher, { streamId, action });
+  }
+
+  async handle(m: KnowledgeMessage): Promise<void> {
+    switch (m.type) {
+      case "ocp.knowledge.subscribe": {
+        if (!this.table.add(m.from, m.payload))
+          throw agentError(
+            "limit_exceeded",
+            `subscription id ${m.payload.subscriptionId} is taken`,
+          );
+        const existing = this.ctx.graph
+          .liveNodes()
+          .filter((n) => matchesFilters(n, m.payload.filters) && this.ctx.maySee(n, m.from));
+        const initial =
+          existing.length > 0 ? this.#initial(m.payload.subscriptionId, existing) : [];
+        await this.#deliver(initial, false);
+        if (m.payload.deliveryMode === "pull") this.#armPull(m.payload);
+        return;
+      }
+      case "ocp.knowledge.unsubscribe":
+        if (this.table.remove(m.from, m.payload.subscriptionId))
+          this.#disarm(m.payload.subscriptionId);
+        return;
+      case "ocp.knowledge.control": {
+        const deliveries = this.table.control(m.from, m.payload.streamId, m.payload.action);
+        if (m.payload.action === "cancel") this.#disarm(m.payload.streamId);
+        await this.#deliver(deliveries, true);
+        return;
+      }
+      case "ocp.knowledge.conflict":
+        this.events.conflict(m.payload, m.from);
+        return;
+      case "ocp.knowledge.stream": {
+        const chunks = m.payload.batched === true ? m.payload.items : [m.payload];
+        const items: { kind: ItemKind; item: VersionedItem }[] = [];
+        for (const chunk of chunks) {
+          if (
+            chunk.checksum !== undefined &&
+            chunk.checksum !== pageChecksum(chunk.nodes, chunk.edges ?? [])
+          ) {
+            throw agentError(
+              "sync_checksum_mismatch",
+              `stream ${chunk.streamId} #${chunk.sequenceNumber}: checksum mismatch`,
+            );
+          }
+          for (const n of chunk.nodes)
+            items.push({ kind: "node", item: versioned(n, m.from, m.timestamp) as VersionedNode });
+          for (const e of chunk.edges ?? [])
+            items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
+        }
+        await this.applied(applyRemote(this.ctx.graph, items), m.from);
+        return;
+      }
+      case "ocp.knowledge.update": {
+        const p = m.payload as typeof m.payload & {
+          tombstones?: VersionedNode[];
+          edgeTombstones?: VersionedEdge[];
+        };
+        const items: { kind: ItemKind; item: VersionedItem }[] = [];
+        for (const u of p.updates) {
+          const current = this.ctx.graph.getNode(u.nodeId);
+          const merged = { ...(current ?? {}), ...u.changes, id: u.nodeId } as KnowledgeNode;
+          items.push({
+            kind: "node",
+            item: versioned(merged, m.from, m.timestamp) as VersionedNode,
+          });
+        }
+        for (const t of p.tombstones ?? []) items.push({ kind: "node", item: t });
+        for (const e of p.newEdges)
+          items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
+        for (const t of p.edgeTombstones ?? []) items.push({ kind: "edge", item: t });
+        await this.applied(applyRemote(this.ctx.graph, items), m.from);
+        return;
+      }
+    }
+  }
+
+  /** Reports what a merge did: new knowledge, deletions, and each conflict once (also to `from`). */
+  async applied(result: ApplyResult, from: string): Promise<void> {
+    const live = result.applied.filter(
+      (i) => i.ocpDeleted !== true && "title" in i,
+    ) as VersionedNode[];
+    const deleted = result.applied
+      .filter((i) => i.ocpDeleted === true && "title" in i)
+      .map((i) => i.id);
+    if (live.length > 0) this.events.knowledge(live, from);
+    if (deleted.length > 0) this.events.deleted(deleted, from);
+    for (let i = 0; i < result.conflicts.length; i++) {
+      const c = result.conflicts[i];
+      if (c === undefined || result.conflictKinds[i] !== "node" || this.#reported.has(c.conflictId))
+        continue;
+      if (this.#reported.size >= MAX_REMEMBERED_CONFLICTS) this.#reported.clear();
+      this.#reported.add(c.conflictId);
+      const payload: KnowledgeConflictPayload = {
+        conflictId: c.conflictId,
+        nodeId: c.local.id,
+        localVersion: c.local as VersionedNode,
+        remoteVersion: c.remote as VersionedNode,
+        conflictType: c.conflictType,
+        suggestedResolution: c.resolved as VersionedNode,
+      };
+      this.events.conflict(payload, this.ctx.id);
+      // §8.5: the other side hears of it only if it may see our version too.
+      if (this.ctx.maySee(payload.localVersion, from))
+        await this.ctx.send("ocp.knowledge.conflict", from, payload);
+    }
+  }
+
+  close(): void {
+    for (const id of [...this.#pullTimers.keys()]) this.#disarm(id);
+  }
+
+  #initial(subscriptionId: string, nodes: VersionedNode[]): Delivery[] {
+    const sub = this.table.get(subscriptionId);
+    if (sub === undefined) return [];
+    sub.pending.push(...nodes);
+    return sub.request.deliveryMode === "push" ? this.table.flush(subscriptionId) : [];
+  }
+
+  #armPull(request: KnowledgeSubscribePayload): void {
+    this.#disarm(request.subscriptionId);
+    const everyMs =
+      request.frequency === undefined
+        ? DEFAULT_PULL_INTERVAL_MS
+        : Math.max(MIN_PULL_INTERVAL_MS, request.frequency * 1000);
+    const timer = setInterval(() => {
+      void this.#deliver(this.table.flush(request.subscriptionId), true).catch(() => undefined);
+    }, everyMs);
+    this.#pullTimers.set(request.subscriptionId, timer);
+  }
+
+  #disarm(subscriptionId: string): void {
+    const timer = this.#pullTimers.get(subscriptionId);
+    if (timer !== undefined) clearInterval(timer);
+    this.#pullTimers.delete(subscriptionId);
+  }
+
+  async #deliver(deliveries: readonly Delivery[], incremental: boolean): Promise<void> {
+    for (const d of deliveries) {
+      await this.ctx.send("ocp.knowledge.stream", d.subscriber, {
+        streamId: d.streamId,
+        nodes: d.nodes,
+        edges: [],
+        isIncremental: incremental,
+        sequenceNumber: d.sequenceNumber,
+        checksum: pageChecksum(d.nodes, []),
+      });
+    }
+  }
+
+  /** Sends deletions and edge changes to the subscribers whose filters match an affected node. */
+  async #update(
+    tombs: VersionedNode[],
+    edges: VersionedEdge[],
+    edgeTombs: VersionedEdge[],
+    affected: VersionedNode[],
+  ): Promise<void> {
+    const touched = [...affected];
+    for (const e of [...edges, ...edgeTombs]) {
+      for (const id of [e.source, e.target]) {
+        const n = this.ctx.graph.getNode(id);
+        if (n !== undefined) touched.push(n);
+      }
+    }
+    const subscribers = new Set<string>();
+    for (const n of touched) for (const s of this.table.matching(n)) subscribers.add(s.subscriber);
+    for (const subscriber of subscribers) {
+      const visible = tombs.filter((t) => this.ctx.maySee(t, subscriber));
+      await this.ctx.send("ocp.knowledge.update", subscriber, {
+        updates: [],
+        deletions: visible.map((t) => t.id),
+        newEdges: edges,
+        deletedEdges: edgeTombs.map((e) => e.id),
+        tombstones: visible,
+        edgeTombstones: edgeTombs,
+      });
+    }
+  }
+}

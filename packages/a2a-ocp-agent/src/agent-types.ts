@@ -1,0 +1,69 @@
+import type {
+  AgentIdentity,
+  AwarenessBeaconPayload,
+  CollectiveSynthesisPayload,
+  ConsensusProposePayload,
+  EventPublishPayload,
+  KnowledgeConflictPayload,
+  KnowledgeNode,
+  PlainMessage,
+  VisibilityPolicy,
+} from "@ocp/a2a-ocp-messaging";
+import type { ConsensusDecision } from "./agent-consensus.js";
+import type { ConsensusStore, VoteMessage, VoteRejection } from "./consensus.js";
+import type { KnowledgeGraph } from "./graph.js";
+import type { AgentLink } from "./link.js";
+import type { Synthesizer } from "./synthesis.js";
+
+/**
+ * The hub's defaults: an absent visibility means `workspace`; no agent has a
+ * team, so `team` nodes go only to their author and `sharedWith`. Pass the
+ * hub's `teamOf` to share team nodes.
+ */
+export const DEFAULT_VISIBILITY_POLICY: VisibilityPolicy = {
+  teamOf: () => undefined,
+  defaultVisibility: "workspace",
+};
+
+/** Options of an {@link OCPAgent}. */
+export interface OCPAgentOptions {
+  readonly identity: AgentIdentity;
+  /** The connection: `hubLink(await HubClient.connect(...))`, or a `MemoryNetwork` link. */
+  readonly link: AgentLink;
+  /** The local knowledge graph; a {@link MemoryGraph} by default (a `SqliteGraph` persists). */
+  readonly graph?: KnowledgeGraph;
+  /** Where proposals are kept across restarts; in memory by default. */
+  readonly consensusStore?: ConsensusStore;
+  /** Builds collective answers; the extractive one by default. */
+  readonly synthesizer?: Synthesizer;
+  /** Presence entries older than this read as away, ms. */
+  readonly presenceStaleMs?: number;
+  /** Answer other agents' collective queries from the local graph (default true). */
+  readonly answerQueries?: boolean;
+  readonly now?: () => number;
+  /**
+   * §8.5 who may see which node, as the hub's rules say (`maySee`): nodes a
+   * recipient may not see are never streamed, synced, returned as findings
+   * or sent in a conflict report to it. Default {@link DEFAULT_VISIBILITY_POLICY}.
+   */
+  readonly visibility?: VisibilityPolicy;
+}
+
+/** Events an agent emits. */
+export interface OCPAgentEvents extends Record<string, unknown[]> {
+  /** Nodes merged from a stream, an update or a sync (tombstones excluded), and their sender. */
+  knowledge: [nodes: KnowledgeNode[], from: string];
+  /** Node ids deleted by a sender. */
+  deleted: [ids: string[], from: string];
+  /** A conflict this agent detected (reported once, and sent to the other side), or one reported to it. */
+  conflict: [conflict: KnowledgeConflictPayload, detectedBy: string];
+  proposal: [proposal: ConsensusProposePayload, from: string];
+  vote: [vote: VoteMessage];
+  voteRejected: [vote: VoteMessage, rejection: VoteRejection];
+  consensus: [decision: ConsensusDecision];
+  awareness: [agentId: string, awareness: AwarenessBeaconPayload];
+  event: [event: EventPublishPayload, subscriptionId: string];
+  synthesis: [synthesis: CollectiveSynthesisPayload, from: string];
+  /** A message that could not be handled (never thrown into the link). */
+  error: [error: unknown, message: PlainMessage | undefined];
+}

@@ -1,0 +1,389 @@
+import type {
+  AgentIdentity,
+  AwarenessBeaconPayload,
+  AwarenessQueryPayload,
+  AwarenessResponsePayload,
+  EventPublishPayload,
+  KnowledgeEdge,
+  KnowledgeNode,
+  KnowledgeSubscribePayload,
+} from "@ocp/a2a-ocp-messaging";
+import {
+  BROADCAST,
+  createMessage,
+  type KnownMessageType,
+  type MessageOf,
+  maySee,
+  type PayloadInit,
+  type PlainMessage,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
+import {
+  type CollectiveQueryOptions,
+  type CollectiveResult,
+  CollectiveService,
+} from "./agent-collective.js";
+import { ConsensusService, type ProposeOptions } from "./agent-consensus.js";
+import { KnowledgeService } from "./agent-knowledge.js";
+import { type SyncReport, SyncService } from "./agent-sync.js";
+import type { OCPAgentEvents, OCPAgentOptions } from "./agent-types.js";
+import { DEFAULT_VISIBILITY_POLICY } from "./agent-types.js";
+import { PresenceTable } from "./awareness.js";
+import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
+import type { AgentContext } from "./context.js";
+import { Emitter, Waiters } from "./emitter.js";
+import { agentError } from "./errors.js";
+import { matchesEventSubscription } from "./events.js";
+import type { KnowledgeGraph } from "./graph.js";
+import { MAX_EVENT_SUBSCRIPTIONS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
+import type { AgentLink } from "./link.js";
+import { MemoryGraph } from "./memory-graph.js";
+import type { VersionedItem } from "./merge.js";
+import { ExtractiveSynthesizer } from "./synthesis.js";
+
+interface EventSub {
+  readonly eventTypes: string[];
+  readonly filters?: Record<string, unknown>;
+  readonly handler?: (event: EventPublishPayload) => void;
+}
+
+/**
+ * An agent of an OCP team (§5): what a developer embeds in an agent. It
+ * signs everything it sends with its identity, keeps a local knowledge
+ * graph, streams knowledge to its subscribers, merges what it receives by
+ * version vectors, syncs deltas, answers and asks collective queries,
+ * proposes and votes, keeps a presence table, and publishes and subscribes
+ * to events.
+ */
+export class OCPAgent extends Emitter<OCPAgentEvents> {
+  readonly id: string;
+  readonly graph: KnowledgeGraph;
+  readonly presence: PresenceTable;
+  readonly #link: AgentLink;
+  readonly #identity: AgentIdentity;
+  readonly #ctx: AgentContext;
+  readonly #knowledge: KnowledgeService;
+  readonly #sync: SyncService;
+  readonly #consensus: ConsensusService;
+  readonly #collective: CollectiveService;
+  readonly #eventSubs = new Map<string, EventSub>();
+  readonly #awarenessWaiters = new Waiters<AwarenessResponsePayload>();
+  #off: (() => void) | undefined;
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(options: OCPAgentOptions) {
+    super();
+    this.#identity = options.identity;
+    this.id = options.identity.id;
+    this.#link = options.link;
+    this.graph = options.graph ?? new MemoryGraph(this.id);
+    const now = options.now ?? Date.now;
+    const visibility = options.visibility ?? DEFAULT_VISIBILITY_POLICY;
+    this.presence = new PresenceTable(options.presenceStaleMs, now);
+    this.#ctx = {
+      id: this.id,
+      graph: this.graph,
+      lookupKey: options.link.lookupKey,
+      now,
+      maySee: (node, recipient) => maySee(node, recipient, visibility),
+      send: (type, to, payload, correlationId) => this.#send(type, to, payload, correlationId),
+    };
+    this.#knowledge = new KnowledgeService(this.#ctx, {
+      knowledge: (nodes, from) => this.emit("knowledge", nodes, from),
+      deleted: (ids, from) => this.emit("deleted", ids, from),
+      conflict: (conflict, by) => this.emit("conflict", conflict, by),
+    });
+    this.#sync = new SyncService(this.#ctx, {
+      applied: (result, from) => this.#knowledge.applied(result, from),
+      awarenessEntries: () => this.presence.entries(),
+      mergeAwareness: (agents) => {
+        for (const a of agents)
+          if (a.agentId !== this.id) this.presence.beacon(a.agentId, a.awareness);
+      },
+    });
+    this.#consensus = new ConsensusService(
+      this.#ctx,
+      options.consensusStore ?? new MemoryConsensusStore(),
+      {
+        proposal: (p, from) => this.emit("proposal", p, from),
+        vote: (v) => this.emit("vote", v),
+        voteRejected: (v, r) => this.emit("voteRejected", v, r),
+        decision: (d) => this.emit("consensus", d),
+      },
+    );
+    this.#collective = new CollectiveService(
+      this.#ctx,
+      options.synthesizer ?? new ExtractiveSynthesizer(),
+      options.answerQueries ?? true,
+      (s, from) => this.emit("synthesis", s, from),
+    );
+  }
+
+  /** Starts handling messages and resumes persisted proposals. */
+  start(): this {
+    if (this.#off === undefined) {
+      // One message at a time, in arrival order: merges and tallies never interleave.
+      this.#off = this.#link.onMessage((message) => {
+        this.#chain = this.#chain.then(() => this.#dispatch(message));
+      });
+      this.#consensus.resume();
+    }
+    return this;
+  }
+
+  /** Stops timers and pending waits, closes the link and the graph. */
+  async close(): Promise<void> {
+    this.#off?.();
+    this.#consensus.close();
+    this.#knowledge.close();
+    this.#collective.close();
+    const closed = agentError("not_connected", "the agent closed");
+    this.#sync.close(closed);
+    this.#awarenessWaiters.rejectAll(closed);
+    await this.#chain;
+    await this.#link.close();
+    this.graph.close();
+  }
+
+  // Knowledge (§5.1)
+
+  /** Adds or edits nodes (and edges) locally and streams them to every subscriber whose filters match. */
+  streamKnowledge(
+    nodes: readonly KnowledgeNode[],
+    edges: readonly KnowledgeEdge[] = [],
+  ): Promise<void> {
+    return this.#knowledge.stream(nodes, edges);
+  }
+  /** Deletes nodes or edges (tombstones) and tells the subscribers. */
+  deleteKnowledge(ids: { nodes?: readonly string[]; edges?: readonly string[] }): Promise<void> {
+    return this.#knowledge.delete(ids.nodes ?? [], ids.edges ?? []);
+  }
+  /** Subscribes to `publisher`'s knowledge; returns the subscription (= stream) id. */
+  subscribe(
+    publisher: string,
+    request: Omit<KnowledgeSubscribePayload, "subscriptionId"> & { subscriptionId?: string },
+  ): Promise<string> {
+    return this.#knowledge.subscribe(publisher, request);
+  }
+  unsubscribe(publisher: string, subscriptionId: string): Promise<void> {
+    return this.#knowledge.unsubscribe(publisher, subscriptionId);
+  }
+  /** §12.4 pause, resume or cancel a stream `publisher` sends us. */
+  controlStream(
+    publisher: string,
+    streamId: string,
+    action: "pause" | "resume" | "cancel",
+  ): Promise<void> {
+    return this.#knowledge.control(publisher, streamId, action);
+  }
+  /** Delta sync of knowledge with `peer` (§5.1.4). */
+  syncKnowledge(
+    peer: string,
+    filters?: { domains?: string[]; updatedAfter?: string },
+  ): Promise<SyncReport> {
+    return this.#sync.syncKnowledge(peer, filters);
+  }
+  /** The generic sync exchange (§5.6) for `knowledge` and/or `awareness`. */
+  sync(peer: string, scope?: readonly ("knowledge" | "awareness")[]): Promise<SyncReport> {
+    return this.#sync.sync(peer, scope);
+  }
+  /** A node of the local graph (undefined when absent or deleted). */
+  node(id: string): KnowledgeNode | undefined {
+    const node = this.graph.getNode(id);
+    return node === undefined || node.ocpDeleted === true ? undefined : node;
+  }
+
+  // Collective (§5.2)
+
+  /** Asks every agent, collects responses and synthesises them. */
+  collectiveQuery(query: string, options: CollectiveQueryOptions = {}): Promise<CollectiveResult> {
+    return this.#collective.query(query, options);
+  }
+
+  // Consensus (§5.3)
+
+  propose(options: ProposeOptions): Promise<string> {
+    return this.#consensus.propose(options);
+  }
+  vote(
+    proposalId: string,
+    vote: "approve" | "reject" | "abstain",
+    reasoning?: string,
+  ): Promise<VoteMessage> {
+    return this.#consensus.vote(proposalId, vote, reasoning);
+  }
+
+  // Awareness (§5.4)
+
+  /** Broadcasts this agent's status and records it in its own presence table. */
+  async beacon(awareness: AwarenessBeaconPayload): Promise<void> {
+    this.presence.beacon(this.id, awareness);
+    await this.#send("ocp.awareness.beacon", BROADCAST, awareness);
+  }
+  async updateAwareness(changes: Partial<AwarenessBeaconPayload>): Promise<void> {
+    this.presence.update(this.id, { changes });
+    await this.#send("ocp.awareness.update", BROADCAST, { changes });
+  }
+  /** Who is doing what: from the local presence table, or asked of `peer` when given. */
+  async queryAwareness(
+    filters?: AwarenessQueryPayload["filters"],
+    peer?: string,
+  ): Promise<AwarenessResponsePayload["agents"]> {
+    if (peer === undefined) return this.presence.query(filters);
+    const queryId = `aq-${globalThis.crypto.randomUUID()}`;
+    const answer = this.#awarenessWaiters.wait(queryId, SYNC_STEP_TIMEOUT_MS, () =>
+      agentError("sync_failed", `no awareness response from ${peer}`),
+    );
+    try {
+      await this.#send("ocp.awareness.query", peer, {
+        queryId,
+        ...(filters === undefined ? {} : { filters }),
+      });
+    } catch (error) {
+      // Nothing was sent: withdraw the wait so it cannot reject later, unobserved.
+      this.#awarenessWaiters.reject(queryId, error);
+      await answer.catch(() => undefined);
+      throw error;
+    }
+    return (await answer).agents;
+  }
+
+  // Events (§5.5)
+
+  async publishEvent(
+    eventType: string,
+    eventData: unknown,
+    severity?: EventPublishPayload["severity"],
+  ): Promise<EventPublishPayload> {
+    const event: EventPublishPayload = {
+      eventId: `evt-${globalThis.crypto.randomUUID()}`,
+      eventType,
+      eventData,
+      timestamp: new Date(this.#ctx.now()).toISOString(),
+      source: this.id,
+      ...(severity === undefined ? {} : { severity }),
+    };
+    await this.#send("ocp.event.publish", BROADCAST, event);
+    return event;
+  }
+  /** Subscribes to event types (wildcards `*`, `**`) with filters; the hub routes, `handler` and `event` fire. */
+  async subscribeEvents(
+    eventTypes: string[],
+    filters?: Record<string, unknown>,
+    handler?: (event: EventPublishPayload) => void,
+  ): Promise<string> {
+    if (this.#eventSubs.size >= MAX_EVENT_SUBSCRIPTIONS)
+      throw agentError("limit_exceeded", "too many event subscriptions");
+    const subscriptionId = `esub-${globalThis.crypto.randomUUID()}`;
+    this.#eventSubs.set(subscriptionId, {
+      eventTypes,
+      ...(filters === undefined ? {} : { filters }),
+      ...(handler === undefined ? {} : { handler }),
+    });
+    await this.#send("ocp.event.subscribe", BROADCAST, {
+      subscriptionId,
+      eventTypes,
+      ...(filters === undefined ? {} : { filters }),
+    });
+    return subscriptionId;
+  }
+  async unsubscribeEvents(subscriptionId: string): Promise<void> {
+    this.#eventSubs.delete(subscriptionId);
+    await this.#send("ocp.event.unsubscribe", BROADCAST, { subscriptionId });
+  }
+
+  async #send<T extends KnownMessageType>(
+    type: T,
+    to: string | string[],
+    payload: PayloadInit<T>,
+    correlationId?: string,
+  ): Promise<MessageOf<T>> {
+    const message = createMessage({
+      type,
+      from: this.id,
+      to,
+      payload,
+      ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
+    });
+    const signed = signObject(
+      message as Record<string, unknown>,
+      this.#identity.secretKey,
+    ) as MessageOf<T>;
+    await this.#link.send(signed as Record<string, unknown>);
+    return signed;
+  }
+
+  async #dispatch(message: PlainMessage): Promise<void> {
+    try {
+      if (message.from === this.id) return;
+      await this.#route(message);
+    } catch (error) {
+      this.emit("error", error, message);
+    }
+  }
+
+  async #route(m: PlainMessage): Promise<void> {
+    switch (m.type) {
+      case "ocp.knowledge.stream":
+      case "ocp.knowledge.update":
+      case "ocp.knowledge.subscribe":
+      case "ocp.knowledge.unsubscribe":
+      case "ocp.knowledge.control":
+      case "ocp.knowledge.conflict":
+        return this.#knowledge.handle(m);
+      case "ocp.knowledge.sync.request":
+      case "ocp.knowledge.sync.response":
+      case "ocp.sync.request":
+      case "ocp.sync.offer":
+      case "ocp.sync.accept":
+      case "ocp.sync.complete":
+      case "ocp.sync.conflict":
+        await this.#sync.handle(m);
+        return;
+      case "ocp.collective.query":
+      case "ocp.collective.response":
+      case "ocp.collective.synthesis":
+        return this.#collective.handle(m);
+      case "ocp.consensus.propose":
+      case "ocp.consensus.vote":
+      case "ocp.consensus.achieved":
+      case "ocp.consensus.timeout":
+        return this.#consensus.handle(m);
+      case "ocp.awareness.beacon":
+        this.presence.beacon(m.from, m.payload);
+        this.emit("awareness", m.from, m.payload);
+        return;
+      case "ocp.awareness.update":
+        this.presence.update(m.from, m.payload);
+        this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
+        return;
+      case "ocp.awareness.query":
+        await this.#send("ocp.awareness.response", m.from, {
+          queryId: m.payload.queryId,
+          agents: this.presence.query(m.payload.filters),
+        });
+        return;
+      case "ocp.awareness.response":
+        if (!this.#awarenessWaiters.resolve(m.payload.queryId, m.payload))
+          await this.#sync.handle(m);
+        return;
+      case "ocp.event.publish":
+        return this.#onEvent(m.payload);
+      case "ocp.event.notification":
+        return this.#onEvent(m.payload.event, m.payload.subscriptionId);
+      default:
+        return;
+    }
+  }
+
+  #onEvent(event: EventPublishPayload, only?: string): void {
+    for (const [id, sub] of this.#eventSubs) {
+      if (only !== undefined && id !== only) continue;
+      if (!matchesEventSubscription(event, sub)) continue;
+      sub.handler?.(event);
+      this.emit("event", event, id);
+    }
+  }
+}
+
+export type { VersionedItem };

@@ -1,0 +1,67 @@
+import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
+import { BROADCAST, type KeyLookup, verifyMessage } from "@ocp/a2a-ocp-messaging";
+
+/**
+ * What an {@link OCPAgent} needs from its connection: send a signed message
+ * (resolved when the hub acknowledged it), receive verified messages, and
+ * find a sender's public key (to check the signed votes an
+ * `ocp.consensus.achieved` carries). `hubLink(client)` adapts a `HubClient`;
+ * {@link MemoryNetwork} links agents in one process (unit tests, examples).
+ */
+export interface AgentLink {
+  send(message: Record<string, unknown>): Promise<unknown>;
+  /** Registers the handler of verified inbound messages; returns its remover. */
+  onMessage(handler: (message: PlainMessage) => void): () => void;
+  readonly lookupKey: KeyLookup;
+  close(): Promise<void>;
+}
+
+/**
+ * An in-process network: direct, multicast and broadcast (never back to the
+ * sender), every message verified against the registered keys on receipt,
+ * delivered asynchronously in send order.
+ */
+export class MemoryNetwork {
+  readonly #keys = new Map<string, Uint8Array>();
+  readonly #handlers = new Map<string, Set<(message: PlainMessage) => void>>();
+  readonly lookupKey: KeyLookup = (id) => this.#keys.get(id);
+
+  /** A link for `agentId`, whose messages verify with `publicKey`. */
+  link(agentId: string, publicKey: Uint8Array): AgentLink {
+    this.#keys.set(agentId, publicKey);
+    const handlers = new Set<(message: PlainMessage) => void>();
+    this.#handlers.set(agentId, handlers);
+    return {
+      lookupKey: this.lookupKey,
+      send: async (message) => {
+        const raw = JSON.stringify(message);
+        const to = message["to"];
+        const recipients =
+          to === BROADCAST
+            ? [...this.#handlers.keys()].filter((id) => id !== agentId)
+            : typeof to === "string"
+              ? [to]
+              : (to as string[]);
+        for (const recipient of recipients) {
+          const target = this.#handlers.get(recipient);
+          if (target === undefined) continue;
+          const copy = JSON.parse(raw) as Record<string, unknown>;
+          setTimeout(() => {
+            void verifyMessage(copy, this.lookupKey).then((verified) => {
+              if (!verified.ok) return;
+              for (const handler of target) handler(copy as PlainMessage);
+            });
+          }, 0);
+        }
+        return { recipients: recipients.length };
+      },
+      onMessage: (handler) => {
+        handlers.add(handler);
+        return () => handlers.delete(handler);
+      },
+      close: async () => {
+        this.#handlers.delete(agentId);
+      },
+    };
+  }
+}

@@ -1,0 +1,367 @@
+/**
+ * `HubClient`: an agent's connection to an {@link OCPHub}. It announces the
+ * agent (its signed profile, signed over the connection's nonce), signs what
+ * it sends and resolves each `send` when the hub acknowledges it (for a
+ * durable message: once committed), verifies everything it receives (§8.3,
+ * native Ed25519, with keys from verified profiles the hub hands out), and
+ * resumes after a reconnect from the last durable sequence number it saw,
+ * dropping duplicates by message id.
+ */
+import { EventEmitter } from "node:events";
+import type {
+  CustomMessageType,
+  Decryptor,
+  EncryptedMessage,
+  InboundErrorCode,
+  KnownMessageType,
+} from "@ocp/a2a-ocp-messaging";
+import {
+  type AgentIdentity,
+  type AgentProfile,
+  buildAnnouncement,
+  createAgentProfile,
+  createMessage,
+  encodeHubControl,
+  HUB_TYPES,
+  InboundPipeline,
+  isHubFrame,
+  type KeyLookup,
+  type MessageInit,
+  type PlainMessage,
+  parseDeliver,
+  ReplayWindow,
+  signObject,
+  type WireMessage,
+} from "@ocp/a2a-ocp-messaging";
+import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
+import type { CloseInfo, LimitOptions } from "@ocp/transport-ws";
+import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
+import { OcpError } from "@ocp/types";
+import {
+  CLIENT_ACK_TIMEOUT_MS,
+  CLIENT_CONFIRM_EVERY,
+  CLIENT_CONFIRM_INTERVAL_MS,
+  CLIENT_DEDUP_MAX_ENTRIES,
+  CLIENT_MAX_PENDING_SENDS,
+} from "./limits.js";
+import { ProfileDirectory } from "./profiles.js";
+
+export interface HubClientOptions {
+  /** The hub's `ws://` URL. */
+  url: string;
+  identity: AgentIdentity;
+  /** The agent's signed profile; created from `identity` when absent. */
+  profile?: AgentProfile;
+  /** Where senders' keys come from; by default verified profiles fetched from the hub (and cached). */
+  lookupKey?: KeyLookup;
+  /** Resume after this durable sequence number (persisted by the caller across restarts); 0 by default. */
+  lastSeq?: number;
+  /** Decrypts encrypted messages addressed to this agent (see the node entry's `createDecryptor`). */
+  decrypt?: Decryptor;
+  /** How long `send` waits for the hub's ack, ms (default {@link CLIENT_ACK_TIMEOUT_MS}). */
+  ackTimeoutMs?: number;
+  /** Reconnect after a lost connection (default true). */
+  reconnect?: boolean;
+  /** WebSocket limits (reconnect backoff, heartbeats, payload size). */
+  transport?: LimitOptions;
+}
+
+/** The hub's answer to a `send`. */
+export interface SendReceipt {
+  id: string;
+  /** Committed to the hub's store (knowledge, sync, consensus, direct messages). */
+  durable: boolean;
+  /** Recipients it was committed for or forwarded to. */
+  recipients: number;
+  /** Recipients left out by §8.5 visibility. */
+  excluded: number;
+  /** The hub already had it (a resend after a lost ack). */
+  duplicate: boolean;
+}
+
+/** A verified message from the hub. */
+export interface DeliveredMessage {
+  /** The readable message (decompressed; decrypted when a decryptor is set, else the encrypted form). */
+  message: PlainMessage | EncryptedMessage;
+  /** The message as received. */
+  wire: WireMessage;
+  /** The exact text the sender signed. */
+  raw: string;
+  /** Its durable sequence number, when durable. */
+  seq: number | undefined;
+}
+
+/** A delivery the client refused (bad signature, expired, …); it is not emitted as a message. */
+export interface DroppedMessage {
+  code: InboundErrorCode;
+  error: OcpError;
+  seq: number | undefined;
+}
+
+export interface HubClientEvents {
+  message: [delivered: DeliveredMessage];
+  dropped: [dropped: DroppedMessage];
+  reconnected: [];
+  close: [info: CloseInfo];
+}
+
+interface PendingSend {
+  raw: string;
+  /** Handed to a connection at least once. */
+  sent: boolean;
+  resent: boolean;
+  timer: NodeJS.Timeout;
+  resolve: (receipt: SendReceipt) => void;
+  reject: (error: OcpError) => void;
+}
+
+export class HubClient extends EventEmitter<HubClientEvents> {
+  readonly identity: AgentIdentity;
+  readonly profile: AgentProfile;
+  /** Finds a sender's public key the way this client verifies (option, else profiles from the hub). */
+  readonly lookupKey: KeyLookup;
+  readonly #options: HubClientOptions;
+  readonly #ws: WsClient;
+  readonly #pipeline: InboundPipeline;
+  readonly #profiles: ProfileDirectory;
+  readonly #pending = new Map<string, PendingSend>();
+  #lastSeq: number;
+  #confirmedSeq: number;
+  #confirmTimer: NodeJS.Timeout | undefined;
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(options: HubClientOptions) {
+    super();
+    this.#options = options;
+    this.identity = options.identity;
+    this.profile = options.profile ?? createAgentProfile(options.identity, {}, nativeEd25519);
+    this.#lastSeq = options.lastSeq ?? 0;
+    this.#confirmedSeq = this.#lastSeq;
+    this.#profiles = new ProfileDirectory((frame) => this.#ws.send(frame));
+    this.#profiles.add(this.profile);
+    this.lookupKey = options.lookupKey ?? ((agentId) => this.#profiles.keyOf(agentId));
+    this.#pipeline = new InboundPipeline({
+      lookupKey: this.lookupKey,
+      ed25519: nativeEd25519,
+      decompress: createDecompressor(),
+      replay: new ReplayWindow({ maxEntries: CLIENT_DEDUP_MAX_ENTRIES }),
+      ...(options.decrypt === undefined ? {} : { decrypt: options.decrypt }),
+    });
+    this.#ws = new WsClient({
+      ...options.transport,
+      url: options.url,
+      reconnect: options.reconnect ?? true,
+      announce: (nonce) =>
+        buildAnnouncement(this.identity, this.profile, nonce, this.#lastSeq, nativeEd25519),
+      onMessage: (raw) => this.#onFrame(raw),
+      onReconnected: () => {
+        this.#profiles.resend();
+        for (const pending of this.#pending.values()) {
+          pending.resent = pending.sent;
+          pending.sent = this.#ws.send(pending.raw) !== "closed";
+        }
+        this.emit("reconnected");
+      },
+    });
+    this.#ws.lastSeq = this.#lastSeq;
+    // Sends made before the first registration go out as soon as it is confirmed.
+    this.#ws.on("registered", (registration) => {
+      if (registration.reconnected) return;
+      for (const pending of this.#pending.values()) {
+        if (!pending.sent) pending.sent = this.#ws.send(pending.raw) !== "closed";
+      }
+    });
+    this.#ws.on("close", (info) => {
+      this.#stop(new OcpError("not_connected", `connection to the hub ended: ${info.reason}`));
+      this.emit("close", info);
+    });
+  }
+
+  /** Connects, announces and resolves once registered (rejects with the hub's refusal). */
+  static async connect(options: HubClientOptions): Promise<HubClient> {
+    const client = new HubClient(options);
+    await client.connect();
+    return client;
+  }
+
+  connect(): Promise<void> {
+    return this.#ws.connect();
+  }
+
+  get agentId(): string {
+    return this.identity.id;
+  }
+
+  /** The last durable sequence number delivered (persist it to resume across restarts). */
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /** Messages sent and not yet acknowledged. */
+  get pendingSends(): number {
+    return this.#pending.size;
+  }
+
+  get connected(): boolean {
+    return this.#ws.state === "open";
+  }
+
+  /**
+   * Signs (if unsigned) and sends a message, or builds one from `init` with
+   * `from` set to this agent. Resolves with the hub's ack — for a durable
+   * message once it is committed — and rejects with the hub's typed error
+   * (`OcpError` with the reject's `code`), `hub_timeout` or `not_connected`.
+   * While the connection is down the message waits and is sent on reconnect.
+   */
+  send<T extends KnownMessageType | CustomMessageType>(
+    message: Omit<MessageInit<T>, "from"> | WireMessage,
+  ): Promise<SendReceipt> {
+    if (this.#ws.state === "closed") {
+      return Promise.reject(new OcpError("not_connected", "the client is closed"));
+    }
+    if (this.#pending.size >= CLIENT_MAX_PENDING_SENDS) {
+      return Promise.reject(new OcpError("hub_backlog", "too many messages await the hub's ack"));
+    }
+    const wire: Record<string, unknown> =
+      "protocol" in message
+        ? (message as unknown as Record<string, unknown>)
+        : (createMessage({ ...(message as MessageInit<T>), from: this.identity.id }) as Record<
+            string,
+            unknown
+          >);
+    const signed =
+      wire["signature"] === undefined
+        ? signObject(wire, this.identity.secretKey, nativeEd25519)
+        : wire;
+    const id = String(signed["id"]);
+    const raw = JSON.stringify(signed);
+    return new Promise<SendReceipt>((resolve, reject) => {
+      const timeoutMs = this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS;
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new OcpError("hub_timeout", `no ack for ${id} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      timer.unref();
+      const pending: PendingSend = { raw, sent: false, resent: false, timer, resolve, reject };
+      this.#pending.set(id, pending);
+      pending.sent = this.#ws.send(raw) !== "closed";
+    });
+  }
+
+  /** Sends the pending confirmation, then closes for good. */
+  async close(): Promise<CloseInfo> {
+    this.#confirm();
+    return this.#ws.close(CLOSE_CODES.NORMAL, "agent leaving");
+  }
+
+  #onFrame(frame: string): void {
+    if (!isHubFrame(frame)) {
+      this.#enqueue(frame, undefined);
+      return;
+    }
+    const delivery = parseDeliver(frame);
+    if (delivery !== undefined) {
+      this.#enqueue(delivery.raw, delivery.seq);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(frame);
+    } catch {
+      return;
+    }
+    const parsed = HubControlSchema.safeParse(value);
+    if (!parsed.success) return;
+    const control = parsed.data;
+    if (control.type === HUB_TYPES.PROFILE) {
+      this.#profiles.answer(control.payload.agentId, control.payload.profile);
+      return;
+    }
+    const id = control.payload.id;
+    const pending = id === undefined ? undefined : this.#pending.get(id);
+    if (pending === undefined || id === undefined) return;
+    this.#pending.delete(id);
+    clearTimeout(pending.timer);
+    if (control.type === HUB_TYPES.ACK) {
+      const { durable, recipients } = control.payload;
+      const excluded =
+        typeof control.payload["excluded"] === "number" ? control.payload["excluded"] : 0;
+      pending.resolve({ id, durable, recipients, excluded, duplicate: false });
+      return;
+    }
+    if (pending.resent && control.payload.code === "replay_detected") {
+      pending.resolve({ id, durable: true, recipients: 0, excluded: 0, duplicate: true });
+      return;
+    }
+    pending.reject(
+      new OcpError(control.payload.code, control.payload.message, {
+        details: control.payload.details ?? {},
+      }),
+    );
+  }
+
+  /** Deliveries are verified one after another, so they are emitted in order. */
+  #enqueue(raw: string, seq: number | undefined): void {
+    this.#chain = this.#chain
+      .then(() => this.#deliver(raw, seq))
+      .catch((error: unknown) => {
+        // A throwing "message" listener is the caller's bug: surface it, keep delivering.
+        process.nextTick(() => {
+          throw error;
+        });
+      });
+  }
+
+  async #deliver(raw: string, seq: number | undefined): Promise<void> {
+    if (seq !== undefined && seq <= this.#lastSeq) return;
+    const accepted = await this.#pipeline.accept(raw);
+    if (seq !== undefined) {
+      this.#lastSeq = seq;
+      this.#ws.lastSeq = seq;
+      this.#scheduleConfirm();
+    }
+    if (!accepted.ok) {
+      // A duplicate (same id again) is dropped silently: exactly once in effect.
+      if (accepted.error.code !== "replay_detected") {
+        this.emit("dropped", { code: accepted.error.code, error: accepted.error, seq });
+      }
+      return;
+    }
+    this.emit("message", {
+      message: accepted.value.message,
+      wire: accepted.value.wire,
+      raw,
+      seq,
+    });
+  }
+
+  #scheduleConfirm(): void {
+    if (this.#lastSeq - this.#confirmedSeq >= CLIENT_CONFIRM_EVERY) {
+      this.#confirm();
+      return;
+    }
+    if (this.#confirmTimer === undefined) {
+      this.#confirmTimer = setTimeout(() => this.#confirm(), CLIENT_CONFIRM_INTERVAL_MS);
+      this.#confirmTimer.unref();
+    }
+  }
+
+  #confirm(): void {
+    if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
+    this.#confirmTimer = undefined;
+    if (this.#lastSeq <= this.#confirmedSeq) return;
+    const status = this.#ws.send(encodeHubControl(HUB_TYPES.DELIVERED, { seq: this.#lastSeq }));
+    if (status !== "closed" && status !== "overflow") this.#confirmedSeq = this.#lastSeq;
+  }
+
+  #stop(error: OcpError): void {
+    if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
+    this.#profiles.fail(error);
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+      this.#pending.delete(id);
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * `@ocp/a2a-ocp-client`: an agent's connection to an a2a+ocp hub. `HubClient`
+ * proves the agent's key at registration, signs what it sends, verifies
+ * what it receives (signature, freshness, replay, sender's profile),
+ * confirms deliveries and resumes where it left off after a reconnect.
+ */
+export {
+  type DeliveredMessage,
+  type DroppedMessage,
+  HubClient,
+  type HubClientEvents,
+  type HubClientOptions,
+  type SendReceipt,
+} from "./hub-client.js";
+export * from "./limits.js";

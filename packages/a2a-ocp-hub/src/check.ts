@@ -1,0 +1,72 @@
+/**
+ * The hub's inbound checks: the message layer's {@link MessageStages} (the
+ * same stages as the agent-side `InboundPipeline`), with one more after the
+ * schema: the message's `from` must be the agent that authenticated the
+ * connection (`sender_mismatch`). The signature stage runs when the caller
+ * says so — always for a message the hub acts on or stores, and for
+ * forwarded ones when `verifyForwarded` is on. Keys come from the verified
+ * profiles of registered agents (synchronous, native Ed25519).
+ */
+import {
+  type Ed25519Backend,
+  fail,
+  type InboundErrorCode,
+  type MessageStages,
+  ok,
+  type Result,
+  verifyObject,
+  type WireMessage,
+} from "@ocp/a2a-ocp-messaging";
+
+export type HubCheckCode = InboundErrorCode | "sender_mismatch";
+
+export interface HubCheckOptions {
+  stages: MessageStages;
+  ed25519: Ed25519Backend;
+  keyOf: (agentId: string) => Uint8Array | undefined;
+}
+
+/** A message that passed the checks, with its parsed JSON and its deadline (ms). */
+export interface CheckedMessage {
+  wire: WireMessage;
+  json: Record<string, unknown>;
+  deadline: number;
+  verified: boolean;
+}
+
+export function checkInbound(
+  raw: string,
+  sender: string,
+  mustVerify: (wire: WireMessage) => boolean,
+  o: HubCheckOptions,
+): Result<CheckedMessage, HubCheckCode> {
+  // 1–3. size, JSON, schema
+  const parsed = o.stages.parse(raw);
+  if (!parsed.ok) return parsed;
+  const { wire, json } = parsed.value;
+  // 3b. the sender is the authenticated agent
+  if (wire.from !== sender) {
+    return fail("sender_mismatch", `message from ${wire.from} on the connection of ${sender}`, {
+      details: { from: wire.from, authenticated: sender },
+    });
+  }
+  // 4. signature
+  let verified = false;
+  if (mustVerify(wire)) {
+    if (wire.signature === undefined) {
+      return fail("signature_missing", `message from ${wire.from} is not signed`);
+    }
+    const key = o.keyOf(wire.from);
+    if (key === undefined) return fail("unknown_sender", `no public key for ${wire.from}`);
+    if (!verifyObject(json, key, o.ed25519)) {
+      return fail("signature_invalid", `the signature does not verify for ${wire.from}`, {
+        details: { from: wire.from },
+      });
+    }
+    verified = true;
+  }
+  // 5–7. freshness, replay, rate limit
+  const deadline = o.stages.admit(wire);
+  if (!deadline.ok) return deadline;
+  return ok({ wire, json, deadline: deadline.value, verified });
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+/**
+ * `ocp-hub`: runs an {@link OCPHub}. Prints the URL it listens on as the
+ * first line of stdout (`ws://127.0.0.1:PORT/`), logs to stderr, and shuts
+ * down cleanly on SIGINT/SIGTERM.
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { OCPHub } from "./hub.js";
+import { WORKSPACE_PATTERN } from "./nats/subjects.js";
+import { DEFAULT_HUB_DB_PATH } from "./options.js";
+
+/**
+ * The NATS cluster code, loaded only for `--nats`: its `@nats-io/*` packages
+ * are optional peers of this package, so a single hub never needs them.
+ */
+async function loadNats(): Promise<typeof import("./nats/connect.js")> {
+  try {
+    return await import("./nats/connect.js");
+  } catch (cause) {
+    process.stderr.write(
+      "ocp-hub: --nats needs @nats-io/transport-node, @nats-io/jetstream and @nats-io/kv " +
+        `installed beside @ocp/a2a-ocp-hub (${cause instanceof Error ? cause.message : String(cause)})\n`,
+    );
+    process.exit(2);
+  }
+}
+
+const HELP = `Usage: ocp-hub [options]
+
+Runs an a2a+ocp hub: agents connect over WebSocket (subprotocol a2a-ocp-v1),
+announce themselves with a signed profile, and exchange signed messages that
+the hub checks, routes and (for durable ones) commits before acknowledging.
+
+Options:
+  --host HOST            interface to listen on (default 127.0.0.1, loopback)
+  --port PORT            port, 0 for a free one (default 0)
+  --db FILE              SQLite file (default ${DEFAULT_HUB_DB_PATH})
+  --synchronous MODE     FULL (default) or NORMAL
+  --no-verify-forwarded  do not verify signatures of forwarded transient messages
+                         (durable ones and subscriptions are always verified)
+  --no-rate-limits       disable the per-sender rate limits (§12.3)
+  --messages-per-minute N  per-sender message rate limit (default 100)
+  --broadcasts-per-minute N  per-sender broadcast rate limit (default 10)
+  --nats URL             cluster: share routing and storage with every hub on this
+                         NATS server (JetStream on), instead of the SQLite file;
+                         several URLs comma-separated
+  --workspace NAME       cluster: the workspace (team) on that server (default "default")
+  --nats-replicas N      cluster: JetStream replicas of streams and buckets (default 1;
+                         3 on a NATS cluster of three servers)
+  -h, --help             show this help
+
+Prints the hub's URL on the first line of stdout.
+`;
+
+const PositiveInt = z.coerce.number().int().positive();
+const OptionsSchema = z.object({
+  host: z.string().min(1).default("127.0.0.1"),
+  port: z.coerce.number().int().min(0).max(65_535).default(0),
+  db: z.string().min(1).default(DEFAULT_HUB_DB_PATH),
+  synchronous: z.enum(["FULL", "NORMAL"]).default("FULL"),
+  "verify-forwarded": z.boolean().default(true),
+  "rate-limits": z.boolean().default(true),
+  "messages-per-minute": PositiveInt.optional(),
+  "broadcasts-per-minute": PositiveInt.optional(),
+  help: z.boolean().default(false),
+  nats: z
+    .string()
+    .regex(/^(nats|tls):\/\/[^\s]+$/, "--nats takes nats://host:port")
+    .optional(),
+  "nats-replicas": z.coerce.number().int().min(1).max(5).optional(),
+  workspace: z
+    .string()
+    .regex(WORKSPACE_PATTERN, "--workspace is letters, digits, - and _")
+    .optional(),
+});
+
+async function main(): Promise<void> {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        db: { type: "string" },
+        synchronous: { type: "string" },
+        "verify-forwarded": { type: "boolean" },
+        "rate-limits": { type: "boolean" },
+        "messages-per-minute": { type: "string" },
+        "broadcasts-per-minute": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        nats: { type: "string" },
+        workspace: { type: "string" },
+        "nats-replicas": { type: "string" },
+      },
+      allowNegative: true,
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(
+      `ocp-hub: ${error instanceof Error ? error.message : String(error)}\n${HELP}`,
+    );
+    process.exit(2);
+  }
+  const parsed = OptionsSchema.safeParse(values);
+  if (!parsed.success) {
+    process.stderr.write(`ocp-hub: ${parsed.error.issues[0]?.message ?? "bad options"}\n${HELP}`);
+    process.exit(2);
+  }
+  const o = parsed.data;
+  if (o.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (o.nats === undefined && (o.workspace !== undefined || o["nats-replicas"] !== undefined)) {
+    process.stderr.write(`ocp-hub: --workspace and --nats-replicas need --nats\n${HELP}`);
+    process.exit(2);
+  }
+  const limits: Record<string, number> = {};
+  if (o["messages-per-minute"] !== undefined) limits["messages"] = o["messages-per-minute"];
+  if (o["broadcasts-per-minute"] !== undefined) limits["broadcasts"] = o["broadcasts-per-minute"];
+  const onError = (error: unknown) =>
+    process.stderr.write(`ocp-hub: ${error instanceof Error ? error.message : String(error)}\n`);
+  // Cluster: a NATS connection with the JetStream store and the NATS bus.
+  const cluster =
+    o.nats === undefined
+      ? undefined
+      : await (await loadNats()).connectNats({
+          servers: o.nats,
+          ...(o.workspace === undefined ? {} : { workspace: o.workspace }),
+          ...(o["nats-replicas"] === undefined ? {} : { replicas: o["nats-replicas"] }),
+          onError,
+        });
+  const hub = await OCPHub.start({
+    ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
+    host: o.host,
+    port: o.port,
+    dbPath: o.db,
+    synchronous: o.synchronous,
+    verifyForwarded: o["verify-forwarded"],
+    rateLimits: o["rate-limits"] ? limits : false,
+  });
+  process.stdout.write(`${hub.url}\n`);
+  const storage =
+    cluster === undefined
+      ? `store ${o.db}`
+      : `NATS ${o.nats}, workspace ${cluster.subjects.workspace}`;
+  process.stderr.write(`ocp-hub: listening on ${hub.url}, ${storage}\n`);
+  const stop = () => {
+    hub.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`ocp-hub: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

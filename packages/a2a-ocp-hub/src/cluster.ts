@@ -1,0 +1,102 @@
+/**
+ * The hub's side of a {@link ClusterRouting} bus (NATS): which messages the
+ * hub hands to the bus whole instead of resolving recipients itself.
+ *
+ * - A transient broadcast (awareness, collective queries, events, custom):
+ *   published once; subjects route it (events by type, to subscribers only).
+ * - An `ocp.event.subscribe` / `ocp.event.unsubscribe`: the agent's
+ *   subscription starts (stops) routing before the hub acknowledges it, so an
+ *   event published after the ack reaches it, whichever hub the publisher
+ *   uses.
+ *
+ * Durable messages (knowledge, sync, consensus, direct) still go through the
+ * router and the store: each recipient gets its own sequence number in its
+ * own JetStream inbox, and §8.5 visibility is decided per recipient.
+ */
+
+import type { WireMessage } from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, BROADCAST, profilePublicKey } from "@ocp/a2a-ocp-messaging";
+import {
+  EventSubscribePayloadSchema,
+  EventUnsubscribePayloadSchema,
+} from "@ocp/a2a-ocp-messaging/schemas";
+import type { ClusterRouting } from "./bus.js";
+import { isDurable } from "./router.js";
+import type { HubStore } from "./store.js";
+
+/**
+ * Hands `wire` to the cluster bus where it routes by subject. Returns the
+ * publication to acknowledge on when the bus took the message whole (a
+ * transient broadcast); `undefined` when the hub routes it as usual (no
+ * cluster bus, or a durable message — a subscription change it carries then
+ * takes effect in the background).
+ */
+export function clusterStep(
+  cluster: ClusterRouting | undefined,
+  agentId: string,
+  wire: WireMessage,
+  payload: unknown,
+  raw: string,
+  onError: (error: unknown) => void,
+): Promise<void> | undefined {
+  if (cluster === undefined) return undefined;
+  let ready: Promise<void> = Promise.resolve();
+  if (wire.type === "ocp.event.subscribe" && payload !== undefined) {
+    const parsed = EventSubscribePayloadSchema.safeParse(payload);
+    if (parsed.success) {
+      ready = cluster.subscribed({
+        agentId,
+        subscriptionId: parsed.data.subscriptionId,
+        eventTypes: parsed.data.eventTypes,
+        ...(parsed.data.filters === undefined ? {} : { filters: parsed.data.filters }),
+      });
+    }
+  } else if (wire.type === "ocp.event.unsubscribe" && payload !== undefined) {
+    const parsed = EventUnsubscribePayloadSchema.safeParse(payload);
+    if (parsed.success) ready = cluster.unsubscribed(agentId, parsed.data.subscriptionId);
+  }
+  if (wire.to !== BROADCAST || isDurable(wire)) {
+    ready.catch(onError);
+    return undefined;
+  }
+  const published = cluster.broadcast({
+    id: wire.id,
+    from: wire.from,
+    type: wire.type,
+    payload,
+    bytes: Buffer.from(raw, "utf8"),
+  });
+  return Promise.all([ready, published]).then(
+    () => undefined,
+    (error: unknown) => {
+      onError(error);
+      throw error;
+    },
+  );
+}
+
+/** The hub's table of registered agents. */
+export type KnownAgents = Map<string, { profile: AgentProfile; key: Uint8Array }>;
+
+/** Records a profile saved by another hub; the first key seen stays pinned. */
+export function learnProfile(known: KnownAgents, profile: AgentProfile): void {
+  const current = known.get(profile.id);
+  if (current !== undefined && current.profile.publicKey !== profile.publicKey) return;
+  if (current === undefined || current.profile.issuedAt < profile.issuedAt) {
+    known.set(profile.id, { profile, key: profilePublicKey(profile) });
+  }
+}
+
+/** A known profile, else (a shared store) the one another hub saved, learned on the way. */
+export function profileOf(
+  known: KnownAgents,
+  store: HubStore,
+  agentId: string,
+): AgentProfile | undefined | Promise<AgentProfile | undefined> {
+  const current = known.get(agentId)?.profile;
+  if (current !== undefined || store.agent === undefined) return current;
+  return store.agent(agentId).then((profile) => {
+    if (profile !== undefined) learnProfile(known, profile);
+    return profile;
+  });
+}

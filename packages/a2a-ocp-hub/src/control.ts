@@ -1,0 +1,108 @@
+/**
+ * The hub's side of the control vocabulary (see `protocol.ts`): confirmations
+ * of durable deliveries, profile lookups, and the reject frame.
+ */
+import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
+import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
+import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
+import type { AgentSession } from "./session.js";
+import type { HubStore } from "./store.js";
+
+/** The `id` of a message that was refused, when its text is JSON with a top-level string `id`. */
+export function messageIdOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.length > 4 * 1024 * 1024) return undefined;
+  try {
+    const value = JSON.parse(raw) as unknown;
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const id = (value as Record<string, unknown>)["id"];
+      if (typeof id === "string" && id.length <= 256) return id;
+    }
+  } catch {
+    // Not JSON: the reject carries no id.
+  }
+  return undefined;
+}
+
+/** An `ocp.hub.reject` frame. */
+export function rejectFrame(
+  raw: string | undefined,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  id?: string,
+): string {
+  const payload: Record<string, unknown> = { code, message };
+  const messageId = id ?? messageIdOf(raw);
+  if (messageId !== undefined) payload["id"] = messageId;
+  if (details !== undefined) payload["details"] = jsonSafe(details);
+  return encodeHubControl(HUB_TYPES.REJECT, payload);
+}
+
+/** Details reduced to what survives JSON (zod issues hold only plain data; causes are dropped). */
+function jsonSafe(details: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(details)) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+export class HubControlHandler {
+  readonly #store: HubStore;
+  readonly #profileOf: (
+    agentId: string,
+  ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
+  readonly #onError: (error: unknown) => void;
+
+  constructor(options: {
+    store: HubStore;
+    /** May be asynchronous (a store shared by several hubs). */
+    profileOf: (agentId: string) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
+    onError: (error: unknown) => void;
+  }) {
+    this.#store = options.store;
+    this.#profileOf = options.profileOf;
+    this.#onError = options.onError;
+  }
+
+  /** Handles one control frame from an agent. */
+  handle(session: AgentSession, raw: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = undefined;
+    }
+    const parsed = AgentControlSchema.safeParse(value);
+    if (!parsed.success) {
+      session.connection.send(
+        rejectFrame(undefined, "hub_frame_invalid", "malformed or unknown hub control frame"),
+      );
+      return;
+    }
+    const frame = parsed.data;
+    if (frame.type === HUB_TYPES.DELIVERED) {
+      // Never beyond what this connection was sent: a confirmation cannot drop unsent messages.
+      const seq = Math.min(frame.payload.seq, session.sentSeq);
+      this.#store.confirm(session.agentId, seq).catch(this.#onError);
+      return;
+    }
+    const agentId = frame.payload.agentId;
+    const answer = (profile: AgentProfile | undefined) => {
+      if (session.connection.state !== "open") return;
+      session.connection.send(
+        encodeHubControl(
+          HUB_TYPES.PROFILE,
+          profile === undefined ? { agentId } : { agentId, profile },
+        ),
+      );
+    };
+    const profile = this.#profileOf(agentId);
+    if (profile instanceof Promise) {
+      profile.then(answer, (error: unknown) => {
+        this.#onError(error);
+        answer(undefined);
+      });
+    } else answer(profile);
+  }
+}

@@ -1,0 +1,403 @@
+/**
+ * The hub (§6, §8): agents connect over `@ocp/transport-ws`, announce
+ * themselves with a signed profile over the connection's nonce, and exchange
+ * signed messages that the hub checks (sender, signature, freshness, replay,
+ * rate), routes (direct, multicast, broadcast, event subscriptions, §8.5
+ * visibility) and, for durable ones, commits before acknowledging. It
+ * forwards the exact text it received. See the package README, "Hub".
+ */
+
+import type { AgentProfile, CompressedMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
+import {
+  DEFAULT_TTL_SECONDS,
+  encodeHubControl,
+  HUB_TYPES,
+  isHubFrame,
+  MAX_CLOCK_SKEW_MS,
+  MAX_JSON_DEPTH,
+  MessageStages,
+  profilePublicKey,
+  RateLimiter,
+  ReplayWindow,
+  verifyAgentProfile,
+  verifyAnnouncement,
+} from "@ocp/a2a-ocp-messaging";
+import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
+import { CLOSE_CODES, createWsServer, MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
+import { CommitQueue } from "./acks.js";
+import type { HubBus } from "./bus.js";
+import { checkInbound, type HubCheckOptions } from "./check.js";
+import { clusterStep, learnProfile, profileOf } from "./cluster.js";
+import { HubControlHandler, rejectFrame } from "./control.js";
+import { HUB_FRAME_OVERHEAD_BYTES, HUB_SWEEP_INTERVAL_MS } from "./limits.js";
+import { MemoryBus } from "./memory-bus.js";
+import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
+import { isDurable, route } from "./router.js";
+import { AgentSession } from "./session.js";
+import { SqliteStore } from "./sqlite-store.js";
+import type { HubStore } from "./store.js";
+import { observeSubscription } from "./subscription-messages.js";
+import { SubscriptionTable } from "./subscriptions.js";
+
+/** Counters of a running hub. */
+export interface HubStats {
+  /** Agents connected now. */
+  connected: number;
+  /** Agents ever registered. */
+  known: number;
+  subscriptions: number;
+  accepted: number;
+  rejected: number;
+  /** Durable messages committed. */
+  committed: number;
+  /** Deliveries handed to connections (durable and transient). */
+  delivered: number;
+  /** Connections closed as slow consumers (4003). */
+  slowConsumerCloses: number;
+  /** Highest outbound buffer of any connection, bytes. */
+  peakOutboundBytes: number;
+}
+
+interface Known {
+  profile: AgentProfile;
+  key: Uint8Array;
+}
+
+export class OCPHub {
+  readonly options: Readonly<OCPHubOptions>;
+  readonly store: HubStore;
+  readonly bus: HubBus;
+  readonly subscriptions = new SubscriptionTable();
+  readonly #known = new Map<string, Known>();
+  readonly #allowed: Map<string, string> | undefined;
+  readonly #sessions = new Map<string, AgentSession>();
+  readonly #lastSeqs = new Map<string, number | undefined>();
+  readonly #check: HubCheckOptions;
+  readonly #control: HubControlHandler;
+  readonly #decompress = createDecompressor();
+  readonly #now: () => number;
+  readonly #onError: (error: unknown) => void;
+  #server: WsServer | undefined;
+  #sweep: NodeJS.Timeout | undefined;
+  readonly #commits: CommitQueue;
+  #closing: Promise<void> | undefined;
+  readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
+
+  /** Creates a hub; nothing listens until {@link listen}. */
+  constructor(options: OCPHubOptions = {}) {
+    this.options = options;
+    this.#now = options.now ?? Date.now;
+    this.#onError =
+      options.onError ?? ((error) => process.stderr.write(`ocp-hub: ${String(error)}\n`));
+    this.store =
+      options.store ??
+      new SqliteStore({
+        path: options.dbPath ?? DEFAULT_HUB_DB_PATH,
+        ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+      });
+    this.bus = options.bus ?? new MemoryBus();
+    if (options.allowedProfiles !== undefined) {
+      this.#allowed = new Map();
+      for (const value of options.allowedProfiles) {
+        const verified = verifyAgentProfile(value, nativeEd25519);
+        if (!verified.ok) throw verified.error;
+        this.#allowed.set(verified.value.id, verified.value.publicKey);
+      }
+    }
+    const transportMax = options.transport?.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
+    this.#check = {
+      stages: new MessageStages({
+        maxMessageBytes: options.maxMessageBytes ?? transportMax - HUB_FRAME_OVERHEAD_BYTES,
+        maxJsonDepth: MAX_JSON_DEPTH,
+        maxClockSkewMs: options.maxClockSkewMs ?? MAX_CLOCK_SKEW_MS,
+        defaultTtlSeconds: options.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
+        replay: new ReplayWindow(
+          options.replayWindowEntries === undefined
+            ? {}
+            : { maxEntries: options.replayWindowEntries },
+        ),
+        rateLimiter:
+          options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {}),
+        now: this.#now,
+      }),
+      ed25519: nativeEd25519,
+      keyOf: (agentId) => this.#known.get(agentId)?.key,
+    };
+    this.#commits = new CommitQueue(this.store, {
+      deliver: (agentId, delivery) => this.bus.deliver(agentId, delivery),
+      ack: (item, outcome) =>
+        this.#ack(item.sender, outcome.id, true, outcome.seqs.length, item.excluded),
+      reject: (item, code, message) =>
+        this.#reject(item.sender, undefined, code, message, undefined, item.stored.id),
+      onError: this.#onError,
+    });
+    this.#control = new HubControlHandler({
+      store: this.store,
+      profileOf: (agentId) => profileOf(this.#known, this.store, agentId),
+      onError: this.#onError,
+    });
+  }
+
+  /** Creates a hub and starts listening. */
+  static async start(options: OCPHubOptions = {}): Promise<OCPHub> {
+    const hub = new OCPHub(options);
+    await hub.listen();
+    return hub;
+  }
+
+  /** Loads agents and subscriptions from the store, then listens; resolves with the URL. */
+  async listen(): Promise<string> {
+    if (this.#server !== undefined) return this.url;
+    for (const profile of await this.store.agents()) {
+      this.#known.set(profile.id, { profile, key: profilePublicKey(profile) });
+    }
+    for (const subscription of await this.store.subscriptions()) {
+      this.subscriptions.add(subscription, Number.MAX_SAFE_INTEGER);
+    }
+    // Cluster (a store shared by several hubs): learn agents registered elsewhere.
+    await this.store.watchAgents?.((profile) => learnProfile(this.#known, profile));
+    this.#server = await createWsServer({
+      ...this.options.transport,
+      host: this.options.host ?? "127.0.0.1",
+      port: this.options.port ?? 0,
+      ...(this.options.path === undefined ? {} : { path: this.options.path }),
+      authenticate: (announcement, nonce, context) =>
+        this.#authenticate(announcement, nonce, context.connectionId),
+    });
+    this.#server.on("connection", (connection, info) => this.#register(connection, info));
+    const interval = this.options.sweepIntervalMs ?? HUB_SWEEP_INTERVAL_MS;
+    this.#sweep = setInterval(() => {
+      this.store.sweep(this.#now()).catch(this.#onError);
+    }, interval);
+    this.#sweep.unref();
+    return this.url;
+  }
+
+  /** `ws://host:port/path`. */
+  get url(): string {
+    if (this.#server === undefined) throw new Error("the hub is not listening");
+    return this.#server.url;
+  }
+
+  get port(): number {
+    if (this.#server === undefined) throw new Error("the hub is not listening");
+    return this.#server.port;
+  }
+
+  /** The agents connected now. */
+  connectedAgents(): string[] {
+    return [...this.#sessions.keys()];
+  }
+
+  stats(): HubStats {
+    const server = this.#server?.stats();
+    return {
+      connected: this.#sessions.size,
+      known: this.#known.size,
+      subscriptions: this.subscriptions.size,
+      ...this.#counts,
+      committed: this.#commits.committed,
+      slowConsumerCloses: server?.slowConsumerCloses ?? 0,
+      peakOutboundBytes: server?.peakOutboundBytes ?? 0,
+    };
+  }
+
+  /** Closes every connection (1001), commits what was accepted, and closes the store. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (this.#sweep !== undefined) clearInterval(this.#sweep);
+      await this.#server?.close(CLOSE_CODES.GOING_AWAY, "hub shutting down");
+      await this.#commits.drain();
+      await this.bus.close();
+      await this.store.close();
+    })();
+    return this.#closing;
+  }
+
+  async #authenticate(announcement: unknown, nonce: string, connectionId: string) {
+    const verified = verifyAnnouncement(announcement, nonce, nativeEd25519);
+    if (!verified.ok) return { refused: verified.error.message };
+    const { profile, lastSeq } = verified.value;
+    if (this.#allowed !== undefined && this.#allowed.get(profile.id) !== profile.publicKey) {
+      return {
+        refused: `${profile.id} is not on the hub's allow-list`,
+        kind: "registration" as const,
+      };
+    }
+    if (this.options.allow !== undefined && !this.options.allow(profile)) {
+      return { refused: `${profile.id} is not admitted`, kind: "registration" as const };
+    }
+    await profileOf(this.#known, this.store, profile.id); // Cluster: a key pinned elsewhere counts.
+    const known = this.#known.get(profile.id);
+    if (known !== undefined && known.profile.publicKey !== profile.publicKey) {
+      return {
+        refused: `${profile.id} is registered with another key`,
+        kind: "registration" as const,
+      };
+    }
+    if (known === undefined || known.profile.issuedAt < profile.issuedAt) {
+      await this.store.saveAgent(profile);
+      this.#known.set(profile.id, { profile, key: verified.value.publicKey });
+    }
+    this.#lastSeqs.set(connectionId, lastSeq);
+    return { agentId: profile.id };
+  }
+
+  #register(connection: Connection, info: RegisteredInfo): void {
+    const agentId = info.agentId;
+    const lastSeq = this.#lastSeqs.get(connection.id);
+    this.#lastSeqs.delete(connection.id);
+    const previous = this.#sessions.get(agentId);
+    if (previous !== undefined)
+      previous.connection.close(CLOSE_CODES.NORMAL, "replaced by a new connection");
+    const session = new AgentSession({
+      agentId,
+      connection,
+      store: this.store,
+      afterSeq: lastSeq ?? 0,
+      now: this.#now,
+      onError: this.#onError,
+    });
+    this.#sessions.set(agentId, session);
+    const detach = this.bus.attach(agentId, (delivery) => {
+      this.#counts.delivered += 1;
+      session.deliver(delivery);
+    });
+    connection.on("message", (raw) => this.#onMessage(session, raw));
+    connection.once("close", () => {
+      detach();
+      if (this.#sessions.get(agentId) === session) this.#sessions.delete(agentId);
+    });
+    const start =
+      lastSeq !== undefined && lastSeq > 0
+        ? this.store.confirm(agentId, lastSeq)
+        : Promise.resolve();
+    start.then(() => session.catchUp(), this.#onError);
+  }
+
+  #onMessage(session: AgentSession, raw: string): void {
+    if (isHubFrame(raw)) {
+      this.#control.handle(session, raw);
+      return;
+    }
+    const checked = checkInbound(
+      raw,
+      session.agentId,
+      (wire) => this.#mustVerify(wire),
+      this.#check,
+    );
+    if (!checked.ok) {
+      this.#reject(session, raw, checked.error.code, checked.error.message, checked.error.details);
+      return;
+    }
+    const { wire, deadline } = checked.value;
+    const payload = this.#readablePayload(wire);
+    if (payload === "undecodable") {
+      this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
+      return;
+    }
+    const observed = observeSubscription(wire.type, session.agentId, payload, {
+      table: this.subscriptions,
+      store: this.store,
+      onError: this.#onError,
+    });
+    if (!observed.ok) {
+      this.#reject(session, raw, observed.code, observed.message, undefined, wire.id);
+      return;
+    }
+    // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
+    const published = clusterStep(
+      this.bus.cluster,
+      session.agentId,
+      wire,
+      payload,
+      raw,
+      this.#onError,
+    );
+    if (published !== undefined) {
+      this.#counts.accepted += 1;
+      const refused = () =>
+        this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
+      published.then(() => this.#ack(session, wire.id, false, 0, 0), refused);
+      return;
+    }
+    const decided = route(wire, payload, {
+      known: () => this.#known.keys(),
+      attached: () => this.bus.attached(),
+      subscriptions: this.subscriptions,
+      policy: {
+        teamOf: this.options.teamOf ?? ((agentId) => this.#teamOf(agentId)),
+        defaultVisibility: this.options.defaultVisibility ?? "workspace",
+      },
+    });
+    this.#counts.accepted += 1;
+    if (decided.durable) {
+      this.#commits.push({
+        stored: {
+          id: wire.id,
+          sender: wire.from,
+          raw,
+          expiresAt: deadline,
+          recipients: decided.recipients,
+        },
+        sender: session,
+        excluded: decided.excluded.length,
+      });
+      return;
+    }
+    const bytes = Buffer.from(raw, "utf8");
+    for (const agent of decided.recipients) this.bus.deliver(agent, { kind: "transient", bytes });
+    this.#ack(session, wire.id, false, decided.recipients.length, decided.excluded.length);
+  }
+
+  #mustVerify(wire: WireMessage): boolean {
+    return (
+      this.options.verifyForwarded !== false ||
+      isDurable(wire) ||
+      wire.type === "ocp.event.subscribe" ||
+      wire.type === "ocp.event.unsubscribe"
+    );
+  }
+
+  /** The payload the hub may read: plain, inflated, or `undefined` when encrypted. */
+  #readablePayload(wire: WireMessage): unknown {
+    if (wire.encrypted === true) return undefined;
+    if ("compressedPayload" in wire && wire.compressedPayload !== undefined) {
+      const inflated = this.#decompress(wire as CompressedMessage);
+      return inflated.ok ? inflated.value.payload : "undecodable";
+    }
+    return (wire as { payload: unknown }).payload;
+  }
+
+  #teamOf(agentId: string): string | undefined {
+    const team = (this.#known.get(agentId)?.profile as Record<string, unknown> | undefined)?.[
+      "team"
+    ];
+    return typeof team === "string" ? team : undefined;
+  }
+
+  #ack(
+    session: AgentSession,
+    id: string,
+    durable: boolean,
+    recipients: number,
+    excluded: number,
+  ): void {
+    if (!session.open) return;
+    session.connection.send(encodeHubControl(HUB_TYPES.ACK, { id, durable, recipients, excluded }));
+  }
+
+  #reject(
+    session: AgentSession,
+    raw: string | undefined,
+    code: string,
+    message: string,
+    details?: Record<string, unknown>,
+    id?: string,
+  ): void {
+    this.#counts.rejected += 1;
+    if (!session.open) return;
+    session.connection.send(rejectFrame(raw, code, message, details, id));
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * `@ocp/a2a-ocp-hub`: the a2a+ocp hub. `OCPHub.start()` listens for agents
+ * over WebSocket, checks and routes every message, and commits durable ones
+ * to its store (SQLite by default) before acknowledging. Hubs clustered on
+ * NATS JetStream are behind `@ocp/a2a-ocp-hub/nats`.
+ */
+export type {
+  BusDelivery,
+  BusSink,
+  ClusterBroadcast,
+  ClusterRouting,
+  HubBus,
+} from "./bus.js";
+export { type HubStats, OCPHub } from "./hub.js";
+export * from "./limits.js";
+export { MemoryBus } from "./memory-bus.js";
+export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
+export { isDurable, isDurableType } from "./router.js";
+export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
+export type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "./store.js";

@@ -1,0 +1,26 @@
+/**
+ * Every limit of the hub and its client, each a named constant with a finite
+ * default. Options that override one never accept 0 or Infinity.
+ */
+
+/**
+ * Bytes a hub frame adds around a forwarded message (`ocp.hub.deliver` with
+ * its sequence number). The hub accepts messages up to the transport's payload
+ * limit minus this, so a delivery frame always fits the recipient's limit.
+ */
+export const HUB_FRAME_OVERHEAD_BYTES = 1024;
+
+/** Most stored messages replayed to a reconnecting agent per page (the next page waits for drain). */
+export const HUB_REPLAY_PAGE_SIZE = 256;
+
+/** Most durable messages committed in one SQLite transaction (group commit per event-loop turn). */
+export const HUB_COMMIT_BATCH_MAX = 512;
+
+/** Interval of the sweep that deletes expired messages and deliveries, ms. */
+export const HUB_SWEEP_INTERVAL_MS = 30_000;
+
+/** Most event subscriptions one agent may hold at the hub. */
+export const HUB_MAX_SUBSCRIPTIONS_PER_AGENT = 256;
+
+/** Most event types in one subscription. */
+export const HUB_MAX_EVENT_TYPES_PER_SUBSCRIPTION = 64;

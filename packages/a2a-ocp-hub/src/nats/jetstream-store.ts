@@ -1,0 +1,374 @@
+/**
+ * {@link HubStore} on NATS JetStream, shared by every hub of a workspace.
+ *
+ * - Deliveries: one stream per agent (`OCP_<ws>_IN_<agent>`, see
+ *   `subjects.ts`). Committing a message publishes it once into each
+ *   recipient's stream with `Nats-Msg-Id` = the message id; the stream
+ *   sequence is the recipient's delivery sequence number, so an agent that
+ *   moves to another hub resumes from the last sequence it saw, and a resend
+ *   of the same message (after a lost ack, to another hub) is dropped by the
+ *   stream's duplicate window (`NATS_DUPLICATE_WINDOW_MS`). A message is a
+ *   duplicate when every recipient's stream reports it as one.
+ * - `confirm` purges a stream up to the confirmed sequence; expired
+ *   deliveries are skipped on read and aged out by the stream's `max_age`.
+ * - Profiles and event subscriptions: two KV buckets. The first key seen for
+ *   an agent is pinned cluster-wide (create-if-absent).
+ *
+ * Commits are acknowledged once JetStream has stored them (file storage):
+ * the hub acknowledges a message to its sender only then.
+ */
+
+import {
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  type PubAck,
+} from "@nats-io/jetstream";
+import { type KV, Kvm, KvWatchInclude } from "@nats-io/kv";
+import { headers, type NatsConnection, nanos } from "@nats-io/transport-node";
+import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { OcpError } from "@ocp/types";
+import { z } from "zod";
+import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
+import {
+  NATS_DUPLICATE_WINDOW_MS,
+  NATS_INBOX_MAX_AGE_MS,
+  NATS_PENDING_CONCURRENCY,
+  NATS_REQUEST_TIMEOUT_MS,
+} from "./limits.js";
+import { agentToken, EXPIRES_HEADER, type Subjects } from "./subjects.js";
+
+const SubscriptionSchema = z.object({
+  agentId: z.string().min(1),
+  subscriptionId: z.string().min(1),
+  eventTypes: z.array(z.string()),
+  filters: z.record(z.string(), z.unknown()).optional(),
+});
+
+export interface JetStreamStoreOptions {
+  /** The connection. */
+  connection: NatsConnection;
+  /** Drain and close the connection when the store closes (the hub closes its store last). */
+  ownsConnection?: boolean;
+  /**
+   * JetStream replicas of every stream and bucket: 1 (default) on one
+   * server; 3 on a NATS cluster of three or more servers, so that losing a
+   * server loses nothing.
+   */
+  replicas?: number;
+  /** The workspace's subjects. */
+  subjects: Subjects;
+}
+
+export class JetStreamStore implements HubStore {
+  readonly subjects: Subjects;
+  readonly #nc: NatsConnection;
+  readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
+  readonly #agents: KV;
+  readonly #subs: KV;
+  /** Inbox streams known to exist. */
+  readonly #streams = new Set<string>();
+  readonly #watchers: Array<{ stop: () => void }> = [];
+  #closed = false;
+  #owns = false;
+  #replicas = 1;
+
+  private constructor(
+    nc: NatsConnection,
+    subjects: Subjects,
+    jsm: JetStreamManager,
+    agents: KV,
+    subs: KV,
+  ) {
+    this.#nc = nc;
+    this.subjects = subjects;
+    this.#js = jetstream(nc, { timeout: NATS_REQUEST_TIMEOUT_MS });
+    this.#jsm = jsm;
+    this.#agents = agents;
+    this.#subs = subs;
+  }
+
+  /** Opens (creating when absent) the workspace's KV buckets. */
+  static async open(options: JetStreamStoreOptions): Promise<JetStreamStore> {
+    const nc = options.connection;
+    const jsm = await jetstreamManager(nc, { timeout: NATS_REQUEST_TIMEOUT_MS });
+    const replicas = options.replicas ?? 1;
+    if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+      throw new OcpError("invalid_option", "replicas is an integer from 1 to 5");
+    }
+    const kvm = new Kvm(nc);
+    const agents = await kvm.create(options.subjects.agentsBucket, { history: 1, replicas });
+    const subs = await kvm.create(options.subjects.subscriptionsBucket, { history: 1, replicas });
+    const store = new JetStreamStore(nc, options.subjects, jsm, agents, subs);
+    store.#owns = options.ownsConnection === true;
+    store.#replicas = replicas;
+    return store;
+  }
+
+  /** Creates the inbox stream of `agentId` unless it is known to exist. */
+  async ensureInbox(agentId: string): Promise<string> {
+    const name = this.subjects.inboxStream(agentId);
+    if (this.#streams.has(name)) return name;
+    try {
+      await this.#jsm.streams.info(name);
+    } catch {
+      try {
+        await this.#jsm.streams.add({
+          name,
+          subjects: [this.subjects.inbox(agentId)],
+          storage: "file",
+          num_replicas: this.#replicas,
+          max_age: nanos(NATS_INBOX_MAX_AGE_MS),
+          duplicate_window: nanos(NATS_DUPLICATE_WINDOW_MS),
+        } as Parameters<JetStreamManager["streams"]["add"]>[0]);
+      } catch (error) {
+        // Another hub created it in between: fine; anything else is a failure.
+        await this.#jsm.streams.info(name).catch(() => {
+          throw error;
+        });
+      }
+    }
+    this.#streams.add(name);
+    return name;
+  }
+
+  async commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]> {
+    const recipients = new Set<string>();
+    for (const message of batch) for (const agent of message.recipients) recipients.add(agent);
+    await Promise.all([...recipients].map((agent) => this.ensureInbox(agent)));
+    // Published in batch order on one connection: each stream stores them in that order.
+    const acks = batch.map((message) =>
+      Promise.all(
+        message.recipients.map((agent) => {
+          const h = headers();
+          h.set(EXPIRES_HEADER, String(message.expiresAt));
+          return this.#js.publish(this.subjects.inbox(agent), message.raw, {
+            msgID: message.id,
+            headers: h,
+            timeout: NATS_REQUEST_TIMEOUT_MS,
+          });
+        }),
+      ),
+    );
+    const settled = await Promise.all(acks);
+    return batch.map((message, i) => {
+      const pubAcks = settled[i] as PubAck[];
+      const duplicate = pubAcks.length > 0 && pubAcks.every((ack) => ack.duplicate);
+      return {
+        id: message.id,
+        duplicate,
+        seqs: duplicate
+          ? []
+          : message.recipients.map((agent, j) => [agent, (pubAcks[j] as PubAck).seq] as const),
+      };
+    });
+  }
+
+  async pending(
+    agentId: string,
+    afterSeq: number,
+    limit: number,
+    now: number,
+  ): Promise<PendingDelivery[]> {
+    const name = this.subjects.inboxStream(agentId);
+    let state: { first_seq: number; last_seq: number };
+    try {
+      state = (await this.#jsm.streams.info(name)).state;
+    } catch {
+      return [];
+    }
+    const first = Math.max(afterSeq + 1, state.first_seq);
+    const last = Math.min(state.last_seq, first + limit - 1);
+    const out: PendingDelivery[] = [];
+    for (let start = first; start <= last; start += NATS_PENDING_CONCURRENCY) {
+      const seqs: number[] = [];
+      for (let seq = start; seq <= Math.min(last, start + NATS_PENDING_CONCURRENCY - 1); seq++) {
+        seqs.push(seq);
+      }
+      const page = await Promise.all(
+        seqs.map((seq) => this.#jsm.streams.getMessage(name, { seq }).catch(() => null)),
+      );
+      for (const stored of page) {
+        if (stored === null) continue;
+        const expiresAt = Number(stored.header?.get(EXPIRES_HEADER) ?? "0");
+        if (expiresAt <= now) continue;
+        const raw = new TextDecoder().decode(stored.data);
+        const id = stored.header?.get("Nats-Msg-Id") ?? "";
+        out.push({ seq: stored.seq, id, raw });
+      }
+    }
+    return out;
+  }
+
+  async confirm(agentId: string, seq: number): Promise<void> {
+    const name = this.subjects.inboxStream(agentId);
+    let last: number;
+    try {
+      last = (await this.#jsm.streams.info(name)).state.last_seq;
+    } catch {
+      return;
+    }
+    // Never past the last stored sequence: purging beyond it would move the stream's next sequence.
+    const upTo = Math.min(seq, last);
+    if (upTo < 1) return;
+    await this.#jsm.streams.purge(name, { seq: upTo + 1 });
+  }
+
+  async saveAgent(profile: AgentProfile): Promise<void> {
+    const key = agentToken(profile.id);
+    const existing = await this.agent(profile.id);
+    if (existing !== undefined && existing.publicKey !== profile.publicKey) {
+      throw new OcpError("invalid_profile", `${profile.id} is registered with another key`);
+    }
+    if (existing === undefined) {
+      try {
+        await this.#agents.create(key, JSON.stringify(profile));
+      } catch (error) {
+        const raced = await this.agent(profile.id);
+        if (raced === undefined) throw error;
+        if (raced.publicKey !== profile.publicKey) {
+          throw new OcpError("invalid_profile", `${profile.id} is registered with another key`);
+        }
+        if (raced.issuedAt >= profile.issuedAt) return;
+        await this.#agents.put(key, JSON.stringify(profile));
+      }
+    } else if (existing.issuedAt < profile.issuedAt) {
+      await this.#agents.put(key, JSON.stringify(profile));
+    }
+    await this.ensureInbox(profile.id);
+  }
+
+  async agent(agentId: string): Promise<AgentProfile | undefined> {
+    const entry = await this.#agents.get(agentToken(agentId));
+    if (entry === null || entry.operation !== "PUT") return undefined;
+    const profile = parseProfile(entry.string());
+    return profile?.id === agentId ? profile : undefined;
+  }
+
+  async agents(): Promise<AgentProfile[]> {
+    const out: AgentProfile[] = [];
+    for await (const key of await this.#agents.keys()) {
+      const entry = await this.#agents.get(key);
+      if (entry === null || entry.operation !== "PUT") continue;
+      const profile = parseProfile(entry.string());
+      if (profile !== undefined) out.push(profile);
+    }
+    return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async watchAgents(listener: (profile: AgentProfile) => void): Promise<void> {
+    // Current values first, then updates: no gap after the hub's initial `agents()` load.
+    const watch = await this.#agents.watch({ include: KvWatchInclude.LastValue });
+    this.#watchers.push(watch);
+    (async () => {
+      for await (const entry of watch) {
+        if (entry.operation !== "PUT") continue;
+        const profile = parseProfile(entry.string());
+        if (profile !== undefined) listener(profile);
+      }
+    })().catch(() => undefined);
+  }
+
+  /**
+   * Calls `listener` with every event subscription (current ones first, then
+   * changes by any hub): the subscription, or `removed` with the key of one
+   * that went.
+   */
+  async watchSubscriptions(
+    listener: (change: { key: string; subscription?: EventSubscription }) => void,
+  ): Promise<void> {
+    const watch = await this.#subs.watch({ include: KvWatchInclude.LastValue });
+    this.#watchers.push(watch);
+    (async () => {
+      for await (const entry of watch) {
+        if (entry.operation !== "PUT") {
+          listener({ key: entry.key });
+          continue;
+        }
+        const subscription = parseSubscription(entry.string());
+        if (subscription !== undefined) listener({ key: entry.key, subscription });
+      }
+    })().catch(() => undefined);
+  }
+
+  async saveSubscription(subscription: EventSubscription): Promise<void> {
+    await this.#subs.put(
+      this.subjects.subscriptionKey(subscription.agentId, subscription.subscriptionId),
+      JSON.stringify(subscription),
+    );
+  }
+
+  async removeSubscription(agentId: string, subscriptionId: string): Promise<void> {
+    await this.#subs.delete(this.subjects.subscriptionKey(agentId, subscriptionId));
+  }
+
+  async subscriptions(): Promise<EventSubscription[]> {
+    return this.#readSubscriptions(">");
+  }
+
+  /** The event subscriptions of one agent. */
+  subscriptionsOf(agentId: string): Promise<EventSubscription[]> {
+    return this.#readSubscriptions(`${agentToken(agentId)}.*`, agentId);
+  }
+
+  async #readSubscriptions(filter: string, agentId?: string): Promise<EventSubscription[]> {
+    const out: EventSubscription[] = [];
+    for await (const key of await this.#subs.keys(filter)) {
+      const entry = await this.#subs.get(key);
+      if (entry === null || entry.operation !== "PUT") continue;
+      const subscription = parseSubscription(entry.string());
+      if (subscription === undefined) continue;
+      if (agentId !== undefined && subscription.agentId !== agentId) continue;
+      out.push(subscription);
+    }
+    return out;
+  }
+
+  /** Expired deliveries are skipped on read and aged out by each stream's `max_age`: nothing to sweep. */
+  async sweep(_now: number): Promise<number> {
+    return 0;
+  }
+
+  /** Stops the watchers, and drains the connection when it owns it. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const watcher of this.#watchers.splice(0)) watcher.stop();
+    if (this.#owns && !this.#nc.isClosed()) await this.#nc.drain().catch(() => undefined);
+  }
+
+  /** The connection this store uses. */
+  get connection(): NatsConnection {
+    return this.#nc;
+  }
+}
+
+/** A profile read from the shared bucket: parsed and its self-signature checked. */
+function parseProfile(text: string): AgentProfile | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const verified = verifyAgentProfile(value, nativeEd25519);
+  return verified.ok ? verified.value : undefined;
+}
+
+/** A subscription read from the shared bucket, parsed with its schema. */
+function parseSubscription(text: string): EventSubscription | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = SubscriptionSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { filters, ...rest } = parsed.data;
+  return filters === undefined ? rest : { ...rest, filters };
+}

@@ -1,0 +1,252 @@
+/**
+ * {@link HubBus} on core NATS, shared by every hub of a workspace (see
+ * `subjects.ts`). The hub an agent is attached to subscribes, for that agent,
+ * to its live subject and to one subject per event-type pattern of its
+ * subscriptions; each hub subscribes once to the workspace's broadcast
+ * subject and hands a broadcast to its own attached agents. Publishing hubs
+ * never look up where an agent is: NATS routes by subject.
+ *
+ * The bus carries no durability. A committed delivery is published live with
+ * its sequence number; if it is lost (the agent was moving between hubs), the
+ * session of the hub it reaches next reads it from the JetStream inbox.
+ */
+import { headers, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import type { CompressedMessage } from "@ocp/a2a-ocp-messaging";
+import { type EventSubscription, matchesFilters } from "@ocp/a2a-ocp-messaging";
+import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
+import type { BusDelivery, BusSink, ClusterBroadcast, ClusterRouting, HubBus } from "../bus.js";
+import type { JetStreamStore } from "./jetstream-store.js";
+import { FROM_HEADER, ID_HEADER, SEQ_HEADER, type Subjects } from "./subjects.js";
+
+export interface NatsBusOptions {
+  connection: NatsConnection;
+  subjects: Subjects;
+  /** Where event subscriptions are read from (watched, so an attaching agent's are at hand). */
+  store: Pick<JetStreamStore, "watchSubscriptions">;
+  onError?: (error: unknown) => void;
+}
+
+interface Attached {
+  sink: BusSink;
+  live: Subscription;
+  /** NATS subscriptions per event subscription id, with what they route. */
+  events: Map<string, { fingerprint: string; subs: Subscription[] }>;
+  /** Id of the last event handed over (overlapping patterns deliver one event once). */
+  lastEventId: string | undefined;
+}
+
+export class NatsBus implements HubBus {
+  readonly cluster: ClusterRouting;
+  readonly #nc: NatsConnection;
+  readonly #subjects: Subjects;
+  /** Every agent's event subscriptions, kept current by a watch of the shared bucket. */
+  readonly #known = new Map<string, Map<string, EventSubscription>>();
+  /** Bucket key → the subscription it holds (a deletion names only the key). */
+  readonly #keys = new Map<string, { agentId: string; subscriptionId: string }>();
+  readonly #onError: (error: unknown) => void;
+  readonly #local = new Map<string, Attached>();
+  readonly #broadcast: Subscription;
+  readonly #decompress = createDecompressor();
+
+  constructor(options: NatsBusOptions) {
+    this.#nc = options.connection;
+    this.#subjects = options.subjects;
+    this.#onError = options.onError ?? (() => undefined);
+    this.#broadcast = this.#nc.subscribe(this.#subjects.broadcast, {
+      callback: (error, msg) => {
+        if (error !== null) return this.#onError(error);
+        const from = msg.headers?.get(FROM_HEADER);
+        const bytes = Buffer.from(msg.data);
+        for (const [agentId, attached] of this.#local) {
+          if (agentId !== from) attached.sink({ kind: "transient", bytes });
+        }
+      },
+    });
+    this.cluster = {
+      broadcast: (message) => this.#publishBroadcast(message),
+      subscribed: async (subscription) => {
+        this.#remember(subscription);
+        await this.#nc.flush();
+      },
+      unsubscribed: async (agentId, subscriptionId) => {
+        this.#forget(agentId, subscriptionId);
+        await this.#nc.flush();
+      },
+    };
+  }
+
+  /** Creates a bus and starts watching the shared subscriptions. */
+  static async open(options: NatsBusOptions): Promise<NatsBus> {
+    const bus = new NatsBus(options);
+    await options.store.watchSubscriptions((change) => bus.#onSubscriptionChange(change));
+    return bus;
+  }
+
+  #onSubscriptionChange(change: { key: string; subscription?: EventSubscription }): void {
+    const { subscription } = change;
+    if (subscription === undefined) {
+      const gone = this.#keys.get(change.key);
+      if (gone === undefined) return;
+      this.#keys.delete(change.key);
+      this.#forget(gone.agentId, gone.subscriptionId);
+      return;
+    }
+    this.#keys.set(change.key, subscription);
+    this.#remember(subscription);
+  }
+
+  #remember(subscription: EventSubscription): void {
+    let own = this.#known.get(subscription.agentId);
+    if (own === undefined) {
+      own = new Map();
+      this.#known.set(subscription.agentId, own);
+    }
+    own.set(subscription.subscriptionId, subscription);
+    const attached = this.#local.get(subscription.agentId);
+    if (attached !== undefined) this.#subscribeEvents(subscription.agentId, attached, subscription);
+  }
+
+  #forget(agentId: string, subscriptionId: string): void {
+    this.#known.get(agentId)?.delete(subscriptionId);
+    const attached = this.#local.get(agentId);
+    if (attached === undefined) return;
+    for (const sub of attached.events.get(subscriptionId)?.subs ?? []) sub.unsubscribe();
+    attached.events.delete(subscriptionId);
+  }
+
+  attach(agentId: string, sink: BusSink): () => void {
+    this.#release(agentId);
+    const attached: Attached = {
+      sink,
+      events: new Map(),
+      lastEventId: undefined,
+      live: this.#nc.subscribe(this.#subjects.live(agentId), {
+        callback: (error, msg) => {
+          if (error !== null) return this.#onError(error);
+          sink(this.#liveDelivery(msg));
+        },
+      }),
+    };
+    this.#local.set(agentId, attached);
+    for (const subscription of this.#known.get(agentId)?.values() ?? []) {
+      this.#subscribeEvents(agentId, attached, subscription);
+    }
+    return () => {
+      if (this.#local.get(agentId) === attached) this.#release(agentId);
+    };
+  }
+
+  /** Publishes to the agent's live subject: NATS takes it to whichever hub it is attached to. */
+  deliver(agentId: string, delivery: BusDelivery): boolean {
+    const subject = this.#subjects.live(agentId);
+    if (delivery.kind === "durable") {
+      const h = headers();
+      h.set(SEQ_HEADER, String(delivery.seq));
+      this.#nc.publish(subject, delivery.raw, { headers: h });
+    } else {
+      this.#nc.publish(subject, delivery.bytes);
+    }
+    return true;
+  }
+
+  /** Attached to this hub (the cluster does not keep a global list: subjects route). */
+  isAttached(agentId: string): boolean {
+    return this.#local.has(agentId);
+  }
+
+  attached(): Iterable<string> {
+    return this.#local.keys();
+  }
+
+  async close(): Promise<void> {
+    for (const agentId of [...this.#local.keys()]) this.#release(agentId);
+    this.#broadcast.unsubscribe();
+  }
+
+  #release(agentId: string): void {
+    const attached = this.#local.get(agentId);
+    if (attached === undefined) return;
+    this.#local.delete(agentId);
+    attached.live.unsubscribe();
+    for (const { subs } of attached.events.values()) for (const sub of subs) sub.unsubscribe();
+  }
+
+  #liveDelivery(msg: Msg): BusDelivery {
+    const seq = msg.headers?.get(SEQ_HEADER);
+    if (seq !== undefined && seq !== "" && /^[0-9]{1,16}$/.test(seq)) {
+      return { kind: "durable", seq: Number(seq), raw: msg.string() };
+    }
+    return { kind: "transient", bytes: Buffer.from(msg.data) };
+  }
+
+  /**
+   * Routes `subscription`'s patterns to the attached agent. A replacement
+   * subscribes first and unsubscribes the old subjects after, so no event
+   * slips between (an overlap is delivered once: see `lastEventId`); the same
+   * subscription seen again (the hub, then the bucket watch) changes nothing.
+   */
+  #subscribeEvents(agentId: string, attached: Attached, subscription: EventSubscription): void {
+    const current = attached.events.get(subscription.subscriptionId);
+    const fingerprint = JSON.stringify([subscription.eventTypes, subscription.filters ?? null]);
+    if (current !== undefined && current.fingerprint === fingerprint) return;
+    const subjects = new Set(subscription.eventTypes.map((p) => this.#subjects.eventPattern(p)));
+    const subs = [...subjects].map((subject) =>
+      this.#nc.subscribe(subject, {
+        callback: (error, msg) => {
+          if (error !== null) return this.#onError(error);
+          this.#onEvent(agentId, attached, subscription, msg);
+        },
+      }),
+    );
+    attached.events.set(subscription.subscriptionId, { fingerprint, subs });
+    for (const sub of current?.subs ?? []) sub.unsubscribe();
+  }
+
+  #onEvent(agentId: string, attached: Attached, subscription: EventSubscription, msg: Msg): void {
+    if (msg.headers?.get(FROM_HEADER) === agentId) return;
+    const id = msg.headers?.get(ID_HEADER);
+    if (id !== undefined && id !== "" && id === attached.lastEventId) return;
+    if (subscription.filters !== undefined) {
+      const event = this.#eventPayload(msg);
+      if (event === undefined || !matchesFilters(subscription.filters, event)) return;
+    }
+    attached.lastEventId = id;
+    attached.sink({ kind: "transient", bytes: Buffer.from(msg.data) });
+  }
+
+  /** The `ocp.event.publish` payload of a published message (inflated when compressed). */
+  #eventPayload(msg: Msg): Record<string, unknown> | undefined {
+    try {
+      const wire = JSON.parse(msg.string()) as Record<string, unknown>;
+      let payload: unknown = wire["payload"];
+      if (typeof wire["compressedPayload"] === "string") {
+        const inflated = this.#decompress(wire as unknown as CompressedMessage);
+        payload = inflated.ok ? inflated.value.payload : undefined;
+      }
+      return typeof payload === "object" && payload !== null
+        ? (payload as Record<string, unknown>)
+        : undefined;
+    } catch (error) {
+      this.#onError(error);
+      return undefined;
+    }
+  }
+
+  #publishBroadcast(message: ClusterBroadcast): Promise<void> {
+    const h = headers();
+    h.set(FROM_HEADER, message.from);
+    const eventType =
+      message.type === "ocp.event.publish" &&
+      typeof message.payload === "object" &&
+      message.payload !== null
+        ? (message.payload as Record<string, unknown>)["eventType"]
+        : undefined;
+    let subject = this.#subjects.broadcast;
+    if (typeof eventType === "string") {
+      subject = this.#subjects.event(eventType);
+      h.set(ID_HEADER, message.id);
+    }
+    this.#nc.publish(subject, message.bytes, { headers: h });
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,60 @@
+import type { AgentProfile, RateLimitOptions, Visibility } from "@ocp/a2a-ocp-messaging";
+import type { LimitOptions } from "@ocp/transport-ws";
+import type { HubBus } from "./bus.js";
+import type { HubStore } from "./store.js";
+
+/** The default SQLite file of a hub, relative to the working directory. */
+export const DEFAULT_HUB_DB_PATH = "ocp-hub.sqlite";
+
+/** Options of {@link OCPHub}. Every one has a default. */
+export interface OCPHubOptions {
+  /** Interface to listen on: `127.0.0.1` (loopback) by default. */
+  host?: string;
+  /** Port; 0 (the default) picks a free one. */
+  port?: number;
+  /** WebSocket path; any by default. */
+  path?: string;
+  /** SQLite file of the default store ({@link DEFAULT_HUB_DB_PATH}); ignored when `store` is given. */
+  dbPath?: string;
+  /** `synchronous` of the default SQLite store: `FULL` (default) or `NORMAL`. */
+  synchronous?: "FULL" | "NORMAL";
+  /** Durable storage; a {@link SqliteStore} on `dbPath` by default. The hub closes it on `close`. */
+  store?: HubStore;
+  /** Delivery to connected agents; a {@link MemoryBus} by default. */
+  bus?: HubBus;
+  /**
+   * Verify the signature of every message the hub forwards (default true).
+   * Messages the hub acts on or stores (durable ones, event subscriptions)
+   * are verified whatever this says; recipients verify everything anyway (§8.3).
+   */
+  verifyForwarded?: boolean;
+  /** §12.3 per-sender rate limits (defaults: 100 messages, 10 broadcasts, 5 collective queries a minute); `false` for none. */
+  rateLimits?: RateLimitOptions | false;
+  /**
+   * Allow-list: signed profiles (verified at construction). When given, an
+   * agent is admitted only if its id and key match one of them.
+   */
+  allowedProfiles?: Iterable<unknown>;
+  /** Admission predicate, after the announcement is verified (and the allow-list passed). */
+  allow?: (profile: AgentProfile) => boolean;
+  /** The team of an agent for `team` visibility; by default the `team` field of its profile. */
+  teamOf?: (agentId: string) => string | undefined;
+  /** What an absent node `visibility` means: `workspace` by default. */
+  defaultVisibility?: Visibility;
+  /** Largest accepted message in bytes; by default the transport limit minus the delivery frame. */
+  maxMessageBytes?: number;
+  /** Clock-skew bound and expiry grace, ms (default {@link MAX_CLOCK_SKEW_MS}). */
+  maxClockSkewMs?: number;
+  /** TTL of a message without one, s (default {@link DEFAULT_TTL_SECONDS}). */
+  defaultTtlSeconds?: number;
+  /** Most ids the replay window remembers (default {@link REPLAY_WINDOW_MAX_ENTRIES}). */
+  replayWindowEntries?: number;
+  /** Sweep interval for expired deliveries, ms (default {@link HUB_SWEEP_INTERVAL_MS}). */
+  sweepIntervalMs?: number;
+  /** WebSocket limits (payload size, outbound buffer per connection, heartbeats, connections). */
+  transport?: LimitOptions;
+  /** Clock, ms; `Date.now` by default. */
+  now?: () => number;
+  /** Where the hub reports internal failures (store errors); stderr by default. */
+  onError?: (error: unknown) => void;
+}

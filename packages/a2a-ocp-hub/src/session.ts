@@ -1,0 +1,115 @@
+/**
+ * One registered agent's deliveries on its connection. Durable deliveries go
+ * out strictly in sequence: a live delivery is sent at once when it is the
+ * next number; otherwise (after a reconnect, or a gap) the session catches up
+ * from the store, page by page, waiting for the socket to drain between
+ * pages, and only then goes live again. Transient deliveries are sent as the
+ * sender's bytes.
+ */
+
+import { encodeDeliver } from "@ocp/a2a-ocp-messaging";
+import type { Connection } from "@ocp/transport-ws";
+import type { BusDelivery } from "./bus.js";
+import { HUB_REPLAY_PAGE_SIZE } from "./limits.js";
+import type { HubStore } from "./store.js";
+
+export class AgentSession {
+  readonly agentId: string;
+  readonly connection: Connection;
+  /** Last durable sequence number sent on this connection. */
+  sentSeq: number;
+  readonly #store: HubStore;
+  readonly #now: () => number;
+  readonly #onError: (error: unknown) => void;
+  #catchingUp = false;
+  #dirty = false;
+
+  constructor(options: {
+    agentId: string;
+    connection: Connection;
+    store: HubStore;
+    afterSeq: number;
+    now: () => number;
+    onError: (error: unknown) => void;
+  }) {
+    this.agentId = options.agentId;
+    this.connection = options.connection;
+    this.sentSeq = options.afterSeq;
+    this.#store = options.store;
+    this.#now = options.now;
+    this.#onError = options.onError;
+  }
+
+  get open(): boolean {
+    return this.connection.state === "open";
+  }
+
+  /** Hands one delivery to the connection (or to the catch-up). */
+  deliver(delivery: BusDelivery): void {
+    if (!this.open) return;
+    if (delivery.kind === "transient") {
+      this.connection.send(delivery.bytes);
+      return;
+    }
+    if (this.#catchingUp) {
+      this.#dirty = true;
+      return;
+    }
+    if (delivery.seq <= this.sentSeq) return;
+    if (delivery.seq === this.sentSeq + 1) {
+      this.sentSeq = delivery.seq;
+      this.connection.send(encodeDeliver(delivery.seq, delivery.raw));
+      return;
+    }
+    this.catchUp();
+  }
+
+  /** Sends everything stored after `sentSeq`, in order, then goes live. */
+  catchUp(): void {
+    if (this.#catchingUp) {
+      this.#dirty = true;
+      return;
+    }
+    this.#catchingUp = true;
+    this.#run().then(
+      () => {
+        this.#catchingUp = false;
+      },
+      (error: unknown) => {
+        this.#catchingUp = false;
+        this.#onError(error);
+      },
+    );
+  }
+
+  async #run(): Promise<void> {
+    for (;;) {
+      this.#dirty = false;
+      if (!this.open) return;
+      if (this.connection.backpressured) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            this.connection.off("drain", done);
+            this.connection.off("close", done);
+            resolve();
+          };
+          this.connection.on("drain", done);
+          this.connection.on("close", done);
+        });
+        continue;
+      }
+      const page = await this.#store.pending(
+        this.agentId,
+        this.sentSeq,
+        HUB_REPLAY_PAGE_SIZE,
+        this.#now(),
+      );
+      for (const pending of page) {
+        if (!this.open) return;
+        this.sentSeq = pending.seq;
+        this.connection.send(encodeDeliver(pending.seq, pending.raw));
+      }
+      if (page.length < HUB_REPLAY_PAGE_SIZE && !this.#dirty) return;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The durable store: messages that need delivery, per recipient, with a
+ * per-recipient monotonic sequence number; message ids deduplicated until
+ * their expiry; agent profiles and event subscriptions. The default is
+ * {@link SqliteStore}; a shared engine (JetStream) implements the same
+ * interface. Every method may be asynchronous; `commit` resolves only once
+ * the batch is durable, and the hub acknowledges to senders only then.
+ */
+import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
+
+/** A message to commit for its recipients. */
+export interface StoredMessage {
+  id: string;
+  sender: string;
+  /** The exact text received. */
+  raw: string;
+  /** When it may be forgotten (timestamp + ttl + clock skew), ms since the epoch. */
+  expiresAt: number;
+  recipients: readonly string[];
+}
+
+/** What a commit did with one message. */
+export interface CommitOutcome {
+  id: string;
+  /** The id was already committed (inside its expiry): nothing was added. */
+  duplicate: boolean;
+  /** The sequence number each recipient got, in `recipients` order. */
+  seqs: ReadonlyArray<readonly [agentId: string, seq: number]>;
+}
+
+/** A stored delivery waiting for its recipient. */
+export interface PendingDelivery {
+  seq: number;
+  id: string;
+  raw: string;
+}
+
+export interface HubStore {
+  /** Commits every message of the batch atomically, in order; resolves once durable. */
+  commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]>;
+  /** Up to `limit` deliveries of `agentId` after `afterSeq`, in sequence order, unexpired at `now`. */
+  pending(
+    agentId: string,
+    afterSeq: number,
+    limit: number,
+    now: number,
+  ): Promise<PendingDelivery[]>;
+  /** `agentId` received everything up to `seq`: those deliveries may be forgotten. */
+  confirm(agentId: string, seq: number): Promise<void>;
+  /** Remembers an agent's verified profile (its latest). */
+  saveAgent(profile: AgentProfile): Promise<void>;
+  /** Every agent ever registered, with its latest profile. */
+  agents(): Promise<AgentProfile[]>;
+  saveSubscription(subscription: EventSubscription): Promise<void>;
+  removeSubscription(agentId: string, subscriptionId: string): Promise<void>;
+  subscriptions(): Promise<EventSubscription[]>;
+  /**
+   * Optional, for a store shared by several hubs: one agent's profile, read
+   * from the shared store (an agent registered at another hub).
+   */
+  agent?(agentId: string): Promise<AgentProfile | undefined>;
+  /**
+   * Optional, for a store shared by several hubs: calls `listener` with every
+   * profile saved from now on, by any hub, until the store closes.
+   */
+  watchAgents?(listener: (profile: AgentProfile) => void): Promise<void>;
+  /** Deletes messages and deliveries expired at `now`; resolves with how many deliveries went. */
+  sweep(now: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,316 @@
+import { HubClient as Client, type HubClient } from "@ocp/a2a-ocp-client";
+import {
+  createAgentProfile,
+  createMessage,
+  generateIdentity,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
+import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { OCPHub } from "../src/index.js";
+import { client, identity, node, startHub, tempDir, until } from "./support.js";
+
+let dir: { dir: string; cleanup: () => void };
+let hub: OCPHub;
+const clients: HubClient[] = [];
+
+beforeEach(async () => {
+  dir = tempDir();
+  hub = await startHub(dir.dir);
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await hub.close();
+  dir.cleanup();
+});
+
+async function join(name: string, options = {}) {
+  const id = identity(name);
+  const joined = await client(hub.url, id, options);
+  clients.push(joined.client);
+  return { id, ...joined };
+}
+
+describe("OCPHub routing", () => {
+  it("delivers a direct message, verified, and acknowledges it as committed", async () => {
+    const alice = await join("alice");
+    const bob = await join("bob");
+    const receipt = await alice.client.send({
+      type: "ocp.custom.hello",
+      to: bob.id.id,
+      payload: { text: "hi" },
+    });
+    expect(receipt).toMatchObject({ durable: true, recipients: 1, duplicate: false });
+    await until(() => bob.received.length === 1, "bob's delivery");
+    expect(bob.received[0]?.message.from).toBe(alice.id.id);
+    expect(bob.received[0]?.seq).toBe(1);
+    expect(alice.received).toHaveLength(0);
+  });
+
+  it("routes multicast to the listed agents only and broadcasts to everyone but the sender", async () => {
+    const [a, b, c, d] = [await join("a"), await join("b"), await join("c"), await join("d")];
+    await a.client.send({ type: "ocp.custom.note", to: [b.id.id, c.id.id], payload: { n: 1 } });
+    const beacon = await a.client.send({
+      type: "ocp.awareness.beacon",
+      to: "broadcast",
+      payload: { status: "working", availability: "available" },
+    });
+    expect(beacon).toMatchObject({ durable: false, recipients: 3 });
+    await until(() => b.received.length === 2 && c.received.length === 2, "multicast + broadcast");
+    await until(() => d.received.length === 1, "broadcast to d");
+    expect(d.received[0]?.message.type).toBe("ocp.awareness.beacon");
+    expect(a.received).toHaveLength(0);
+  });
+
+  it("delivers ocp.event.publish only to matching subscriptions (wildcards and filters)", async () => {
+    const pub = await join("pub");
+    const wild = await join("wild");
+    const filtered = await join("filtered");
+    const other = await join("other");
+    await wild.client.send({
+      type: "ocp.event.subscribe",
+      to: "broadcast",
+      payload: { subscriptionId: "s1", eventTypes: ["code.*"] },
+    });
+    await filtered.client.send({
+      type: "ocp.event.subscribe",
+      to: "broadcast",
+      payload: {
+        subscriptionId: "s2",
+        eventTypes: ["code.deployed"],
+        filters: { environment: "production" },
+      },
+    });
+    await other.client.send({
+      type: "ocp.event.subscribe",
+      to: "broadcast",
+      payload: { subscriptionId: "s3", eventTypes: ["bug.*"] },
+    });
+    const event = (eventType: string, environment: string) => ({
+      type: "ocp.event.publish" as const,
+      to: "broadcast",
+      payload: {
+        eventId: `e-${eventType}-${environment}`,
+        eventType,
+        eventData: { environment },
+        timestamp: new Date().toISOString(),
+        source: pub.id.id,
+      },
+    });
+    expect(await pub.client.send(event("code.deployed", "staging"))).toMatchObject({
+      recipients: 1,
+    });
+    expect(await pub.client.send(event("code.deployed", "production"))).toMatchObject({
+      recipients: 2,
+    });
+    const events = (r: typeof wild.received) =>
+      r.filter((m) => m.message.type === "ocp.event.publish").length;
+    await until(() => events(wild.received) === 2 && events(filtered.received) === 1, "events");
+    expect(events(other.received)).toBe(0);
+  });
+
+  it("replays what an agent missed while offline, in order, after it reconnects", async () => {
+    const alice = await join("alice");
+    const bobId = identity("bob");
+    const bob = await client(hub.url, bobId);
+    await until(() => hub.connectedAgents().includes(bobId.id), "bob registered");
+    await bob.client.close();
+    for (let i = 1; i <= 5; i++) {
+      await alice.client.send({ type: "ocp.custom.n", to: bobId.id, payload: { i } });
+    }
+    const again = await client(hub.url, bobId);
+    clients.push(again.client);
+    await until(() => again.received.length === 5, "replayed deliveries");
+    expect(again.received.map((m) => (m.message.payload as { i: number }).i)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+    expect(again.received.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe("OCPHub security", () => {
+  it("refuses a forged announcement (profile of one key, signed by another) with 4001", async () => {
+    const victim = identity("victim");
+    const forger = generateIdentity(victim.id);
+    const forged = new Client({
+      url: hub.url,
+      identity: forger,
+      profile: createAgentProfile(victim, {}, nativeEd25519),
+      reconnect: false,
+    });
+    await expect(forged.connect()).rejects.toMatchObject({ code: "authentication_failed" });
+    expect(hub.connectedAgents()).not.toContain(victim.id);
+  });
+
+  it("refuses an agent id already registered with another key (key pinning) with 4002", async () => {
+    const first = await join("pinned");
+    await first.client.close();
+    const impostor = new Client({
+      url: hub.url,
+      identity: generateIdentity(first.id.id),
+      reconnect: false,
+    });
+    await expect(impostor.connect()).rejects.toMatchObject({ code: "registration_refused" });
+  });
+
+  it("refuses a message whose from is not the authenticated agent (sender_mismatch)", async () => {
+    const alice = await join("alice");
+    const mallory = await join("mallory");
+    const spoofed = signObject(
+      createMessage({ type: "ocp.custom.x", from: alice.id.id, to: "broadcast", payload: {} }),
+      alice.id.secretKey,
+    );
+    await expect(mallory.client.send(spoofed)).rejects.toMatchObject({ code: "sender_mismatch" });
+  });
+
+  it("drops a tampered message with signature_invalid and tells the sender", async () => {
+    const alice = await join("alice");
+    const bob = await join("bob");
+    const signed = signObject(
+      createMessage({ type: "ocp.custom.x", from: alice.id.id, to: bob.id.id, payload: { a: 1 } }),
+      alice.id.secretKey,
+    );
+    const tampered = { ...signed, payload: { a: 2 } };
+    await expect(alice.client.send(tampered)).rejects.toMatchObject({ code: "signature_invalid" });
+    expect(bob.received).toHaveLength(0);
+  });
+
+  it("drops a replayed message with replay_detected and tells the sender", async () => {
+    const alice = await join("alice");
+    const bob = await join("bob");
+    const signed = signObject(
+      createMessage({
+        type: "ocp.awareness.beacon",
+        from: alice.id.id,
+        to: "broadcast",
+        payload: { status: "working", availability: "available" },
+      }),
+      alice.id.secretKey,
+    );
+    await alice.client.send(signed);
+    await expect(alice.client.send(signed)).rejects.toMatchObject({ code: "replay_detected" });
+    await until(() => bob.received.length === 1, "the original");
+  });
+
+  it("drops an expired message with message_expired and tells the sender", async () => {
+    const alice = await join("alice");
+    const old = createMessage({
+      type: "ocp.custom.x",
+      from: alice.id.id,
+      to: "broadcast",
+      payload: {},
+      ttl: 1,
+      timestamp: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    await expect(alice.client.send(old)).rejects.toMatchObject({ code: "message_expired" });
+  });
+
+  it("applies rate limits per sender and refuses with rate_limited", async () => {
+    await hub.close();
+    hub = await startHub(dir.dir, { rateLimits: { messages: 3, broadcasts: 3 } });
+    const alice = await join("alice");
+    const send = () =>
+      alice.client.send({ type: "ocp.custom.x", to: "broadcast", payload: {} }).then(
+        () => "ok",
+        (e: { code: string }) => e.code,
+      );
+    const results = [await send(), await send(), await send(), await send()];
+    expect(results).toEqual(["ok", "ok", "ok", "rate_limited"]);
+  });
+
+  it("§8.5 never delivers a private node to another agent; sharedWith and team grant access", async () => {
+    const alice = await join("alice");
+    const bob = await join("bob");
+    const carol = await join("carol");
+    const stream = (nodes: ReturnType<typeof node>[]) => ({
+      type: "ocp.knowledge.stream" as const,
+      to: "broadcast",
+      payload: { streamId: "s", nodes, isIncremental: true, sequenceNumber: 0 },
+    });
+    const priv = await alice.client.send(
+      stream([node(alice.id.id, "p", { visibility: "private" })]),
+    );
+    expect(priv).toMatchObject({ recipients: 0, excluded: 2 });
+    const shared = await alice.client.send(
+      stream([node(alice.id.id, "s", { visibility: "private", sharedWith: [bob.id.id] })]),
+    );
+    expect(shared).toMatchObject({ recipients: 1, excluded: 1 });
+    await until(() => bob.received.length === 1, "shared node");
+    expect(carol.received).toHaveLength(0);
+  });
+});
+
+describe("OCPHub configuration", () => {
+  it("admits only agents on the allow-list of profiles (4002 otherwise)", async () => {
+    await hub.close();
+    const member = identity("member");
+    hub = await startHub(dir.dir, {
+      allowedProfiles: [createAgentProfile(member, {}, nativeEd25519)],
+    });
+    const joined = await client(hub.url, member);
+    clients.push(joined.client);
+    const stranger = new Client({ url: hub.url, identity: identity("stranger"), reconnect: false });
+    await expect(stranger.connect()).rejects.toMatchObject({ code: "registration_refused" });
+  });
+
+  it("§8.3 with verifyForwarded off, a tampered broadcast is still dropped by its recipients", async () => {
+    await hub.close();
+    hub = await startHub(dir.dir, { verifyForwarded: false });
+    const alice = await join("alice");
+    const bob = await join("bob");
+    const dropped: string[] = [];
+    bob.client.on("dropped", (d) => dropped.push(d.code));
+    const signed = signObject(
+      createMessage({
+        type: "ocp.custom.x",
+        from: alice.id.id,
+        to: "broadcast",
+        payload: { a: 1 },
+      }),
+      alice.id.secretKey,
+    );
+    await alice.client.send({ ...signed, payload: { a: 2 } });
+    await until(() => dropped.length === 1, "bob's verdict");
+    expect(dropped).toEqual(["signature_invalid"]);
+    expect(bob.received).toHaveLength(0);
+  });
+
+  it("keeps event subscriptions across a hub restart on the same SQLite file", async () => {
+    const pub = await join("pub");
+    const sub = await join("sub");
+    await sub.client.send({
+      type: "ocp.event.subscribe",
+      to: "broadcast",
+      payload: { subscriptionId: "s1", eventTypes: ["bug.**"] },
+    });
+    await hub.close();
+    hub = await startHub(dir.dir, { port: 0 });
+    const pub2 = await client(hub.url, pub.id);
+    const sub2 = await client(hub.url, sub.id);
+    clients.push(pub2.client, sub2.client);
+    const receipt = await pub2.client.send({
+      type: "ocp.event.publish",
+      to: "broadcast",
+      payload: {
+        eventId: "e1",
+        eventType: "bug.found.critical",
+        eventData: {},
+        timestamp: new Date().toISOString(),
+        source: pub.id.id,
+      },
+    });
+    expect(receipt.recipients).toBe(1);
+    await until(() => sub2.received.some((m) => m.message.type === "ocp.event.publish"), "event");
+  });
+
+  it("sends a message made before the first registration once the client is registered", async () => {
+    const bob = await join("bob");
+    const early = new Client({ url: hub.url, identity: identity("early") });
+    clients.push(early);
+    const sent = early.send({ type: "ocp.custom.early", to: bob.id.id, payload: {} });
+    await early.connect();
+    expect(await sent).toMatchObject({ durable: true, recipients: 1 });
+    await until(() => bob.received.length === 1, "the early message");
+  });
+});

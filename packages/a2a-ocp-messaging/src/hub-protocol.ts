@@ -1,0 +1,164 @@
+/**
+ * The hub protocol: the small control vocabulary between a hub and its
+ * agents, beside (never inside) the signed application messages. Every
+ * control frame is JSON whose text starts with {@link HUB_FRAME_PREFIX}:
+ * `{"protocol":"a2a+ocp","type":"ocp.hub.…`. No application message can
+ * start that way, because `ocp.hub.*` is not a valid message type (the hub
+ * refuses it at the schema stage), so one `startsWith` tells them apart.
+ *
+ * Agent → hub:
+ * - `ocp.hub.announce` — the announcement, signed over the connection nonce.
+ * - `ocp.hub.delivered {seq}` — every durable delivery up to `seq` arrived; the hub may forget it.
+ * - `ocp.hub.lookup {agentId}` — asks for an agent's signed profile.
+ *
+ * Hub → agent:
+ * - `ocp.hub.ack {id, seq?, recipients}` — message `id` was accepted; for a durable one, committed.
+ * - `ocp.hub.reject {id?, code, message, details?}` — message `id` was refused, with an error code.
+ * - `ocp.hub.profile {agentId, profile?}` — the answer to a lookup.
+ * - `ocp.hub.deliver` — a durable delivery: `{"protocol":"a2a+ocp","type":"ocp.hub.deliver","seq":N,"message":RAW}`
+ *   where RAW is the exact text the sender sent (never re-serialised).
+ *
+ * Transient deliveries (broadcasts of non-durable types) are the sender's
+ * exact text with no frame around it.
+ */
+import { z } from "zod";
+import { AgentProfileSchema } from "./identity.js";
+import { AgentUriSchema } from "./payloads/common.js";
+import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
+
+/** The text every hub control frame starts with. */
+export const HUB_FRAME_PREFIX = `{"protocol":"${PROTOCOL}","type":"ocp.hub.`;
+
+/** The text a durable delivery frame starts with, before its sequence number. */
+export const DELIVER_PREFIX = `{"protocol":"${PROTOCOL}","type":"ocp.hub.deliver","seq":`;
+const MESSAGE_KEY = `,"message":`;
+
+export const HUB_TYPES = {
+  ANNOUNCE: "ocp.hub.announce",
+  DELIVERED: "ocp.hub.delivered",
+  LOOKUP: "ocp.hub.lookup",
+  ACK: "ocp.hub.ack",
+  REJECT: "ocp.hub.reject",
+  PROFILE: "ocp.hub.profile",
+  DELIVER: "ocp.hub.deliver",
+} as const;
+
+const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The announcement: the agent's signed profile, the connection nonce, the
+ * last durable sequence number it received (to resume from), signed by the
+ * profile's key over its canonical form (`signature` as for messages).
+ */
+export const HubAnnounceSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.ANNOUNCE),
+  version: z.string().min(1).max(32),
+  payload: z.looseObject({
+    profile: AgentProfileSchema,
+    nonce: z.string().min(16).max(256),
+    lastSeq: SeqSchema.optional(),
+  }),
+  signature: z.string().min(1).max(256),
+});
+export type HubAnnounce = z.infer<typeof HubAnnounceSchema>;
+
+export const HubDeliveredSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.DELIVERED),
+  payload: z.looseObject({ seq: SeqSchema }),
+});
+
+export const HubLookupSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.LOOKUP),
+  payload: z.looseObject({ agentId: AgentUriSchema }),
+});
+
+export const HubAckSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.ACK),
+  payload: z.looseObject({
+    id: z.string(),
+    /** Durable messages: the number of recipients it was committed for. */
+    recipients: z.number().int().min(0),
+    durable: z.boolean(),
+  }),
+});
+export type HubAck = z.infer<typeof HubAckSchema>;
+
+export const HubRejectSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.REJECT),
+  payload: z.looseObject({
+    id: z.string().optional(),
+    code: z.string().min(1),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+export type HubReject = z.infer<typeof HubRejectSchema>;
+
+export const HubProfileSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.PROFILE),
+  payload: z.looseObject({ agentId: z.string(), profile: z.unknown().optional() }),
+});
+
+/** Control frames an agent sends after registration. */
+export const AgentControlSchema = z.discriminatedUnion("type", [
+  HubDeliveredSchema,
+  HubLookupSchema,
+]);
+export type AgentControl = z.infer<typeof AgentControlSchema>;
+
+/** Control frames a hub sends (deliveries are parsed by {@link parseDeliver}). */
+export const HubControlSchema = z.discriminatedUnion("type", [
+  HubAckSchema,
+  HubRejectSchema,
+  HubProfileSchema,
+]);
+export type HubControl = z.infer<typeof HubControlSchema>;
+
+/** The JSON text of a control frame (never an application message). */
+export function encodeHubControl(type: string, payload: Record<string, unknown>): string {
+  return `${HUB_FRAME_PREFIX}${type.slice("ocp.hub.".length)}","version":"${PROTOCOL_VERSION}","payload":${JSON.stringify(payload)}}`;
+}
+
+/** The delivery frame of a durable message: the raw text wrapped, not re-serialised. */
+export function encodeDeliver(seq: number, raw: string): string {
+  return `${DELIVER_PREFIX}${seq}${MESSAGE_KEY}${raw}}`;
+}
+
+/**
+ * Splits a delivery frame into its sequence number and the exact message
+ * text inside it; `undefined` when the frame is not a well-formed delivery.
+ */
+export function parseDeliver(frame: string): { seq: number; raw: string } | undefined {
+  if (!frame.startsWith(DELIVER_PREFIX) || !frame.endsWith("}")) return undefined;
+  const at = frame.indexOf(MESSAGE_KEY, DELIVER_PREFIX.length);
+  if (at < 0) return undefined;
+  const digits = frame.slice(DELIVER_PREFIX.length, at);
+  if (!/^[0-9]{1,16}$/.test(digits)) return undefined;
+  const seq = Number(digits);
+  if (!Number.isSafeInteger(seq)) return undefined;
+  return { seq, raw: frame.slice(at + MESSAGE_KEY.length, -1) };
+}
+
+/** Whether a text is a hub control (or delivery) frame rather than an application message. */
+export function isHubFrame(text: string): boolean {
+  return text.startsWith(HUB_FRAME_PREFIX);
+}
+
+/** Error codes the hub itself sends in `ocp.hub.reject`, beside the inbound pipeline's. */
+export const HUB_ERROR_CODES = {
+  sender_mismatch: "hub: the message's `from` is not the agent that authenticated the connection",
+  recipient_unknown: "hub: a durable message names no recipient the hub can deliver to",
+  hub_frame_invalid: "hub: a control frame is malformed or of an unknown type",
+  store_failed: "hub: the message could not be committed to the durable store",
+  hub_closing: "hub: the hub is shutting down",
+  hub_timeout: "client: the hub did not acknowledge in time",
+  hub_backlog: "client: too many messages await the hub's ack",
+  not_connected: "client: the client is closed",
+} as const;
+export type HubErrorCode = keyof typeof HUB_ERROR_CODES;

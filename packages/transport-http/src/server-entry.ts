@@ -1,0 +1,11 @@
+/**
+ * `@ocp/transport-http/server`: serve an Open Context provider over HTTP
+ * (fastify). Loads no client code.
+ */
+export { fromErrorEnvelope, type HttpError, type HttpErrorCode, httpError } from "./errors.js";
+export { MAX_BODY_BYTES, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS } from "./limits.js";
+export {
+  createHttpProviderServer,
+  type HttpProviderServer,
+  type HttpProviderServerOptions,
+} from "./server.js";

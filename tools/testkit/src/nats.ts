@@ -1,0 +1,225 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createServer, Socket } from "node:net";
+import { createInterface } from "node:readline";
+import type { DeliveredMessage, HubClient, HubClientOptions } from "@ocp/a2a-ocp-client";
+import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
+import { client, identity, tempDir } from "./index.js";
+
+/** Bound on starting a process and on it accepting connections, ms. */
+const START_TIMEOUT_MS = 20_000;
+
+/**
+ * Fails loudly when `nats-server` is missing: the cluster tests need a real
+ * server, and CI installs it (`apt-get install -y nats-server`).
+ */
+export function requireNatsServer(): void {
+  const probe = spawnSync("nats-server", ["--version"], { encoding: "utf8" });
+  if (probe.error !== undefined || probe.status !== 0) {
+    throw new Error(
+      "nats-server is not on PATH: the NATS cluster tests need a real server with JetStream. " +
+        "Install it with `apt-get install -y nats-server` (Debian) and run the tests again.",
+    );
+  }
+}
+
+/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.connect(port, "127.0.0.1");
+  });
+}
+
+export interface NatsServer {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Stops the server by its pid and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts `nats-server` with JetStream on a free loopback port, storing in `storeDir`. */
+export async function startNatsServer(storeDir: string): Promise<NatsServer> {
+  requireNatsServer();
+  const port = await freePort();
+  const child = spawn(
+    "nats-server",
+    ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let log = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log = (log + chunk.toString("utf8")).slice(-4000);
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await canConnect(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`nats-server did not accept connections on ${port}:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    child,
+    stop: () => stopProcess(child),
+  };
+}
+
+/** Sends SIGTERM to a child by pid (SIGKILL after the bound) and waits for its exit. */
+export function stopProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals = "SIGTERM",
+): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
+    return Promise.resolve();
+  }
+  const pid = child.pid;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }, START_TIMEOUT_MS);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      process.kill(pid, signal);
+    } catch {
+      clearTimeout(timer);
+      resolve();
+    }
+  });
+}
+
+export interface HubProcess {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
+
+/** Starts `ocp-hub --nats URL --workspace W` (the CLI script at `cli`) as a child process; resolves with its URL. */
+export function startClusterHub(
+  cli: string,
+  natsUrl: string,
+  workspace: string,
+): Promise<HubProcess> {
+  const child = spawn(
+    process.execPath,
+    [cli, "--nats", natsUrl, "--workspace", workspace, "--no-rate-limits"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let log = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log = (log + chunk.toString("utf8")).slice(-8000);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the hub did not start:\n${log}`));
+    }, START_TIMEOUT_MS);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the hub exited with ${code}:\n${log}`));
+    });
+    createInterface({ input: child.stdout! }).once("line", (url) => {
+      clearTimeout(timer);
+      resolve({ child, url, stderr: () => log });
+    });
+  });
+}
+
+/** What the cluster tests share: three hub processes on one NATS server. */
+export interface ClusterContext {
+  hubs: HubProcess[];
+  /** The NATS server's URL. */
+  natsUrl(): string;
+  /** Connects a new agent to hub `hub` (closed after the suite). */
+  join(
+    name: string,
+    hub: number,
+    options?: Partial<HubClientOptions>,
+  ): Promise<{ id: AgentIdentity; client: HubClient; received: DeliveredMessage[] }>;
+  /** Connects `id` to hub `hub` (a moved agent). */
+  rejoin(
+    id: AgentIdentity,
+    hub: number,
+    options?: Partial<HubClientOptions>,
+  ): Promise<{ client: HubClient; received: DeliveredMessage[] }>;
+  /** Runs `close` after the suite (before the hubs stop). */
+  onClose(close: () => Promise<unknown>): void;
+}
+
+/** Reconnect quickly in tests. */
+export const transport = { reconnectBaseMs: 50, reconnectMaxMs: 500 };
+
+/**
+ * A real `nats-server` with JetStream and `hubCount` `ocp-hub --nats`
+ * processes (the CLI at `cli`) in one workspace: `start` in `beforeAll`,
+ * `stop` in `afterAll` (closers, clients, hubs by pid, the server, the store).
+ */
+export function natsCluster(
+  cli: string,
+  workspace: string,
+  hubCount = 3,
+): ClusterContext & { start(): Promise<void>; stop(): Promise<void> } {
+  requireNatsServer();
+  const dir = tempDir("ocp-nats-");
+  let nats: NatsServer | undefined;
+  const hubs: HubProcess[] = [];
+  const clients: HubClient[] = [];
+  const closers: Array<() => Promise<unknown>> = [];
+  return {
+    hubs,
+    natsUrl: () => nats?.url ?? "",
+    async start() {
+      nats = await startNatsServer(dir.dir);
+      for (let i = 0; i < hubCount; i++) hubs.push(await startClusterHub(cli, nats.url, workspace));
+    },
+    async stop() {
+      await Promise.all(closers.map((close) => close().catch(() => undefined)));
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await Promise.all(hubs.map((hub) => stopProcess(hub.child)));
+      await nats?.stop();
+      dir.cleanup();
+    },
+    async join(name, hub, options = {}) {
+      const id = identity(name);
+      const joined = await client(hubs[hub]!.url, id, { transport, ...options });
+      clients.push(joined.client);
+      return { id, ...joined };
+    },
+    async rejoin(id, hub, options = {}) {
+      const joined = await client(hubs[hub]!.url, id, { transport, ...options });
+      clients.push(joined.client);
+      return joined;
+    },
+    onClose(close) {
+      closers.push(close);
+    },
+  };
+}
