@@ -37,7 +37,7 @@ import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo, LimitOptions } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
-import { OcpError } from "@ocp/types";
+import { OcpError, parseJsonText } from "@ocp/types";
 import {
   CLIENT_ACK_TIMEOUT_MS,
   CLIENT_CONFIRM_EVERY,
@@ -265,13 +265,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       this.#enqueue(delivery.raw, delivery.seq);
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(frame);
-    } catch {
-      return;
-    }
-    const parsed = HubControlSchema.safeParse(value);
+    const json = parseJsonText(frame);
+    if (!json.ok) return;
+    const parsed = HubControlSchema.safeParse(json.value);
     if (!parsed.success) return;
     const control = parsed.data;
     if (control.type === HUB_TYPES.PROFILE) {

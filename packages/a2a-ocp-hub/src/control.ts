@@ -2,9 +2,11 @@
  * The hub's side of the control vocabulary (see `protocol.ts`): confirmations
  * of durable deliveries, profile lookups, and the reject frame.
  */
+
 import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
 import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
+import { parseJsonText } from "@ocp/types";
 import type { AgentSession } from "./session.js";
 import type { HubStore } from "./store.js";
 
@@ -67,13 +69,8 @@ export class HubControlHandler {
 
   /** Handles one control frame from an agent. */
   handle(session: AgentSession, raw: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = undefined;
-    }
-    const parsed = AgentControlSchema.safeParse(value);
+    const json = parseJsonText(raw);
+    const parsed = AgentControlSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) {
       session.connection.send(
         rejectFrame(undefined, "hub_frame_invalid", "malformed or unknown hub control frame"),

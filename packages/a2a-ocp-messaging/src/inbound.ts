@@ -17,7 +17,7 @@ import { MessageStages, type StageOptions } from "./stages.js";
  * this order, and each refusal has its own code:
  *
  * 1. size cap ............ `message_too_large`
- * 2. JSON ................ `invalid_json`, `message_too_deep`
+ * 2. JSON ................ `invalid_json`, `duplicate_key`, `message_too_deep`
  * 3. schema .............. `invalid_message`, `incompatible_version`
  * 4. signature ........... `signature_missing`, `unknown_sender`, `signature_invalid`
  * 5. freshness ........... `message_expired`, `message_from_future`
@@ -39,6 +39,7 @@ import { MessageStages, type StageOptions } from "./stages.js";
 export type InboundErrorCode =
   | "message_too_large"
   | "invalid_json"
+  | "duplicate_key"
   | "message_too_deep"
   | "invalid_message"
   | "incompatible_version"

@@ -217,11 +217,10 @@ export {
   versionsCompatible,
 } from "./version.js";
 export {
+  ACCESS_FIELDS,
   accessControlledNodes,
   mayReceive,
   maySee,
   type NodeAccess,
-  nodesOf,
-  updateNodes,
   type VisibilityPolicy,
 } from "./visibility.js";
