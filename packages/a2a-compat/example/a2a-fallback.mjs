@@ -11,18 +11,19 @@ import { AGENT_CARD_PATH, Role } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import {
   A2AFallback,
-  A2AServer,
   AgentDirectory,
   CardResolver,
   FeatureNegotiator,
   negotiatedLink,
   profileWithCard,
-} from "@ocp/a2a-ocp-messaging/a2a";
-import { hubLink, OCPAgent } from "@ocp/a2a-ocp-messaging/agent";
-import { HubClient, OCPHub } from "@ocp/a2a-ocp-messaging/hub";
+} from "@ocp/a2a-compat";
+import { A2AServer } from "@ocp/a2a-compat/server";
+import { hubLink, OCPAgent } from "@ocp/a2a-ocp-agent";
+import { HubClient } from "@ocp/a2a-ocp-client";
+import { OCPHub } from "@ocp/a2a-ocp-hub";
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import express from "express";
 
 const dir = mkdtempSync(join(tmpdir(), "ocp-a2a-example-"));
