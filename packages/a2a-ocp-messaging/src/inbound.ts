@@ -4,10 +4,10 @@ import { fail, ok, type Result } from "./errors.js";
 import type { PlainMessage, WireMessage } from "./messages.js";
 import type { ReplayWindow } from "./replay.js";
 import {
+  defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,
   type Ed25519Backend,
   type KeyLookup,
-  nobleEd25519,
   verifyMessage,
 } from "./signing.js";
 import { MessageStages, type StageOptions } from "./stages.js";
@@ -80,7 +80,7 @@ export type Decryptor = (
 export interface InboundOptions extends StageOptions {
   /** §8.3 the sender's Ed25519 public key, by agent URI. */
   lookupKey: KeyLookup;
-  /** Ed25519 implementation; the node entry passes the native one. Default noble. */
+  /** Ed25519 implementation. Default {@link defaultEd25519} (native in Node, noble in browsers). */
   ed25519?: Ed25519Backend;
   /** Refuse unsigned messages (§8.3 "recipients MUST verify"). Default true. */
   requireSignature?: boolean;
@@ -102,7 +102,7 @@ export class InboundPipeline {
 
   constructor(options: InboundOptions) {
     this.#options = options;
-    this.#backend = options.ed25519 ?? nobleEd25519;
+    this.#backend = options.ed25519 ?? defaultEd25519();
     this.#stages = new MessageStages(options);
     this.maxMessageBytes = this.#stages.maxMessageBytes;
     this.maxJsonDepth = this.#stages.maxJsonDepth;
