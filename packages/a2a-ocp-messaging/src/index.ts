@@ -218,6 +218,7 @@ export {
 } from "./version.js";
 export {
   accessControlledNodes,
+  isPublicNode,
   mayReceive,
   maySee,
   type NodeAccess,

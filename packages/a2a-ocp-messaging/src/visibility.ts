@@ -45,6 +45,16 @@ export function maySee(node: NodeAccess, recipient: string, policy: VisibilityPo
   }
 }
 
+/**
+ * Whether `node` is public: what a caller with no identity (an anonymous A2A
+ * caller, where the operator allows one) may see. Nothing else is: not
+ * `workspace` (an anonymous caller is in no workspace), `team`, `private`,
+ * nor a `sharedWith` grant, which names agents.
+ */
+export function isPublicNode(node: NodeAccess, policy: VisibilityPolicy): boolean {
+  return (node.visibility ?? policy.defaultVisibility) === "public";
+}
+
 /** Every node a message carries (streams, batches, sync responses, conflicts, updates), by its payload. */
 export function nodesOf(type: string, payload: unknown): NodeAccess[] {
   if (typeof payload !== "object" || payload === null) return [];
