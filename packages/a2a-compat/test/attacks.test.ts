@@ -166,6 +166,21 @@ describe("issue 15.3: the A2A endpoint is no back door around §8.5", () => {
       ),
     );
     expect(outcome(takeover)).toEqual({ state: TaskState.TASK_STATE_REJECTED, code: "forbidden" });
+    // Nor hang an edge off another agent's node.
+    const edge = { id: "e-1", source: "n-secret", target: "n-probe", relationship: "x", weight: 1 };
+    const edged = await within(
+      asMallory.sendMessage(
+        sdkRequest("receive_knowledge", {
+          streamId: "s-edge",
+          nodes: [],
+          edges: [edge],
+          isIncremental: true,
+          sequenceNumber: 1,
+        }),
+      ),
+    );
+    expect(outcome(edged)).toEqual({ state: TaskState.TASK_STATE_REJECTED, code: "forbidden" });
+    expect(agent.graph.getEdge("e-1")).toBeUndefined();
     expect(agent.node("n-forged-2")).toBeUndefined();
     expect(agent.node("n-secret")?.createdBy).toBe(agent.id);
     // Its own knowledge it may send: kept, and streamed on under its true author.
