@@ -220,6 +220,7 @@ export {
 export {
   ACCESS_FIELDS,
   accessControlledNodes,
+  isPublicNode,
   mayReceive,
   maySee,
   type NodeAccess,

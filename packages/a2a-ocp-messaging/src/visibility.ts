@@ -51,6 +51,16 @@ export function maySee(node: NodeAccess, recipient: string, policy: VisibilityPo
 }
 
 /**
+ * Whether `node` is public: what a caller with no identity (an anonymous A2A
+ * caller, where the operator allows one) may see. Nothing else is: not
+ * `workspace` (an anonymous caller is in no workspace), `team`, `private`,
+ * nor a `sharedWith` grant, which names agents.
+ */
+export function isPublicNode(node: NodeAccess, policy: VisibilityPolicy): boolean {
+  return (node.visibility ?? policy.defaultVisibility) === "public";
+}
+
+/**
  * The §8.5 access fields of a knowledge node, read off its schema: every
  * member of `KnowledgeNodeSchema` that decides who may see the node.
  */
