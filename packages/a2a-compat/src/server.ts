@@ -20,6 +20,7 @@ import { AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { DefaultRequestHandler, InMemoryTaskStore, type TaskStore } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
+import { scanJsonText } from "@ocp/types";
 import express from "express";
 import {
   A2AAuthenticator,
@@ -186,6 +187,7 @@ export class A2AServer {
           bodies.set(req, buffer);
         },
       }),
+      refuseDuplicateKeys(bodies),
       authenticate(authenticator, bodies, callers),
       jsonRpcHandler({
         requestHandler: handler,
@@ -204,6 +206,31 @@ export class A2AServer {
     this.#server.closeAllConnections();
     await closed;
   }
+}
+
+/**
+ * I-JSON (RFC 7493): a request body with two members of one name (a second
+ * `from`, `method` or `params`) means one thing to `JSON.parse`, which keeps
+ * the last, and another to a parser that keeps the first; it is refused as a
+ * JSON-RPC parse error before anything reads it.
+ */
+function refuseDuplicateKeys(bodies: WeakMap<IncomingMessage, Buffer>): express.RequestHandler {
+  return (req, res, next) => {
+    const body = bodies.get(req);
+    const problem = body === undefined ? undefined : scanJsonText(body.toString("utf8"));
+    if (problem?.kind !== "duplicate_key") {
+      next();
+      return;
+    }
+    res.status(400).json({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32700,
+        message: `the request has two members named "${problem.key.slice(0, 80)}" (at ${problem.path.slice(0, 160)}); I-JSON (RFC 7493) forbids duplicate names`,
+      },
+    });
+  };
 }
 
 /** The express step that authenticates a JSON-RPC request before the SDK's handler sees it, or answers 401. */

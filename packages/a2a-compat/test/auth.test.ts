@@ -88,6 +88,19 @@ describe("A2A authentication (signed requests, bearer tokens)", () => {
     });
   });
 
+  it("refuses a body with duplicate member names (I-JSON) as a parse error, before authentication", async () => {
+    const body = '{"jsonrpc":"2.0","id":8,"method":"SendMessage","method":"GetTask","params":{}}';
+    const response = await fetch(server.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+      body,
+    });
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as { error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32700);
+    expect(answer.error.message).toContain('two members named "method"');
+  });
+
   it("accepts a signed request from a caller whose key it knows", async () => {
     const client = await createA2AClient(server.url, { identity: alice });
     const result = await within(client.sendMessage(search()));
