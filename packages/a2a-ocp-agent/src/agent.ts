@@ -32,11 +32,12 @@ import type { OCPAgentEvents, OCPAgentOptions } from "./agent-types.js";
 import { DEFAULT_VISIBILITY_POLICY } from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
 import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
-import type { AgentContext } from "./context.js";
+import type { AgentContext, SendOptions } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
 import { matchesEventSubscription } from "./events.js";
 import type { KnowledgeGraph } from "./graph.js";
+import { messageTtl } from "./lifetimes.js";
 import { MAX_EVENT_SUBSCRIPTIONS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
@@ -93,7 +94,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       lookupKey: options.link.lookupKey,
       now,
       maySee: (node, recipient) => maySee(node, recipient, this.visibility),
-      send: (type, to, payload, correlationId) => this.#send(type, to, payload, correlationId),
+      send: (type, to, payload, options) => this.#send(type, to, payload, options),
     };
     this.#knowledge = new KnowledgeService(this.#ctx, {
       knowledge: (nodes, from) => this.emit("knowledge", nodes, from),
@@ -305,13 +306,15 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     type: T,
     to: string | string[],
     payload: PayloadInit<T>,
-    correlationId?: string,
+    options: SendOptions = {},
   ): Promise<MessageOf<T>> {
+    const { correlationId, deadline } = options;
     const message = createMessage({
       type,
       from: this.id,
       to,
       payload,
+      ttl: messageTtl(type, this.#ctx.now(), deadline),
       ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
     });
     const signed = signObject(

@@ -78,6 +78,13 @@ export interface SendReceipt {
   excluded: number;
   /** The hub already had it (a resend after a lost ack). */
   duplicate: boolean;
+  /**
+   * When the hub stops delivering it (ISO 8601): its timestamp + ttl (or the
+   * hub's default TTL) + the hub's clock-skew grace. A durable message stays
+   * in the hub's store until then for recipients that are offline. Absent
+   * when the hub does not say (hubs before it, or a `duplicate`).
+   */
+  expiresAt?: string;
 }
 
 /** A verified message from the hub. */
@@ -280,10 +287,12 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#pending.delete(id);
     clearTimeout(pending.timer);
     if (control.type === HUB_TYPES.ACK) {
-      const { durable, recipients } = control.payload;
+      const { durable, recipients, expiresAt } = control.payload;
       const excluded =
         typeof control.payload["excluded"] === "number" ? control.payload["excluded"] : 0;
-      pending.resolve({ id, durable, recipients, excluded, duplicate: false });
+      const receipt: SendReceipt = { id, durable, recipients, excluded, duplicate: false };
+      if (expiresAt !== undefined) receipt.expiresAt = expiresAt;
+      pending.resolve(receipt);
       return;
     }
     if (pending.resent && control.payload.code === "replay_detected") {

@@ -1,7 +1,13 @@
-import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
+import {
+  createAgentProfile,
+  generateIdentity,
+  MAX_CLOCK_SKEW_MS,
+  MAX_TTL_SECONDS,
+} from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HubStore, StoredMessage } from "../src/index.js";
+import { longestLifetimeMs } from "../src/store.js";
 
 /**
  * The HubStore contract, one suite for every store (SQLite, JetStream):
@@ -98,6 +104,18 @@ export function storeContractTests(name: string, open: () => Promise<HubStore>):
       await store.commit([stored("d1", [d], t + 50), stored("d2", [d], t + 60_000)]);
       await store.sweep(t + 100);
       expect((await store.pending(d, 0, 10, t + 100)).map((p) => p.id)).toEqual(["d2"]);
+    });
+
+    it("keeps a delivery until its expiresAt, as far out as a message may live (MAX_TTL_SECONDS)", async () => {
+      const e = "a2a://contract-e";
+      const t = Date.now();
+      const longest = longestLifetimeMs(MAX_CLOCK_SKEW_MS);
+      expect(store.retentionMs ?? Number.POSITIVE_INFINITY).toBeGreaterThanOrEqual(longest);
+      await store.commit([stored("e1", [e], t + longest), stored("e2", [e])]);
+      const day = t + MAX_TTL_SECONDS * 1000;
+      await store.sweep(day);
+      expect((await store.pending(e, 0, 10, day)).map((p) => p.id)).toEqual(["e1"]);
+      expect(await store.pending(e, 0, 10, t + longest)).toEqual([]);
     });
   });
 }
