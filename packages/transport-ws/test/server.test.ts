@@ -204,7 +204,23 @@ describe("lifecycle (§6.4)", () => {
     await nextJson(ws);
     const closed = closeOf(ws);
     ws.send("<message>hello</message>");
-    expect(await closed).toEqual({ code: 4000, reason: "announcement is not JSON" });
+    expect(await closed).toEqual({ code: 4000, reason: "announcement is not I-JSON" });
+  });
+
+  it("W-L4: an announcement with duplicate member names (I-JSON) closes with 4000, unauthenticated", async () => {
+    let asked = 0;
+    const s = await server({
+      authenticate: () => {
+        asked += 1;
+        return { agentId: "a2a://never" };
+      },
+    });
+    const ws = await rawClient(s.url);
+    await nextJson(ws);
+    const closed = closeOf(ws);
+    ws.send('{"type":"ocp.connection.announce","type":"x","payload":{}}');
+    expect(await closed).toEqual({ code: 4000, reason: "announcement is not I-JSON" });
+    expect(asked).toBe(0);
   });
 
   it("W-L5: a message sent before registration is confirmed closes with 4000", async () => {
