@@ -4,7 +4,9 @@
  * first line of stdout (`ws://127.0.0.1:PORT/`), logs to stderr, and shuts
  * down cleanly on SIGINT/SIGTERM.
  */
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { parseJsonText } from "@ocp/types";
 import { z } from "zod";
 import { OCPHub } from "./hub.js";
 import { WORKSPACE_PATTERN } from "./nats/subjects.js";
@@ -48,10 +50,35 @@ Options:
   --workspace NAME       cluster: the workspace (team) on that server (default "default")
   --nats-replicas N      cluster: JetStream replicas of streams and buckets (default 1;
                          3 on a NATS cluster of three servers)
+  --allow FILE           admit only the agents whose signed profiles this JSON file
+                         lists ({"profiles": [...]} or an array), id and key both
   -h, --help             show this help
+
+Who may join: without --allow, registration is OPEN — any agent with a valid
+self-signed profile may join, and the first key the hub sees for an agent id is
+pinned to it (first come, first pinned, across restarts): whoever registers an
+id first owns it. For a team of known agents, list their profiles in a file and
+pass --allow FILE.
 
 Prints the hub's URL on the first line of stdout.
 `;
+
+/** The signed profiles of an allow-list file: `{"profiles": [...]}` or an array; exits 2 when unreadable. */
+async function readAllowList(path: string): Promise<unknown[]> {
+  try {
+    const json = parseJsonText(await readFile(path, "utf8"));
+    if (!json.ok) throw json.error;
+    const value = json.value as { profiles?: unknown } | unknown[];
+    const profiles = Array.isArray(value) ? value : value?.profiles;
+    if (!Array.isArray(profiles)) throw new Error('expected {"profiles": [...]} or an array');
+    return profiles;
+  } catch (error) {
+    process.stderr.write(
+      `ocp-hub: --allow ${path}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(2);
+  }
+}
 
 const PositiveInt = z.coerce.number().int().positive();
 const OptionsSchema = z.object({
@@ -64,6 +91,7 @@ const OptionsSchema = z.object({
   "messages-per-minute": PositiveInt.optional(),
   "broadcasts-per-minute": PositiveInt.optional(),
   help: z.boolean().default(false),
+  allow: z.string().min(1).optional(),
   nats: z
     .string()
     .regex(/^(nats|tls):\/\/[^\s]+$/, "--nats takes nats://host:port")
@@ -89,6 +117,7 @@ async function main(): Promise<void> {
         "messages-per-minute": { type: "string" },
         "broadcasts-per-minute": { type: "string" },
         help: { type: "boolean", short: "h" },
+        allow: { type: "string" },
         nats: { type: "string" },
         workspace: { type: "string" },
         "nats-replicas": { type: "string" },
@@ -131,8 +160,10 @@ async function main(): Promise<void> {
           ...(o["nats-replicas"] === undefined ? {} : { replicas: o["nats-replicas"] }),
           onError,
         });
+  const allowed = o.allow === undefined ? undefined : await readAllowList(o.allow);
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
+    ...(allowed === undefined ? {} : { allowedProfiles: allowed }),
     host: o.host,
     port: o.port,
     dbPath: o.db,
@@ -146,6 +177,11 @@ async function main(): Promise<void> {
       ? `store ${o.db}`
       : `NATS ${o.nats}, workspace ${cluster.subjects.workspace}`;
   process.stderr.write(`ocp-hub: listening on ${hub.url}, ${storage}\n`);
+  process.stderr.write(
+    allowed === undefined
+      ? "ocp-hub: registration is OPEN: any agent with a self-signed profile may join; the first key seen for an id is pinned (use --allow FILE to admit only listed agents)\n"
+      : `ocp-hub: registration limited to the ${allowed.length} profiles of ${o.allow}\n`,
+  );
   const stop = () => {
     hub.close().then(
       () => process.exit(0),

@@ -1,6 +1,12 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { HubClient } from "@ocp/a2a-ocp-client";
+import { createAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { describe, expect, it } from "vitest";
+import { identity, tempDir } from "./support.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
@@ -17,5 +23,81 @@ describe("ocp-hub CLI", () => {
     expect(() =>
       execFileSync(process.execPath, [CLI, "--port", "-5"], { encoding: "utf8", stdio: "pipe" }),
     ).toThrow(expect.objectContaining({ status: 2 }));
+  });
+
+  it("--help says loudly that registration is open without --allow, first come first pinned", () => {
+    const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
+    expect(help).toContain("--allow FILE");
+    expect(help).toContain("registration is OPEN");
+    expect(help).toContain("first come, first pinned");
+  });
+
+  it("--allow FILE admits the listed agents only (id and key), and says so on stderr", async () => {
+    const dir = tempDir("ocp-hub-allow-");
+    const alice = identity("alice");
+    const mallory = identity("mallory");
+    const file = join(dir.dir, "team.json");
+    writeFileSync(file, JSON.stringify({ profiles: [createAgentProfile(alice)] }));
+    const child = spawn(
+      process.execPath,
+      [CLI, "--db", join(dir.dir, "hub.sqlite"), "--allow", file],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.once("exit", (code) => reject(new Error(`ocp-hub exited ${code}: ${stderr}`)));
+        createInterface({ input: child.stdout }).once("line", resolve);
+      });
+      const admitted = new HubClient({ url, identity: alice, reconnect: false });
+      await admitted.connect();
+      await admitted.close();
+      const refused = new HubClient({ url, identity: mallory, reconnect: false });
+      await expect(refused.connect()).rejects.toMatchObject({ code: "registration_refused" });
+      // Alice's id with another key is refused too.
+      const impostor = new HubClient({
+        url,
+        identity: { ...identity("x"), id: alice.id },
+        reconnect: false,
+      });
+      await expect(impostor.connect()).rejects.toMatchObject({ code: "registration_refused" });
+      expect(stderr).toContain("registration limited to the 1 profiles");
+    } finally {
+      child.kill("SIGTERM");
+      dir.cleanup();
+    }
+  });
+
+  it("without --allow, warns on stderr that registration is open; an unreadable --allow file exits 2", async () => {
+    const dir = tempDir("ocp-hub-open-");
+    const child = spawn(process.execPath, [CLI, "--db", join(dir.dir, "hub.sqlite")], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    try {
+      await new Promise<void>((resolve) => {
+        const check = setInterval(() => {
+          if (stderr.includes("registration is OPEN")) {
+            clearInterval(check);
+            resolve();
+          }
+        }, 20);
+      });
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(() =>
+      execFileSync(process.execPath, [CLI, "--allow", join(dir.dir, "missing.json")], {
+        encoding: "utf8",
+        stdio: "pipe",
+      }),
+    ).toThrow(expect.objectContaining({ status: 2 }));
+    dir.cleanup();
   });
 });
