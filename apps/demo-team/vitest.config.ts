@@ -4,6 +4,5 @@ export default defineProject({
   test: {
     name: "demo-team",
     include: ["test/**/*.test.ts"],
-    testTimeout: 120_000,
   },
 });

@@ -4,7 +4,5 @@ export default defineProject({
   test: {
     name: "a2a-ocp-client",
     include: ["test/**/*.test.ts"],
-    // Property tests run hundreds of signatures; this is a hang guard, not a speed check.
-    testTimeout: 120_000,
   },
 });

@@ -1,10 +1,10 @@
-import { defineProject } from "vitest/config";
+import { configDefaults, defineProject } from "vitest/config";
 
 export default defineProject({
   test: {
     name: "a2a-ocp-hub",
     include: ["test/**/*.test.ts"],
-    // Property tests run hundreds of signatures; this is a hang guard, not a speed check.
-    testTimeout: 120_000,
+    // Load, crash, scale and cluster tests: vitest.heavy.config.ts (`pnpm test:heavy`).
+    exclude: [...configDefaults.exclude, "**/*.heavy.test.ts"],
   },
 });

@@ -31,5 +31,5 @@ describe("team demo (bin/team-demo.mjs, against dist)", () => {
     );
     expect(stdout).toContain("a2a://carol is blocked");
     expect(stdout).toContain("temporary files removed");
-  });
+  }, 120_000); // above the demo's own 90 s bound
 });

@@ -37,5 +37,5 @@ describe("README (A2A compatibility)", () => {
       timeout: 60_000,
     });
     expect(section("a2a-example-output")).toContain(output.trim());
-  });
+  }, 90_000); // above the example's own 60 s bound
 });

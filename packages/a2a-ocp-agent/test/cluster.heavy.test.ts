@@ -7,9 +7,10 @@ import { agentFeatureTests } from "./cluster-features.js";
 
 const hubPackage = createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json");
 const cluster = natsCluster(join(dirname(hubPackage), "dist/cli.js"), "agent-cluster-test");
-beforeAll(() => cluster.start());
-afterAll(() => cluster.stop());
+// A nats-server and three hub processes, each bounded on its own (20 s) by the test kit.
+beforeAll(() => cluster.start(), 120_000);
+afterAll(() => cluster.stop(), 60_000);
 
-describe("OCPAgent runtime across three hubs", () => {
+describe("OCPAgent runtime across three hubs", { timeout: 60_000 }, () => {
   agentFeatureTests(cluster);
 });

@@ -196,5 +196,5 @@ describe("convergence of replicated knowledge graphs", () => {
       { numRuns: 150 },
     );
     expect(conflictsSeen).toBeGreaterThan(0);
-  });
+  }, 30_000);
 });

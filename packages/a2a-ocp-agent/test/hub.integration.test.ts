@@ -128,5 +128,5 @@ describe("OCPAgent over a real hub (WebSocket, SQLite)", () => {
       verified: true,
       votes: { approve: 1, reject: 0, abstain: 0 },
     });
-  });
+  }, 60_000);
 });

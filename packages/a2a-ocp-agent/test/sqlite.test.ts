@@ -88,5 +88,5 @@ describe("SQLite persistence", () => {
     await alice2.close();
     await bob.close();
     store2.close();
-  });
+  }, 30_000);
 });

@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { messageJsonSchema } from "../dist/index.js";
+import { messageJsonSchema } from "../dist/schemas.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const target = join(root, "schema", "a2a-ocp-message.schema.json");

@@ -1,5 +1,6 @@
+import { describeIssues } from "@ocp/types";
 import { fail, ok, type Result } from "./errors.js";
-import { describeIssues, schemaFor, type WireMessage } from "./messages.js";
+import { schemaFor, type WireMessage } from "./messages.js";
 import { PROTOCOL_VERSION, semverMajor, versionsCompatible } from "./version.js";
 
 /**

@@ -8,6 +8,7 @@
  */
 
 export {
+  describeIssues,
   isOcpError,
   OcpError,
 } from "@ocp/types";
@@ -113,7 +114,6 @@ export {
 export {
   type CustomMessage,
   createMessage,
-  describeIssues,
   type KnownMessage,
   type MessageInit,
   type MessageOf,

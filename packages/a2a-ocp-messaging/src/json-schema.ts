@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { toJsonSchema } from "@ocp/types";
 import { WireMessageSchema } from "./messages.js";
 
 /** The `$id` of the generated message schema. */
@@ -12,11 +12,5 @@ export const MESSAGE_SCHEMA_ID = "https://ocp.dev/schema/a2a-ocp-message.schema.
  * recipients) are zod refinements that JSON Schema does not carry.
  */
 export function messageJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(WireMessageSchema, {
-    target: "draft-2020-12",
-    io: "input",
-    unrepresentable: "throw",
-  }) as Record<string, unknown>;
-  const { $schema, ...rest } = generated;
-  return { $schema, $id: MESSAGE_SCHEMA_ID, ...rest };
+  return toJsonSchema(WireMessageSchema, MESSAGE_SCHEMA_ID);
 }

@@ -1,3 +1,4 @@
+import { describeIssues } from "@ocp/types";
 import { z } from "zod";
 import {
   CompressedMessageSchema,
@@ -248,14 +249,4 @@ export function createMessage<T extends KnownMessageType | CustomMessageType>(
     );
   }
   return parsed.data as MessageOf<T>;
-}
-
-/** One line per zod issue, with its path: `payload.nodes.0.confidence: ...`. */
-export function describeIssues(error: z.ZodError, limit = 5): string {
-  const lines = error.issues.slice(0, limit).map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.join(".") : "(root)";
-    return `${path}: ${issue.message}`;
-  });
-  if (error.issues.length > limit) lines.push(`… and ${error.issues.length - limit} more`);
-  return lines.join("; ");
 }

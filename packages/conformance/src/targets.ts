@@ -1,17 +1,15 @@
+import type { ChildCommand } from "@ocp/transport-stdio/process";
 import type { ContextProvider } from "@ocp/types";
 import { HttpSession } from "./drivers/http.js";
 import { InProcessSession } from "./drivers/in-process.js";
 import { StdioSession } from "./drivers/stdio.js";
 import type { Recorded, Session } from "./session.js";
 
-/** A provider child spoken to over NDJSON on its stdin/stdout. */
-export interface StdioTarget {
-  readonly command: string;
-  readonly args?: readonly string[];
-  readonly cwd?: string;
-  /** Variables the child gets besides PATH and HOME. */
-  readonly env?: Readonly<Record<string, string>>;
-}
+/**
+ * A provider child spoken to over NDJSON on its stdin/stdout, started in a
+ * process group of its own with only PATH, HOME and `env` in its environment.
+ */
+export type StdioTarget = ChildCommand;
 
 /** A provider reached by POSTing one envelope per request to `url`. */
 export interface HttpTarget {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { killGroup } from "../src/drivers/process.js";
+import { killGroup } from "@ocp/transport-stdio/process";
 import {
   type ConformanceReport,
   fixtureCommand,

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { type ContextFrame, ContextQueryResultSchema, decodeLine } from "@ocp/types";
 import { describe, expect, it } from "vitest";
-import { StderrTail } from "../src/drivers/process.js";
 import { CHEAP_CONTENT, SEEDS } from "../src/fixture/provider.js";
 import {
   CHECK_SPECS,
@@ -215,13 +214,5 @@ describe("probes", () => {
     const names = new Set(CHECK_SPECS.map((spec) => spec.name));
     for (const check of Object.values(MISBEHAVE_MODES)) expect(names.has(check)).toBe(true);
     expect(new Set(Object.values(MISBEHAVE_MODES))).toEqual(names);
-  });
-});
-
-describe("evidence of a provider's stderr", () => {
-  it("keeps only the latest bytes of stderr, whatever is written", () => {
-    const tail = new StderrTail(8);
-    for (const part of ["aaaa", "bbbb", "cccc", "dd"]) tail.push(Buffer.from(part));
-    expect(tail.toString()).toBe("bbccccdd");
   });
 });

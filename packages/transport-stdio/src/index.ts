@@ -1,3 +1,4 @@
+export { scrubbedEnv } from "./child.js";
 export {
   Correlator,
   type CorrelatorOptions,
@@ -20,6 +21,5 @@ export {
   type ChildExit,
   type SpawnStdioProviderOptions,
   type StdioProvider,
-  scrubbedEnv,
   spawnStdioProvider,
 } from "./spawn.js";

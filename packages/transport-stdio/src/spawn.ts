@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import {
   type Capabilities,
   type ContextProvider,
@@ -13,6 +13,7 @@ import {
   toWire,
   versionsCompatible,
 } from "@ocp/types";
+import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { fromErrorEnvelope, type StdioError, stdioError } from "./errors.js";
 import {
@@ -29,17 +30,9 @@ import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 import { settlesWithin } from "./settles-within.js";
 import { TailBuffer } from "./tail-buffer.js";
 
-export interface SpawnStdioProviderOptions {
+export interface SpawnStdioProviderOptions extends ChildCommand {
   /** Host-chosen id of the provider. */
   readonly id: string;
-  readonly command: string;
-  readonly args?: readonly string[];
-  readonly cwd?: string;
-  /**
-   * Variables the child gets besides `PATH` and `HOME` (taken from the host).
-   * Nothing else of the host's environment reaches the child.
-   */
-  readonly env?: Readonly<Record<string, string>>;
   readonly maxLineBytes?: number;
   readonly handshakeTimeoutMs?: number;
   readonly queryTimeoutMs?: number;
@@ -64,14 +57,6 @@ export interface StdioProvider extends ContextProvider {
   stderr(): string;
   /** Settles once the child has exited and its process group is killed. */
   readonly exited: Promise<ChildExit>;
-}
-
-/** PATH and HOME of the host, plus what the caller names: the child's whole environment. */
-export function scrubbedEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  if (process.env.PATH !== undefined) env.PATH = process.env.PATH;
-  if (process.env.HOME !== undefined) env.HOME = process.env.HOME;
-  return { ...env, ...extra };
 }
 
 /**
@@ -140,13 +125,7 @@ class StdioConnection implements StdioProvider {
         ),
     });
 
-    this.#child = spawn(options.command, options.args ?? [], {
-      cwd: options.cwd,
-      env: scrubbedEnv(options.env),
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      windowsHide: true,
-    });
+    this.#child = spawnInGroup(options);
     this.pid = this.#child.pid ?? -1;
     const { stdin, stdout, stderr } = this.#child;
     stdin!.on("error", () => {});

@@ -5,6 +5,7 @@
  */
 import { generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto";
 import type { EventEmitter } from "node:events";
+import { afterEach } from "vitest";
 import { WebSocket } from "ws";
 import { z } from "zod";
 import {
@@ -239,3 +240,39 @@ export async function nextConnection(server: WsServer): Promise<Connection> {
 }
 
 export type { CloseInfo };
+
+/**
+ * Server and client pairs for the tests of one file: `pair(options)` starts a
+ * server and registers a raw client as `agent`, giving the server side's
+ * connection; `keep(ws)` adds a client a test opened itself. Every server and
+ * client is closed after each test.
+ */
+export function connectionPairs(agent: TestAgent) {
+  const servers: WsServer[] = [];
+  const clients: WebSocket[] = [];
+  afterEach(async () => {
+    for (const ws of clients.splice(0)) ws.terminate();
+    await Promise.all(servers.splice(0).map((s) => within(s.close(), WAIT_MS, "server close")));
+  });
+  return {
+    async pair(options: Partial<WsServerOptions> = {}) {
+      const { authenticate } = registryAuthenticate([agent]);
+      const server = await startServer({ authenticate, ...options });
+      servers.push(server);
+      const connected = nextConnection(server);
+      const { ws } = await registerRaw(server.url, agent);
+      clients.push(ws);
+      return { server, ws, connection: await connected };
+    },
+    keep(ws: WebSocket): void {
+      clients.push(ws);
+    },
+  };
+}
+
+/** Stops (or restarts) reading the client's socket, as a consumer that stalls. */
+export function reading(ws: WebSocket, on: boolean): void {
+  const socket = (ws as unknown as { _socket: import("node:net").Socket })._socket;
+  if (on) socket.resume();
+  else socket.pause();
+}

@@ -66,7 +66,7 @@ export {
   StrictContextFrameSchema,
 } from "./frame.js";
 export { type JsonTextProblem, scanJsonText } from "./ijson.js";
-export { ENVELOPE_SCHEMA_ID, envelopeJsonSchema } from "./json-schema.js";
+export { ENVELOPE_SCHEMA_ID, envelopeJsonSchema, toJsonSchema } from "./json-schema.js";
 export { positiveLimit } from "./limits.js";
 export { NonEmptyStringSchema, U32_MAX, U32Schema, VersionStringSchema } from "./primitives.js";
 export type { ContextProvider, QueryOptions } from "./provider.js";

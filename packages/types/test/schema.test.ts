@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { envelopeJsonSchema } from "../src/index.js";
+import { z } from "zod";
+import { envelopeJsonSchema, toJsonSchema } from "../src/index.js";
 import { repoFile } from "./helpers.js";
 
 describe("schema/ocp-envelope.schema.json", () => {
@@ -32,5 +33,22 @@ describe("schema/ocp-envelope.schema.json", () => {
     ]) {
       expect(defs).toContain(name);
     }
+  });
+});
+
+describe("toJsonSchema", () => {
+  it("generates draft 2020-12 for the input side, with $id right after $schema", () => {
+    const schema = toJsonSchema(
+      z.object({ n: z.number().int().default(1) }),
+      "https://example.test/n.json",
+    );
+    expect(Object.keys(schema).slice(0, 2)).toEqual(["$schema", "$id"]);
+    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(schema.$id).toBe("https://example.test/n.json");
+    expect(schema.required ?? []).not.toContain("n");
+  });
+
+  it("throws on what JSON Schema cannot represent instead of leaving it out", () => {
+    expect(() => toJsonSchema(z.object({ at: z.date() }), "https://example.test/d.json")).toThrow();
   });
 });

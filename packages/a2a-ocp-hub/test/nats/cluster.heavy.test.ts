@@ -19,10 +19,13 @@ const cluster = natsCluster(
   fileURLToPath(new URL("../../dist/cli.js", import.meta.url)),
   "cluster-test",
 );
-beforeAll(() => cluster.start());
-afterAll(() => cluster.stop());
+// A nats-server and three hub processes, each bounded on its own (20 s) by the test kit.
+beforeAll(() => cluster.start(), 120_000);
+afterAll(() => cluster.stop(), 60_000);
 
-describe("hubs clustered on NATS JetStream: agents on different hubs see one team", () => {
+describe("hubs clustered on NATS JetStream: agents on different hubs see one team", {
+  timeout: 60_000,
+}, () => {
   hubFeatureTests(cluster);
 });
 
@@ -61,6 +64,6 @@ describe("JetStreamStore retention", () => {
   });
 });
 
-describe("a hub dies (SIGKILL): nothing lost, nothing twice", () => {
+describe("a hub dies (SIGKILL): nothing lost, nothing twice", { timeout: 120_000 }, () => {
   failoverTests(cluster);
 });

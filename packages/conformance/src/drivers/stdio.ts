@@ -1,5 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { LineSplitter, scrubbedEnv } from "@ocp/transport-stdio";
+import type { ChildProcess } from "node:child_process";
+import { LineSplitter } from "@ocp/transport-stdio";
+import {
+  type ChildCommand,
+  killGroup,
+  spawnInGroup,
+  TailBuffer,
+  trackGroup,
+  untrackGroup,
+} from "@ocp/transport-stdio/process";
 import { decodeLine } from "@ocp/types";
 import {
   EOF_GRACE_MS,
@@ -16,27 +24,9 @@ import {
   type Session,
   type ShutdownOutcome,
 } from "../session.js";
-import { killGroup, StderrTail } from "./process.js";
 
-export interface StdioSessionOptions {
-  readonly command: string;
-  readonly args?: readonly string[];
-  readonly cwd?: string;
-  /** Variables the child gets besides PATH and HOME (the transport's scrubbed environment). */
-  readonly env?: Readonly<Record<string, string>>;
+export interface StdioSessionOptions extends ChildCommand {
   readonly maxLineBytes?: number;
-}
-
-/** Process groups of children still alive, killed if the suite's process exits first. */
-const live = new Set<number>();
-let guardInstalled = false;
-function guard(pid: number): void {
-  live.add(pid);
-  if (guardInstalled) return;
-  guardInstalled = true;
-  process.on("exit", () => {
-    for (const group of live) killGroup(group);
-  });
 }
 
 interface Exit {
@@ -54,7 +44,7 @@ export class StdioSession implements Session {
   readonly label: string;
   readonly #child: ChildProcess;
   readonly #inbox = new Inbox();
-  readonly #stderr = new StderrTail(MAX_STDERR_BYTES);
+  readonly #stderr = new TailBuffer(MAX_STDERR_BYTES);
   readonly #record: (entry: Recorded) => void;
   readonly #exited: Promise<Exit>;
   #exit: Exit | undefined;
@@ -74,15 +64,10 @@ export class StdioSession implements Session {
     this.#exited = new Promise((resolve) => {
       resolveExit = resolve;
     });
-    this.#child = spawn(options.command, options.args ?? [], {
-      cwd: options.cwd,
-      env: scrubbedEnv(options.env),
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      windowsHide: true,
-    });
+    this.#child = spawnInGroup(options);
     const pid = this.#child.pid;
-    if (pid !== undefined) guard(pid);
+    // Its group is killed if the suite's process exits or is interrupted first.
+    if (pid !== undefined) trackGroup(pid);
     this.#child.stdin?.on("error", () => {});
     this.#child.stdout?.on("data", (chunk: Buffer) => splitter.push(chunk));
     this.#child.stderr?.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
@@ -91,7 +76,7 @@ export class StdioSession implements Session {
       this.#exit = exit;
       if (pid !== undefined) {
         killGroup(pid);
-        live.delete(pid);
+        untrackGroup(pid);
       }
       this.#inbox.end({ kind: "exit", ...exit, stderr: this.#stderr.toString() });
       resolveExit(exit);

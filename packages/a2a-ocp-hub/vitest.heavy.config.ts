@@ -1,0 +1,11 @@
+import { defineProject } from "vitest/config";
+
+/** The heavy tier (`pnpm test:heavy`): load, crash, scale and cluster tests. */
+export default defineProject({
+  test: {
+    name: "a2a-ocp-hub (heavy)",
+    include: ["test/**/*.heavy.test.ts"],
+    // One file at a time: load and scale tests do not compete for the CPU.
+    fileParallelism: false,
+  },
+});
