@@ -34,7 +34,8 @@ export const LAYERS = [
 export const PORTABLE = {
   "@ocp/types": { except: [], packages: ["zod"] },
   "@ocp/a2a-ocp-messaging": {
-    except: ["src/node/**"],
+    // src/node is the ./node entry; a `*.node.ts` module is what Node loads under the `node` condition.
+    except: ["src/node/**", "src/**/*.node.ts"],
     packages: ["zod", "@noble/*", "@ocp/types"],
   },
 };
@@ -70,10 +71,23 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs)$/;
 const builtins = new Set(builtinModules);
 
 const toPosix = (path) => path.split(sep).join("/");
-const matches = (pattern, value) =>
-  pattern.endsWith("/**") || pattern.endsWith("/*")
-    ? value.startsWith(pattern.slice(0, pattern.lastIndexOf("/") + 1))
-    : pattern === value;
+/** Whether `value` (a path or package name) matches a glob: `*` within a segment, `**` across. */
+const matches = (glob, value) => globRegExp(glob).test(value);
+const globRegExp = (glob) =>
+  new RegExp(
+    `^${glob
+      .split(/(\*\*\/|\*\*|\*)/)
+      .map((part) =>
+        part === "**/"
+          ? "(?:.*/)?"
+          : part === "**"
+            ? ".*"
+            : part === "*"
+              ? "[^/]*"
+              : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"),
+      )
+      .join("")}$`,
+  );
 const packageOf = (specifier) =>
   specifier
     .split("/")

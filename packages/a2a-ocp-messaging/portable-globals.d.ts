@@ -1,10 +1,10 @@
 /**
  * The web-platform globals the portable entry points use, and nothing else:
  * they exist in every browser, web worker, Deno, Bun and Node ≥ 20.
- * `tsconfig.portable.json` compiles `src/` (minus `src/node/`) with these and
- * ES2023 only, no `@types/node` and no DOM lib, so `Buffer`, `process`,
- * `require`, `document` or `window` there fail the build. Add a global here
- * only if every one of those runtimes has it.
+ * `tsconfig.portable.json` compiles `src/` (minus `src/node/` and the
+ * `*.node.ts` modules) with these and ES2023 only, no `@types/node` and no
+ * DOM lib, so `Buffer`, `process`, `require`, `document` or `window` there
+ * fail the build. Add a global here only if every one of those runtimes has it.
  */
 
 declare class TextEncoder {
