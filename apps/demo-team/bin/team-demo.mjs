@@ -2,7 +2,7 @@
 // The team demo: starts a hub process and four agent processes (real
 // processes, real sockets, SQLite files in a temporary directory), runs a
 // scripted scenario and prints a readable transcript. Exits 0 and cleans up.
-//   node packages/a2a-ocp-messaging/bin/team-demo.mjs   (after `pnpm build`)
+//   pnpm demo:team, or node apps/demo-team/bin/team-demo.mjs after `pnpm build`
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,6 +1,8 @@
 // An OCP agent next to a plain A2A agent (built with the A2A SDK only):
 // discovery at the hub, the fallback to an A2A task, an SDK client calling
-// search_and_respond, and a feature the peer never confirmed.
+// search_and_respond (signed with the caller's key, which alice finds at the
+// hub), an anonymous caller turned away, and a feature the peer never
+// confirmed.
 // Run: pnpm build && node example/a2a-fallback.mjs
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,18 +13,20 @@ import { AGENT_CARD_PATH, Role } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import {
   A2AFallback,
-  A2AServer,
   AgentDirectory,
   CardResolver,
+  createA2AClient,
   FeatureNegotiator,
   negotiatedLink,
   profileWithCard,
-} from "@ocp/a2a-ocp-messaging/a2a";
-import { hubLink, OCPAgent } from "@ocp/a2a-ocp-messaging/agent";
-import { HubClient, OCPHub } from "@ocp/a2a-ocp-messaging/hub";
+} from "@ocp/a2a-compat";
+import { A2AServer } from "@ocp/a2a-compat/server";
+import { hubLink, OCPAgent } from "@ocp/a2a-ocp-agent";
+import { HubClient } from "@ocp/a2a-ocp-client";
+import { OCPHub } from "@ocp/a2a-ocp-hub";
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import express from "express";
 
 const dir = mkdtempSync(join(tmpdir(), "ocp-a2a-example-"));
@@ -174,8 +178,9 @@ try {
   console.log("refused:", error.code, error.details.feature);
 }
 
-// §9.2 a plain SDK client asks alice.
-const client = await new ClientFactory().createFromUrl(alice.server.url);
+// §9.2 an SDK client asks alice; its requests are signed with carol's key,
+// which alice verifies against carol's profile at the hub.
+const client = await createA2AClient(alice.server.url, { identity: carol.identity });
 const message = {
   messageId: crypto.randomUUID(),
   contextId: "",
@@ -210,6 +215,19 @@ console.log(
   "search_and_respond:",
   task.artifacts[0].parts[0].content.value.findings.map((f) => f.node.title).join(", "),
 );
+
+// Without credentials, alice's endpoint answers HTTP 401 and the SDK client throws.
+const stranger = await new ClientFactory().createFromUrl(alice.server.url);
+try {
+  await stranger.sendMessage({
+    tenant: "",
+    message,
+    configuration: undefined,
+    metadata: undefined,
+  });
+} catch (error) {
+  console.log("anonymous:", error.errorResponse.error.data.reason);
+}
 
 await alice.agent.close();
 await carol.agent.close();

@@ -13,8 +13,12 @@
  * Cards from elsewhere are parsed with {@link AgentCardSchema} (loose: only
  * the fields read here are checked) and {@link ocpDeclarationOf} reads either
  * form.
+ *
+ * The card declares how callers authenticate (`securitySchemes`,
+ * `securityRequirements`, see `./auth.ts`): signed requests by default.
+ * Serve and publish it as {@link cardJson} gives it, the A2A JSON form.
  */
-import type { AgentCard, AgentSkill } from "@a2a-js/sdk";
+import { AgentCard, type AgentSkill } from "@a2a-js/sdk";
 import {
   type OcpFeature,
   PROTOCOL,
@@ -24,6 +28,7 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { AgentUriSchema, OcpFeatureSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { z } from "zod";
+import { type SecurityDeclaration, securityDeclarationOf, securityOf } from "./auth.js";
 import { A2A_TASKS, type A2ATaskName, TASK_FEATURES } from "./tasks.js";
 
 /** The A2A extension URI of OCP 1.x: stable for every 1.x version (the version is in `params`). */
@@ -100,6 +105,8 @@ export interface AgentCardOptions {
   /** The agent's own version (the card's `version`); "1.0.0" by default. */
   version?: string;
   provider?: { organization: string; url: string };
+  /** How callers authenticate; signed requests only by default (match the server's `auth`). */
+  security?: SecurityDeclaration;
 }
 
 const SKILL_TEXT: Record<A2ATaskName, [name: string, description: string]> = {
@@ -172,12 +179,25 @@ export function buildAgentCard(options: AgentCardOptions): OcpAgentCard {
       protocols: [...OCP_PROTOCOLS],
       ocp: declaration,
     },
-    securitySchemes: {},
-    securityRequirements: [],
+    ...securityOf(options.security ?? securityDeclarationOf(undefined)),
     defaultInputModes: ["application/json", "text/plain"],
     defaultOutputModes: ["application/json", "text/plain"],
     skills: skillsFor(features),
     signatures: [],
+  };
+}
+
+/**
+ * The card as JSON goes on the wire: the SDK's in-memory form but for
+ * `securitySchemes` and `securityRequirements`, which are written in the A2A
+ * JSON form (`{ httpAuthSecurityScheme: {...} }`) that SDK clients read.
+ */
+export function cardJson(card: AgentCard): Record<string, unknown> {
+  const json = AgentCard.toJSON(card) as Record<string, unknown>;
+  return {
+    ...card,
+    securitySchemes: json["securitySchemes"] ?? {},
+    securityRequirements: json["securityRequirements"] ?? [],
   };
 }
 

@@ -11,6 +11,7 @@ import { createAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import {
   AgentCardSchema,
+  cardJson,
   declaredFeatures,
   type OcpAgentCard,
   ocpDeclarationOf,
@@ -19,7 +20,7 @@ import {
 } from "./card.js";
 import { MAX_DISCOVERY_RESULTS } from "./limits.js";
 
-/** The profile field that carries the agent card. */
+/** The profile field that carries the agent card (in its JSON form, {@link cardJson}). */
 export const CARD_PROFILE_FIELD = "agentCard";
 
 /** A signed profile of `identity` that carries `card` (pass it as `HubClientOptions.profile`). */
@@ -32,7 +33,7 @@ export function profileWithCard(
     identity,
     {
       ...(options.name === undefined ? {} : { name: options.name }),
-      extra: { [CARD_PROFILE_FIELD]: card },
+      extra: { [CARD_PROFILE_FIELD]: cardJson(card) },
     },
     nativeEd25519,
   );

@@ -10,6 +10,13 @@
  * feature this agent does not offer, a vote without a voter) and a failure
  * ends `failed`, each with a text status message and a data part
  * `{ error: { code, message } }`.
+ *
+ * The caller is the SDK's `ServerCallContext.user` (see {@link callerIdOf}):
+ * what it may ask is {@link refusalOf}'s rule (a refused task ends
+ * `rejected` with code `unauthenticated` or `forbidden`), what a search
+ * returns is §8.5 visibility for its identity (`maySee` under the agent's
+ * policy), or `public` nodes only when it is anonymous. Knowledge, awareness,
+ * votes and events are recorded as the caller's, never as this agent's.
  */
 import { type Message, Role, TaskState } from "@a2a-js/sdk";
 import {
@@ -24,14 +31,19 @@ import type {
   CollectiveResponsePayload,
   ConsensusProposePayload,
   ConsensusVotePayload,
+  KnowledgeNode,
   OcpFeature,
+  VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
+import { isPublicNode, maySee } from "@ocp/a2a-ocp-messaging";
 import { OcpFeatureSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { isOcpError } from "@ocp/types";
+import { callerIdOf } from "./auth.js";
+import { refusalOf } from "./authorize.js";
 import { OCP_EXTENSION_URI } from "./card.js";
 import { dataPart, parseTaskRequest, TASK_FEATURES, type TaskRequest, textPart } from "./tasks.js";
 
-/** How this agent votes on a proposal that reaches it as an A2A task. */
+/** How this agent votes on a proposal that reaches it as an A2A task; `from` is the authenticated caller (undefined when anonymous). */
 export type Voter = (
   proposal: ConsensusProposePayload,
   from: string | undefined,
@@ -45,8 +57,12 @@ export interface OcpAgentExecutorOptions {
   features?: readonly OcpFeature[];
   /** Decides votes for `vote_on_proposal`; without it that task is rejected. */
   voter?: Voter;
-  /** Called with each request once parsed, before it is handled. */
-  onTask?: (request: TaskRequest) => void;
+  /** Called with each request once parsed and authorized, before it is handled; `caller` is undefined when anonymous. */
+  onTask?: (request: TaskRequest, caller: string | undefined) => void;
+  /** Answer unauthenticated callers (public knowledge and votes only); false by default. */
+  allowAnonymous?: boolean;
+  /** §8.5 the visibility rules searches apply; the agent's own (`agent.visibility`) by default. */
+  visibility?: VisibilityPolicy;
 }
 
 class Refusal extends Error {}
@@ -92,6 +108,7 @@ export class OcpAgentExecutor implements AgentExecutor {
       return;
     }
     const request = parsed.value;
+    const caller = callerIdOf(context.context.user);
     const feature = TASK_FEATURES[request.task];
     if (!this.#features.includes(feature)) {
       this.#finish(
@@ -104,9 +121,29 @@ export class OcpAgentExecutor implements AgentExecutor {
       );
       return;
     }
-    this.#options.onTask?.(request);
+    const refusal =
+      caller === undefined && this.#options.allowAnonymous !== true
+        ? { code: "unauthenticated", message: "this agent answers authenticated callers only" }
+        : refusalOf(
+            request,
+            caller,
+            (id) => this.#options.agent.graph.getNode(id),
+            (id) => this.#options.agent.graph.getEdge(id)?.source,
+          );
+    if (refusal !== undefined) {
+      this.#finish(
+        bus,
+        taskId,
+        contextId,
+        TaskState.TASK_STATE_REJECTED,
+        refusal.message,
+        refusal.code,
+      );
+      return;
+    }
+    this.#options.onTask?.(request, caller);
     try {
-      const output = await this.#run(request);
+      const output = await this.#run(request, caller);
       bus.publish(
         AgentEvent.artifactUpdate({
           taskId,
@@ -164,7 +201,8 @@ export class OcpAgentExecutor implements AgentExecutor {
     );
   };
 
-  async #run(request: TaskRequest): Promise<unknown> {
+  /** Answers an authorized request: `caller` is who it comes from (undefined: anonymous). */
+  async #run(request: TaskRequest, caller: string | undefined): Promise<unknown> {
     const agent = this.#options.agent;
     switch (request.task) {
       case "receive_knowledge": {
@@ -175,12 +213,12 @@ export class OcpAgentExecutor implements AgentExecutor {
         return { accepted: nodes.length + edges.length };
       }
       case "search_and_respond":
-        return this.#search(request.input);
+        return this.#search(request.input, caller);
       case "vote_on_proposal": {
         const voter = this.#options.voter;
         if (voter === undefined)
           throw new Refusal("this agent takes no votes over A2A (no voter configured)");
-        const decision = await voter(request.input, request.from);
+        const decision = await voter(request.input, caller);
         const vote: ConsensusVotePayload = {
           proposalId: request.input.proposalId,
           vote: decision.vote,
@@ -190,9 +228,9 @@ export class OcpAgentExecutor implements AgentExecutor {
         return vote;
       }
       case "share_awareness":
-        if (request.from === undefined)
-          throw new Refusal("share_awareness needs the caller's a2a:// URI in `from`");
-        agent.presence.beacon(request.from, request.input);
+        if (caller === undefined)
+          throw new Refusal("share_awareness needs an authenticated caller");
+        agent.presence.beacon(caller, request.input);
         return { accepted: 1 };
       case "query_awareness":
         return {
@@ -204,17 +242,24 @@ export class OcpAgentExecutor implements AgentExecutor {
           request.input.eventType,
           request.input.eventData,
           request.input.severity,
+          caller === undefined ? {} : { source: caller },
         );
     }
   }
 
   #search(
     query: Extract<TaskRequest, { task: "search_and_respond" }>["input"],
+    caller: string | undefined,
   ): CollectiveResponsePayload {
     const started = Date.now();
     const structured = query.structuredQuery;
+    const policy = this.#options.visibility ?? this.#options.agent.visibility;
+    const visible =
+      caller === undefined
+        ? (n: KnowledgeNode) => isPublicNode(n, policy)
+        : (n: KnowledgeNode) => maySee(n, caller, policy);
     const { findings, nodesSearched } = searchNodes(
-      this.#options.agent.graph.liveNodes(),
+      this.#options.agent.graph.liveNodes().filter(visible),
       query.query,
       {
         keywords: structured?.keywords ?? [],

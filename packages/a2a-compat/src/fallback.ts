@@ -6,6 +6,7 @@
  * task, sent with the SDK's client, and the A2A reply is returned. Every
  * decision is reported to `onRoute`, and the result says which path it took.
  */
+
 import { AGENT_CARD_PATH, AgentCard, type Message, type Task, TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import type { AgentIdentity, KnownMessageType } from "@ocp/a2a-ocp-messaging";
@@ -16,6 +17,7 @@ import {
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { parseJsonText } from "@ocp/types";
 import {
   AgentCardSchema,
   declaredFeatures,
@@ -127,13 +129,16 @@ export class CardResolver {
         error,
       );
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      throw a2aError("card_unavailable", `the card at ${url} is not JSON`, { agentId, url }, error);
+    const json = parseJsonText(text);
+    if (!json.ok) {
+      throw a2aError(
+        "card_unavailable",
+        `the card at ${url} is not I-JSON: ${json.error.message}`,
+        { agentId, url },
+        json.error,
+      );
     }
-    return this.#accept(agentId, url, raw);
+    return this.#accept(agentId, url, json.value);
   }
 
   #accept(agentId: string, url: string, raw: unknown): ResolvedCard {

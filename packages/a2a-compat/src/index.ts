@@ -4,11 +4,30 @@
  * A2A tasks served over JSON-RPC, fallback to A2A for agents that do not
  * speak OCP, §7.2 feature negotiation and §7.3 discovery at the hub.
  * The JSON-RPC server (express) is behind `@ocp/a2a-compat/server`.
+ * Callers authenticate (signed requests, operator bearer tokens): the
+ * client side is {@link createA2AClient} / {@link signingFetch}.
  */
+export {
+  A2AAuthenticator,
+  type A2AAuthOptions,
+  A2ACaller,
+  type AuthFailure,
+  type AuthResult,
+  BEARER_TOKEN_SCHEME,
+  callerIdOf,
+  type SecurityDeclaration,
+  SIGNED_REQUEST_SCHEME,
+  securityDeclarationOf,
+  securityOf,
+  UNAUTHENTICATED_ERROR_CODE,
+} from "./auth.js";
+export * from "./auth-limits.js";
+export { ANONYMOUS_TASKS, refusalOf, type TaskRefusal } from "./authorize.js";
 export {
   type AgentCardOptions,
   AgentCardSchema,
   buildAgentCard,
+  cardJson,
   declaredFeatures,
   OCP_EXTENSION_URI,
   OCP_PROTOCOLS,
@@ -20,6 +39,14 @@ export {
   protocolsOf,
   skillsFor,
 } from "./card.js";
+export {
+  type A2ACredentials,
+  bearerFetch,
+  type CreateA2AClientOptions,
+  clientFactoryFor,
+  createA2AClient,
+  signingFetch,
+} from "./credentials.js";
 export {
   AgentDirectory,
   CARD_PROFILE_FIELD,
@@ -47,6 +74,19 @@ export {
   featureOf,
   negotiatedLink,
 } from "./negotiation.js";
+export {
+  bodyHash,
+  isRequestToken,
+  REQUEST_TOKEN_TYPE,
+  type RequestClaims,
+  RequestClaimsSchema,
+  type RequestTokenFailure,
+  type RequestTokenResult,
+  RequestTokenVerifier,
+  type RequestTokenVerifierOptions,
+  type SignRequestOptions,
+  signRequestToken,
+} from "./request-token.js";
 export {
   A2A_TASK_NAMES,
   A2A_TASKS,

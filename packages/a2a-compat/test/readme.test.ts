@@ -1,16 +1,19 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { A2A_ERROR_CODES } from "../src/errors.js";
 import * as limits from "../src/limits.js";
 
-const dir = fileURLToPath(new URL("../..", import.meta.url));
-const readme = readFileSync(`${dir}/README.md`, "utf8");
+const dir = fileURLToPath(new URL("..", import.meta.url));
+const readme = readFileSync(join(dir, "README.md"), "utf8");
 const section = (name: string) => {
   const start = readme.indexOf(`<!-- ${name} -->`);
-  expect(start).toBeGreaterThan(-1);
-  return readme.slice(start, readme.indexOf(`<!-- /${name} -->`));
+  const end = readme.indexOf(`<!-- /${name} -->`);
+  expect(start, `section ${name}`).toBeGreaterThan(-1);
+  expect(end).toBeGreaterThan(start);
+  return readme.slice(start, end);
 };
 
 describe("README (A2A compatibility)", () => {

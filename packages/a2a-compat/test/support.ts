@@ -1,8 +1,15 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AgentCard, Message } from "@a2a-js/sdk";
+import type { AgentCard, Message, Task, TaskState } from "@a2a-js/sdk";
 import { AGENT_CARD_PATH, Role } from "@a2a-js/sdk";
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
+import { JsonRpcTransportError } from "@a2a-js/sdk/errors";
 import {
   AgentEvent,
   type AgentExecutor,
@@ -10,13 +17,13 @@ import {
   InMemoryTaskStore,
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
-import type { AgentLink } from "@ocp/a2a-ocp-agent";
+import type { AgentLink, OCPAgentOptions } from "@ocp/a2a-ocp-agent";
 import { hubLink, MemoryNetwork, OCPAgent } from "@ocp/a2a-ocp-agent";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { OCPHub, type OCPHubOptions } from "@ocp/a2a-ocp-hub";
 import type { AgentIdentity, OcpFeature, PlainMessage } from "@ocp/a2a-ocp-messaging";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
-import { identity, testHubOptions } from "@ocp/testkit";
+import { identity, testHubOptions, within } from "@ocp/testkit";
 import express from "express";
 import {
   FeatureNegotiator,
@@ -28,6 +35,32 @@ import { type A2AServeOptions, A2AServer } from "../src/server.js";
 
 export { identity, tempDir, until, within } from "@ocp/testkit";
 
+/** What any A2A client sends: a user message with a data part `{ task, input, from? }` (built without the package's helpers). */
+export function sdkRequest(
+  task: string,
+  input: unknown,
+  from?: string,
+): Parameters<Client["sendMessage"]>[0] {
+  const message: Message = {
+    messageId: globalThis.crypto.randomUUID(),
+    contextId: "",
+    taskId: "",
+    role: Role.ROLE_USER,
+    parts: [
+      {
+        content: { $case: "data", value: { task, input, ...(from === undefined ? {} : { from }) } },
+        metadata: undefined,
+        filename: "",
+        mediaType: "application/json",
+      },
+    ],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  return { tenant: "", message, configuration: undefined, metadata: undefined };
+}
+
 /** A hub on 127.0.0.1:0 with a real SQLite file in `dir`. */
 export function startHub(dir: string, options: OCPHubOptions = {}): Promise<OCPHub> {
   return OCPHub.start({ ...testHubOptions(dir), ...options });
@@ -35,13 +68,34 @@ export function startHub(dir: string, options: OCPHubOptions = {}): Promise<OCPH
 
 /** Started agents on one in-memory network, each named `a2a://<name>`. */
 export function team(names: string[]): OCPAgent[] {
-  const network = new MemoryNetwork();
-  const agents: OCPAgent[] = [];
-  for (const name of names) {
+  return network(names).agents;
+}
+
+/**
+ * Started agents on one in-memory network, and `member(name)`: an identity
+ * whose key the network (so each agent's `lookupKey`) knows, with no agent
+ * behind it — an A2A caller the agents can authenticate.
+ */
+export function network(
+  names: string[],
+  options: Omit<OCPAgentOptions, "identity" | "link"> = {},
+): {
+  agents: OCPAgent[];
+  /** The agents' identities, in order. */
+  identities: AgentIdentity[];
+  member(name: string): AgentIdentity;
+} {
+  const net = new MemoryNetwork();
+  const member = (name: string) => {
     const id = generateIdentity(`a2a://${name}`);
-    agents.push(new OCPAgent({ identity: id, link: network.link(id.id, id.publicKey) }).start());
-  }
-  return agents;
+    net.link(id.id, id.publicKey);
+    return id;
+  };
+  const identities = names.map((name) => generateIdentity(`a2a://${name}`));
+  const agents = identities.map((id) =>
+    new OCPAgent({ ...options, identity: id, link: net.link(id.id, id.publicKey) }).start(),
+  );
+  return { agents, identities, member };
 }
 
 /** The runtime's `hubLink` over a connected `HubClient`, recording every verified message it delivers. */
@@ -192,4 +246,41 @@ export async function plainA2AAgent(
     jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
   );
   return state;
+}
+
+/** An SDK client for `url` whose JSON-RPC requests go through `fetchImpl` (to send crafted credentials). */
+export function sdkClientWith(url: string, fetchImpl: typeof fetch): Promise<Client> {
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    }),
+  ).createFromUrl(url);
+}
+
+/** The JSON-RPC error an SDK call was refused with: its code and `data.reason`. */
+export async function refused(
+  call: Promise<unknown>,
+): Promise<{ code: number | undefined; reason: unknown; message: string }> {
+  const error = await within(
+    call.then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
+  );
+  if (!(error instanceof JsonRpcTransportError))
+    throw new Error(`expected a JSON-RPC error, got ${String(error)}`);
+  const body = error.errorResponse.error as { code: number; message: string; data?: unknown };
+  return {
+    code: body.code,
+    reason: (body.data as { reason?: unknown } | undefined)?.reason,
+    message: body.message,
+  };
+}
+
+/** The state and `error.code` of a task result (for rejected tasks). */
+export function outcome(result: Message | Task): { state: TaskState | undefined; code: unknown } {
+  const task = result as Task;
+  const data = task.status?.message?.parts.find((p) => p.content?.$case === "data")?.content;
+  const value = data?.$case === "data" ? (data.value as { error?: { code?: unknown } }) : {};
+  return { state: task.status?.state, code: value.error?.code };
 }

@@ -1,38 +1,12 @@
-import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
-import { type Client, ClientFactory } from "@a2a-js/sdk/client";
+import { type Message, type Task, TaskState } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import type { EventPublishPayload } from "@ocp/a2a-ocp-messaging";
+import type { AgentIdentity, EventPublishPayload } from "@ocp/a2a-ocp-messaging";
 import { sampleNode as node } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TaskRequest } from "../src/index.js";
+import { createA2AClient, type TaskRequest } from "../src/index.js";
 import { A2AServer } from "../src/server.js";
-import { team, until, within } from "./support.js";
-
-/** What any A2A client sends: a user message with a data part `{ task, input }` (built here without the package's helpers). */
-function request(
-  task: string,
-  input: unknown,
-  from?: string,
-): Parameters<Client["sendMessage"]>[0] {
-  const message: Message = {
-    messageId: globalThis.crypto.randomUUID(),
-    contextId: "",
-    taskId: "",
-    role: Role.ROLE_USER,
-    parts: [
-      {
-        content: { $case: "data", value: { task, input, ...(from === undefined ? {} : { from }) } },
-        metadata: undefined,
-        filename: "",
-        mediaType: "application/json",
-      },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-  return { tenant: "", message, configuration: undefined, metadata: undefined };
-}
+import { network, sdkRequest as request, until, within } from "./support.js";
 
 function output(result: Message | Task): Record<string, unknown> {
   expect("status" in result).toBe(true);
@@ -51,10 +25,13 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
   let agent: OCPAgent;
   let teammate: OCPAgent;
   let client: Client;
-  const tasks: TaskRequest[] = [];
+  let caller: AgentIdentity;
+  const tasks: { request: TaskRequest; caller: string | undefined }[] = [];
 
   beforeAll(async () => {
-    [agent, teammate] = team(["ocp-a2a-server", "ocp-a2a-teammate"]) as [OCPAgent, OCPAgent];
+    const net = network(["ocp-a2a-server", "ocp-a2a-teammate"]);
+    [agent, teammate] = net.agents as [OCPAgent, OCPAgent];
+    caller = net.member("plain-client");
     await agent.streamKnowledge([
       node({
         id: "n-ws",
@@ -79,9 +56,10 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
         vote: (proposal.proposal as { risky?: boolean }).risky === true ? "reject" : "approve",
         reasoning: "checked the risk flag",
       }),
-      onTask: (t) => tasks.push(t),
+      onTask: (t, from) => tasks.push({ request: t, caller: from }),
     });
-    client = await new ClientFactory().createFromUrl(server.url);
+    // An SDK client whose requests are signed with the caller's key (which the agent's network knows).
+    client = await createA2AClient(server.url, { identity: caller });
   });
 
   afterAll(async () => {
@@ -132,7 +110,8 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
     expect(state(result)).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(output(result)).toEqual({ accepted: 1 });
     expect(agent.node("n-from-a2a")?.title).toBe("Learned over A2A");
-    expect(tasks.at(-1)?.from).toBe("a2a://plain-client");
+    expect(tasks.at(-1)?.request.from).toBe("a2a://plain-client");
+    expect(tasks.at(-1)?.caller).toBe("a2a://plain-client");
   });
 
   it("§9.2 a plain client streams knowledge with sendMessageStream and sees the task through to completed", async () => {
@@ -189,6 +168,7 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
       votedBy: agent.id,
       reasoning: "checked the risk flag",
     });
+    expect(tasks.at(-1)?.caller).toBe(caller.id);
   });
 
   it("share_awareness records the caller's status and query_awareness reports it", async () => {
@@ -229,6 +209,8 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
     await until(() => seen.length > 0, "the teammate to get the event");
     expect(seen[0]?.eventType).toBe("deploy.started");
     expect(seen[0]?.eventData).toEqual({ service: "api" });
+    // Relayed by the agent, the event keeps its true source.
+    expect(seen[0]?.source).toBe(caller.id);
   });
 
   it("rejects an unknown task and an invalid input, saying why", async () => {
@@ -247,11 +229,12 @@ describe("OCP operations as A2A tasks (§9.2), served with the SDK", () => {
 
 describe("tasks of features the agent does not offer", () => {
   it("are rejected, and the card lists only the offered tasks as skills", async () => {
-    const [agent] = team(["ocp-a2a-narrow"]) as [OCPAgent];
+    const net = network(["ocp-a2a-narrow"]);
+    const [agent] = net.agents as [OCPAgent];
     const server = await A2AServer.start({ agent, features: ["knowledge_streaming"] });
     try {
       expect(server.card.skills.map((s) => s.id)).toEqual(["receive_knowledge"]);
-      const client = await new ClientFactory().createFromUrl(server.url);
+      const client = await createA2AClient(server.url, { identity: net.member("narrow-client") });
       const result = await within(
         client.sendMessage(
           request("search_and_respond", { queryId: "q-2", query: "anything", timeout: 5000 }),

@@ -10,7 +10,7 @@ import {
   putLocalNode,
   requestVector,
   SyncReceiver,
-} from "../dist/agent/index.js";
+} from "../dist/index.js";
 
 const NODES = Number(process.env.BENCH_SYNC_NODES ?? 100_000);
 const CHANGED = Math.max(1, Math.round(NODES * 0.01));

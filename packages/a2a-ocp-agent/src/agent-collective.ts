@@ -81,7 +81,9 @@ export class CollectiveService {
     });
     const entry = this.#pending.get(queryId) as Pending;
     try {
-      await this.ctx.send("ocp.collective.query", BROADCAST, payload);
+      await this.ctx.send("ocp.collective.query", BROADCAST, payload, {
+        deadline: this.ctx.now() + timeout,
+      });
     } catch (error) {
       entry.done("timeout");
       throw error;
@@ -127,7 +129,11 @@ export class CollectiveService {
             processingTime: this.ctx.now() - started,
             metadata: { nodesSearched, relevanceScores: findings.map((f) => f.relevance) },
           },
-          m.id,
+          // The querier waits at most its timeout (ours caps it): no use after that.
+          {
+            correlationId: m.id,
+            deadline: started + Math.min(m.payload.timeout, MAX_COLLECTIVE_TIMEOUT_MS),
+          },
         );
         return;
       }

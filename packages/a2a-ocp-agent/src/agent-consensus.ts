@@ -55,7 +55,11 @@ export interface ConsensusEvents {
  * survive a restart of the agent or the hub.
  */
 export class ConsensusService {
-  readonly #seen = new Map<string, { proposal: ConsensusProposePayload; from: string }>();
+  /** Proposals seen, with their voting deadline (epoch ms): the proposal and its votes live until it. */
+  readonly #seen = new Map<
+    string,
+    { proposal: ConsensusProposePayload; from: string; deadline: number }
+  >();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   #closed = false;
 
@@ -69,7 +73,11 @@ export class ConsensusService {
   resume(): void {
     for (const state of this.store.pending()) {
       if (state.proposer !== this.ctx.id) continue;
-      this.#seen.set(state.proposalId, { proposal: state.proposal, from: state.proposer });
+      this.#seen.set(state.proposalId, {
+        proposal: state.proposal,
+        from: state.proposer,
+        deadline: state.deadline,
+      });
       if (state.decided !== undefined) void this.#announce(state);
       else this.#arm(state);
     }
@@ -77,7 +85,13 @@ export class ConsensusService {
 
   async propose(payload: ProposeOptions): Promise<string> {
     if (payload.votingPeriod > MAX_VOTING_PERIOD_SECONDS) {
-      throw agentError("limit_exceeded", `votingPeriod above ${MAX_VOTING_PERIOD_SECONDS} s`);
+      throw agentError(
+        "limit_exceeded",
+        `votingPeriod ${payload.votingPeriod} s is longer than a message may live ` +
+          `(MAX_VOTING_PERIOD_SECONDS = ${MAX_VOTING_PERIOD_SECONDS} s): agents offline ` +
+          "during the vote would never receive the proposal",
+        { votingPeriod: payload.votingPeriod, max: MAX_VOTING_PERIOD_SECONDS },
+      );
     }
     const proposalId = payload.proposalId ?? `prop-${globalThis.crypto.randomUUID()}`;
     const proposal = { ...payload, proposalId } as ConsensusProposePayload;
@@ -90,8 +104,10 @@ export class ConsensusService {
       announced: false,
     };
     this.store.save(state);
-    this.#seen.set(proposalId, { proposal, from: this.ctx.id });
-    await this.ctx.send("ocp.consensus.propose", BROADCAST, proposal);
+    this.#seen.set(proposalId, { proposal, from: this.ctx.id, deadline: state.deadline });
+    await this.ctx.send("ocp.consensus.propose", BROADCAST, proposal, {
+      deadline: state.deadline,
+    });
     this.#arm(state);
     return proposalId;
   }
@@ -109,7 +125,9 @@ export class ConsensusService {
       votedBy: this.ctx.id,
       ...(reasoning === undefined ? {} : { reasoning }),
     };
-    const message = await this.ctx.send("ocp.consensus.vote", BROADCAST, payload);
+    const message = await this.ctx.send("ocp.consensus.vote", BROADCAST, payload, {
+      deadline: seen.deadline,
+    });
     if (seen.from === this.ctx.id) await this.#count(message);
     return message;
   }
@@ -129,6 +147,7 @@ export class ConsensusService {
           this.#seen.set(message.payload.proposalId, {
             proposal: message.payload,
             from: message.from,
+            deadline: Date.parse(message.timestamp) + message.payload.votingPeriod * 1000,
           });
           this.events.proposal(message.payload, message.from);
         }

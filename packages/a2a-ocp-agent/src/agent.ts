@@ -4,9 +4,11 @@ import type {
   AwarenessQueryPayload,
   AwarenessResponsePayload,
   EventPublishPayload,
+  KeyLookup,
   KnowledgeEdge,
   KnowledgeNode,
   KnowledgeSubscribePayload,
+  VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
@@ -30,11 +32,12 @@ import type { OCPAgentEvents, OCPAgentOptions } from "./agent-types.js";
 import { DEFAULT_VISIBILITY_POLICY } from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
 import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
-import type { AgentContext } from "./context.js";
+import type { AgentContext, SendOptions } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
 import { matchesEventSubscription } from "./events.js";
 import type { KnowledgeGraph } from "./graph.js";
+import { messageTtl } from "./lifetimes.js";
 import { MAX_EVENT_SUBSCRIPTIONS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
@@ -59,6 +62,10 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   readonly id: string;
   readonly graph: KnowledgeGraph;
   readonly presence: PresenceTable;
+  /** §8.5 the policy `maySee` applies to every node this agent sends or answers with. */
+  readonly visibility: VisibilityPolicy;
+  /** An agent's public key, found as this agent verifies (its link's: the hub's verified profiles). */
+  readonly lookupKey: KeyLookup;
   readonly #link: AgentLink;
   readonly #identity: AgentIdentity;
   readonly #ctx: AgentContext;
@@ -78,15 +85,16 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.#link = options.link;
     this.graph = options.graph ?? new MemoryGraph(this.id);
     const now = options.now ?? Date.now;
-    const visibility = options.visibility ?? DEFAULT_VISIBILITY_POLICY;
+    this.visibility = options.visibility ?? DEFAULT_VISIBILITY_POLICY;
+    this.lookupKey = options.link.lookupKey;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
     this.#ctx = {
       id: this.id,
       graph: this.graph,
       lookupKey: options.link.lookupKey,
       now,
-      maySee: (node, recipient) => maySee(node, recipient, visibility),
-      send: (type, to, payload, correlationId) => this.#send(type, to, payload, correlationId),
+      maySee: (node, recipient) => maySee(node, recipient, this.visibility),
+      send: (type, to, payload, options) => this.#send(type, to, payload, options),
     };
     this.#knowledge = new KnowledgeService(this.#ctx, {
       knowledge: (nodes, from) => this.emit("knowledge", nodes, from),
@@ -250,17 +258,19 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
 
   // Events (§5.5)
 
+  /** Publishes an event to the team; `options.source`: who raised it, when relayed for another (this agent by default). */
   async publishEvent(
     eventType: string,
     eventData: unknown,
     severity?: EventPublishPayload["severity"],
+    options: { source?: string } = {},
   ): Promise<EventPublishPayload> {
     const event: EventPublishPayload = {
       eventId: `evt-${globalThis.crypto.randomUUID()}`,
       eventType,
       eventData,
       timestamp: new Date(this.#ctx.now()).toISOString(),
-      source: this.id,
+      source: options.source ?? this.id,
       ...(severity === undefined ? {} : { severity }),
     };
     await this.#send("ocp.event.publish", BROADCAST, event);
@@ -296,13 +306,15 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     type: T,
     to: string | string[],
     payload: PayloadInit<T>,
-    correlationId?: string,
+    options: SendOptions = {},
   ): Promise<MessageOf<T>> {
+    const { correlationId, deadline } = options;
     const message = createMessage({
       type,
       from: this.id,
       to,
       payload,
+      ttl: messageTtl(type, this.#ctx.now(), deadline),
       ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
     });
     const signed = signObject(

@@ -7,17 +7,31 @@ import type {
 } from "@ocp/a2a-ocp-messaging";
 import type { KnowledgeGraph } from "./graph.js";
 
+/** How a message is sent, besides its type, recipients and payload. */
+export interface SendOptions {
+  readonly correlationId?: string;
+  /**
+   * Epoch ms the message is needed until, for the kinds that live until a
+   * deadline (a proposal and its votes, a collective query and its
+   * responses): its `ttl` follows from it (see `lifetimes.ts`).
+   */
+  readonly deadline?: number;
+}
+
 /** What the agent's services share: identity, graph, and a signed send. */
 export interface AgentContext {
   readonly id: string;
   readonly graph: KnowledgeGraph;
   readonly lookupKey: KeyLookup;
-  /** Builds, signs and sends a message; resolves with the signed message once the hub acknowledged it. */
+  /**
+   * Builds (with the `ttl` its type's lifetime gives), signs and sends a
+   * message; resolves with the signed message once the hub acknowledged it.
+   */
   send<T extends KnownMessageType>(
     type: T,
     to: string | string[],
     payload: PayloadInit<T>,
-    correlationId?: string,
+    options?: SendOptions,
   ): Promise<MessageOf<T>>;
   now(): number;
   /** §8.5 whether `recipient` may see `node` (the same rules the hub enforces). */

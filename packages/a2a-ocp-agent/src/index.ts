@@ -48,6 +48,7 @@ export {
   snapshot,
 } from "./graph.js";
 export { hubLink } from "./hub-link.js";
+export { type Lifetime, MESSAGE_LIFETIMES, messageTtl } from "./lifetimes.js";
 export * from "./limits.js";
 export { type AgentLink, MemoryNetwork } from "./link.js";
 export { MemoryGraph } from "./memory-graph.js";

@@ -1,7 +1,9 @@
 /**
  * Limits of the agent runtime, each a named constant with a finite default
- * (the package's wire limits are in `../limits.ts`).
+ * (the wire limits are in `@ocp/a2a-ocp-messaging`). The message lifetimes
+ * at the end are the entries of the table in `lifetimes.ts`.
  */
+import { DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_MS, MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
 
 /** Items (nodes plus edges) in one `ocp.knowledge.sync.response` page. */
 export const SYNC_PAGE_ITEMS = 500;
@@ -25,9 +27,45 @@ export const MAX_COLLECTIVE_TIMEOUT_MS = 120_000;
 export const PRESENCE_STALE_MS = 60_000;
 /** Event subscriptions one agent holds. */
 export const MAX_EVENT_SUBSCRIPTIONS = 1_000;
-/** Longest voting period accepted, seconds (30 days). */
-export const MAX_VOTING_PERIOD_SECONDS = 30 * 24 * 3600;
+/**
+ * Longest voting period accepted, seconds: the longest a message may live
+ * (`MAX_TTL_SECONDS`, 24 h). A proposal lives until its voting deadline, so
+ * an agent offline during any part of the period still receives it; a longer
+ * period is refused at `propose` (`limit_exceeded`) rather than letting the
+ * proposal expire before its vote ends.
+ */
+export const MAX_VOTING_PERIOD_SECONDS = MAX_TTL_SECONDS;
 /** Wait before re-sending a consensus decision the hub did not acknowledge, ms. */
 export const ANNOUNCE_RETRY_MS = 5_000;
 /** Conflict ids remembered to report each conflict once. */
 export const MAX_REMEMBERED_CONFLICTS = 100_000;
+
+// Message lifetimes: the `ttl` (seconds) of what the runtime sends, by meaning.
+
+/**
+ * Knowledge (`ocp.knowledge.stream`, `update`, `subscribe`, `unsubscribe`,
+ * `control`, `conflict`), `ocp.sync.conflict` reports and collective
+ * syntheses: kept by the hub for a recipient offline up to this long, the
+ * longest a message may live (24 h). An agent away longer catches up with
+ * `syncKnowledge` (version vectors), which does not depend on old messages.
+ */
+export const KNOWLEDGE_TTL_SECONDS = MAX_TTL_SECONDS;
+/** Consensus decisions (`ocp.consensus.achieved`, `ocp.consensus.timeout`): as long as knowledge. */
+export const CONSENSUS_DECISION_TTL_SECONDS = MAX_TTL_SECONDS;
+/**
+ * Added to the time left until a voting deadline for a proposal and its
+ * votes: the clock skew allowed between agents. The sum is capped at
+ * `MAX_TTL_SECONDS` (a 24 h period leaves the hub's own skew grace).
+ */
+export const VOTING_TTL_GRACE_SECONDS = MAX_CLOCK_SKEW_MS / 1000;
+/**
+ * Steps of an exchange whose other side waits at most
+ * {@link SYNC_STEP_TIMEOUT_MS} for each (sync request, offer, accept, pages,
+ * complete; awareness query and response; capability negotiation): a later
+ * delivery would find no one waiting, so they live that long.
+ */
+export const EXCHANGE_TTL_SECONDS = SYNC_STEP_TIMEOUT_MS / 1000;
+/** Awareness beacons and updates: as long as a presence entry reads fresh ({@link PRESENCE_STALE_MS}). */
+export const PRESENCE_TTL_SECONDS = PRESENCE_STALE_MS / 1000;
+/** Events and event subscriptions: live notifications the hub routes at once (the message layer's default). */
+export const EVENT_TTL_SECONDS = DEFAULT_TTL_SECONDS;

@@ -1,20 +1,35 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_COLLECTIVE_TIMEOUT_MS } from "../src/agent-collective.js";
 import { AGENT_ERROR_CODES } from "../src/errors.js";
 import * as limits from "../src/limits.js";
 
-const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
+const dir = fileURLToPath(new URL("..", import.meta.url));
+const readme = readFileSync(join(dir, "README.md"), "utf8");
 const section = (name: string) => {
   const start = readme.indexOf(`<!-- ${name} -->`);
-  expect(start).toBeGreaterThan(-1);
-  return readme.slice(start, readme.indexOf(`<!-- /${name} -->`));
+  const end = readme.indexOf(`<!-- /${name} -->`);
+  expect(start, `section ${name}`).toBeGreaterThan(-1);
+  expect(end).toBeGreaterThan(start);
+  return readme.slice(start, end);
 };
 
 describe("README (agent runtime)", () => {
+  it("shows what example/team.mjs really prints (run against dist)", () => {
+    const output = execFileSync(process.execPath, ["example/team.mjs"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(section("example-output")).toContain(output.trim());
+  });
+
   it("lists every agent limit with its value", () => {
     const table = section("agent-limits");
-    for (const [name, value] of Object.entries(limits)) {
+    for (const [name, value] of Object.entries({ ...limits, DEFAULT_COLLECTIVE_TIMEOUT_MS })) {
       expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
     }
   });
@@ -23,6 +38,16 @@ describe("README (agent runtime)", () => {
     const table = section("agent-errors");
     for (const code of Object.keys(AGENT_ERROR_CODES))
       expect(table).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
+  });
+
+  it("documents every option of OCPAgentOptions", () => {
+    const source = readFileSync(join(dir, "src", "agent-types.ts"), "utf8");
+    const start = source.indexOf("export interface OCPAgentOptions");
+    const body = source.slice(start, source.indexOf("\n}", start));
+    const names = [...body.matchAll(/^ {2}readonly (\w+)\??:/gm)].map((match) => match[1]!);
+    expect(names.length).toBeGreaterThan(5);
+    const table = section("options");
+    for (const name of names) expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|`));
   });
 
   it("states the consensus rules: second vote, tie, abstentions, threshold comparison", () => {

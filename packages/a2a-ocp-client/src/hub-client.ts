@@ -37,7 +37,7 @@ import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo, LimitOptions } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
-import { OcpError } from "@ocp/types";
+import { OcpError, parseJsonText } from "@ocp/types";
 import {
   CLIENT_ACK_TIMEOUT_MS,
   CLIENT_CONFIRM_EVERY,
@@ -78,6 +78,13 @@ export interface SendReceipt {
   excluded: number;
   /** The hub already had it (a resend after a lost ack). */
   duplicate: boolean;
+  /**
+   * When the hub stops delivering it (ISO 8601): its timestamp + ttl (or the
+   * hub's default TTL) + the hub's clock-skew grace. A durable message stays
+   * in the hub's store until then for recipients that are offline. Absent
+   * when the hub does not say (hubs before it, or a `duplicate`).
+   */
+  expiresAt?: string;
 }
 
 /** A verified message from the hub. */
@@ -265,13 +272,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       this.#enqueue(delivery.raw, delivery.seq);
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(frame);
-    } catch {
-      return;
-    }
-    const parsed = HubControlSchema.safeParse(value);
+    const json = parseJsonText(frame);
+    if (!json.ok) return;
+    const parsed = HubControlSchema.safeParse(json.value);
     if (!parsed.success) return;
     const control = parsed.data;
     if (control.type === HUB_TYPES.PROFILE) {
@@ -284,10 +287,12 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#pending.delete(id);
     clearTimeout(pending.timer);
     if (control.type === HUB_TYPES.ACK) {
-      const { durable, recipients } = control.payload;
+      const { durable, recipients, expiresAt } = control.payload;
       const excluded =
         typeof control.payload["excluded"] === "number" ? control.payload["excluded"] : 0;
-      pending.resolve({ id, durable, recipients, excluded, duplicate: false });
+      const receipt: SendReceipt = { id, durable, recipients, excluded, duplicate: false };
+      if (expiresAt !== undefined) receipt.expiresAt = expiresAt;
+      pending.resolve(receipt);
       return;
     }
     if (pending.resent && control.payload.code === "replay_detected") {

@@ -13,14 +13,14 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { HubClient } from "../dist/hub/index.js";
-import { createMessage, generateIdentity, signObject } from "../dist/index.js";
-import { nativeEd25519 } from "../dist/node/index.js";
+import { HubClient } from "@ocp/a2a-ocp-client";
+import { createMessage, generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
+import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 
 const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
 const PAIRS = 3;
 const WINDOW = 16;
-const CLI = fileURLToPath(new URL("../dist/hub/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const STEP_TIMEOUT_MS = 120_000;
 
 if (spawnSync("nats-server", ["--version"]).error !== undefined) {

@@ -9,16 +9,17 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { WebSocket, WebSocketServer } from "ws";
-import { HubClient, OCPHub } from "../dist/hub/index.js";
+import { HubClient } from "@ocp/a2a-ocp-client";
 import {
   createAgentProfile,
   createMessage,
   generateIdentity,
   keyLookupFromProfiles,
   signObject,
-} from "../dist/index.js";
-import { createNodeInboundPipeline, nativeEd25519 } from "../dist/node/index.js";
+} from "@ocp/a2a-ocp-messaging";
+import { createNodeInboundPipeline, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { WebSocket, WebSocketServer } from "ws";
+import { OCPHub } from "../dist/index.js";
 
 const SUBSCRIBERS = [10, 200];
 /** Deliveries per run: messages = DELIVERIES / subscribers. */
@@ -131,7 +132,7 @@ function rssOf(pid) {
 
 /** The hub's RSS growth per connected agent, the hub being the `ocp-hub` CLI in a child process. */
 async function memoryRun(agents) {
-  const cli = fileURLToPath(new URL("../dist/hub/cli.js", import.meta.url));
+  const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
   const child = spawn(process.execPath, [cli, "--db", join(dir, "memory.sqlite"), "--port", "0"], {
     stdio: ["ignore", "pipe", "ignore"],
   });

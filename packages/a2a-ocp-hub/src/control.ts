@@ -1,10 +1,12 @@
 /**
  * The hub's side of the control vocabulary (see `protocol.ts`): confirmations
- * of durable deliveries, profile lookups, and the reject frame.
+ * of durable deliveries, profile lookups, and the ack and reject frames.
  */
+
 import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
 import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
+import { parseJsonText } from "@ocp/types";
 import type { AgentSession } from "./session.js";
 import type { HubStore } from "./store.js";
 
@@ -21,6 +23,26 @@ export function messageIdOf(raw: string | undefined): string | undefined {
     // Not JSON: the reject carries no id.
   }
   return undefined;
+}
+
+/** What an `ocp.hub.ack` says about an accepted message. */
+export interface AckInit {
+  id: string;
+  /** Committed to the store (delivered after a reconnect) rather than forwarded live. */
+  durable: boolean;
+  recipients: number;
+  /** Recipients left out by §8.5 visibility. */
+  excluded: number;
+  /** The message's deadline, ms since the epoch: the hub delivers it until then, never after. */
+  expiresAt: number;
+}
+
+/** An `ocp.hub.ack` frame; `expiresAt` goes out as ISO 8601. */
+export function ackFrame(ack: AckInit): string {
+  return encodeHubControl(HUB_TYPES.ACK, {
+    ...ack,
+    expiresAt: new Date(ack.expiresAt).toISOString(),
+  });
 }
 
 /** An `ocp.hub.reject` frame. */
@@ -67,13 +89,8 @@ export class HubControlHandler {
 
   /** Handles one control frame from an agent. */
   handle(session: AgentSession, raw: string): void {
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = undefined;
-    }
-    const parsed = AgentControlSchema.safeParse(value);
+    const json = parseJsonText(raw);
+    const parsed = AgentControlSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) {
       session.connection.send(
         rejectFrame(undefined, "hub_frame_invalid", "malformed or unknown hub control frame"),

@@ -10,8 +10,6 @@
 import type { AgentProfile, CompressedMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
 import {
   DEFAULT_TTL_SECONDS,
-  encodeHubControl,
-  HUB_TYPES,
   isHubFrame,
   MAX_CLOCK_SKEW_MS,
   MAX_JSON_DEPTH,
@@ -29,35 +27,19 @@ import { CommitQueue } from "./acks.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
-import { HubControlHandler, rejectFrame } from "./control.js";
+import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
 import { HUB_FRAME_OVERHEAD_BYTES, HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { isDurable, route } from "./router.js";
 import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
-import type { HubStore } from "./store.js";
+import type { HubStats } from "./stats.js";
+import { assertRetention, type HubStore } from "./store.js";
 import { observeSubscription } from "./subscription-messages.js";
 import { SubscriptionTable } from "./subscriptions.js";
 
-/** Counters of a running hub. */
-export interface HubStats {
-  /** Agents connected now. */
-  connected: number;
-  /** Agents ever registered. */
-  known: number;
-  subscriptions: number;
-  accepted: number;
-  rejected: number;
-  /** Durable messages committed. */
-  committed: number;
-  /** Deliveries handed to connections (durable and transient). */
-  delivered: number;
-  /** Connections closed as slow consumers (4003). */
-  slowConsumerCloses: number;
-  /** Highest outbound buffer of any connection, bytes. */
-  peakOutboundBytes: number;
-}
+export type { HubStats } from "./stats.js";
 
 interface Known {
   profile: AgentProfile;
@@ -124,10 +106,17 @@ export class OCPHub {
       ed25519: nativeEd25519,
       keyOf: (agentId) => this.#known.get(agentId)?.key,
     };
+    assertRetention(this.store, this.#check.stages.maxClockSkewMs);
     this.#commits = new CommitQueue(this.store, {
       deliver: (agentId, delivery) => this.bus.deliver(agentId, delivery),
       ack: (item, outcome) =>
-        this.#ack(item.sender, outcome.id, true, outcome.seqs.length, item.excluded),
+        this.#ack(item.sender, {
+          id: outcome.id,
+          durable: true,
+          recipients: outcome.seqs.length,
+          excluded: item.excluded,
+          expiresAt: item.stored.expiresAt,
+        }),
       reject: (item, code, message) =>
         this.#reject(item.sender, undefined, code, message, undefined, item.stored.id),
       onError: this.#onError,
@@ -319,7 +308,8 @@ export class OCPHub {
       this.#counts.accepted += 1;
       const refused = () =>
         this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
-      published.then(() => this.#ack(session, wire.id, false, 0, 0), refused);
+      const ack = { id: wire.id, durable: false, recipients: 0, excluded: 0, expiresAt: deadline };
+      published.then(() => this.#ack(session, ack), refused);
       return;
     }
     const decided = route(wire, payload, {
@@ -348,7 +338,14 @@ export class OCPHub {
     }
     const bytes = Buffer.from(raw, "utf8");
     for (const agent of decided.recipients) this.bus.deliver(agent, { kind: "transient", bytes });
-    this.#ack(session, wire.id, false, decided.recipients.length, decided.excluded.length);
+    const { recipients, excluded } = decided;
+    this.#ack(session, {
+      id: wire.id,
+      durable: false,
+      recipients: recipients.length,
+      excluded: excluded.length,
+      expiresAt: deadline,
+    });
   }
 
   #mustVerify(wire: WireMessage): boolean {
@@ -377,15 +374,8 @@ export class OCPHub {
     return typeof team === "string" ? team : undefined;
   }
 
-  #ack(
-    session: AgentSession,
-    id: string,
-    durable: boolean,
-    recipients: number,
-    excluded: number,
-  ): void {
-    if (!session.open) return;
-    session.connection.send(encodeHubControl(HUB_TYPES.ACK, { id, durable, recipients, excluded }));
+  #ack(session: AgentSession, ack: AckInit): void {
+    if (session.open) session.connection.send(ackFrame(ack));
   }
 
   #reject(

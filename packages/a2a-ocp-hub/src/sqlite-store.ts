@@ -12,6 +12,7 @@
 
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { AgentProfileSchema } from "@ocp/a2a-ocp-messaging/schemas";
+import { OcpError } from "@ocp/types";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "./store.js";
@@ -83,6 +84,7 @@ export class SqliteStore implements HubStore {
     pending: Database.Statement;
     confirm: Database.Statement;
     saveAgent: Database.Statement;
+    agent: Database.Statement;
     agents: Database.Statement;
     saveSubscription: Database.Statement;
     removeSubscription: Database.Statement;
@@ -120,6 +122,7 @@ export class SqliteStore implements HubStore {
       saveAgent: db.prepare(
         "INSERT INTO agents (id, profile) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET profile = excluded.profile",
       ),
+      agent: db.prepare("SELECT profile FROM agents WHERE id = ?").pluck(),
       agents: db.prepare("SELECT profile FROM agents ORDER BY id").pluck(),
       saveSubscription: db.prepare(
         "INSERT INTO subscriptions (agent, subscription_id, body) VALUES (?, ?, ?) ON CONFLICT (agent, subscription_id) DO UPDATE SET body = excluded.body",
@@ -197,8 +200,25 @@ export class SqliteStore implements HubStore {
     this.#statements.confirm.run(agentId, seq);
   }
 
+  /**
+   * Pins an agent's first key: a profile of the same id with another key is
+   * refused (`invalid_profile`); of the same key, the latest (`issuedAt`) is kept.
+   */
   async saveAgent(profile: AgentProfile): Promise<void> {
+    const existing = await this.agent(profile.id);
+    if (existing !== undefined && existing.publicKey !== profile.publicKey) {
+      throw new OcpError("invalid_profile", `${profile.id} is registered with another key`);
+    }
+    if (existing !== undefined && existing.issuedAt >= profile.issuedAt) return;
     this.#statements.saveAgent.run(profile.id, JSON.stringify(profile));
+  }
+
+  /** One agent's stored profile. */
+  async agent(agentId: string): Promise<AgentProfile | undefined> {
+    const text = this.#statements.agent.get(agentId) as string | undefined;
+    if (text === undefined) return undefined;
+    const parsed = AgentProfileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
   }
 
   async agents(): Promise<AgentProfile[]> {

@@ -7,6 +7,8 @@
  * the batch is durable, and the hub acknowledges to senders only then.
  */
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
+import { MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
+import { OcpError } from "@ocp/types";
 
 /** A message to commit for its recipients. */
 export interface StoredMessage {
@@ -36,6 +38,14 @@ export interface PendingDelivery {
 }
 
 export interface HubStore {
+  /**
+   * Optional: the longest the store keeps a delivery, ms after its commit,
+   * whatever its `expiresAt` (a JetStream inbox stream's `max_age`). Absent:
+   * kept until `expiresAt`. The hub refuses a store whose retention is
+   * shorter than the longest a message may live ({@link longestLifetimeMs}),
+   * so no message is dropped before the expiry its ack announced.
+   */
+  readonly retentionMs?: number;
   /** Commits every message of the batch atomically, in order; resolves once durable. */
   commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]>;
   /** Up to `limit` deliveries of `agentId` after `afterSeq`, in sequence order, unexpired at `now`. */
@@ -67,4 +77,26 @@ export interface HubStore {
   /** Deletes messages and deliveries expired at `now`; resolves with how many deliveries went. */
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * The longest a message may live after it reaches a hub, ms: a `ttl` of
+ * {@link MAX_TTL_SECONDS}, dated up to the clock skew ahead of the hub's
+ * clock, plus the skew grace after expiry.
+ */
+export function longestLifetimeMs(maxClockSkewMs: number): number {
+  return MAX_TTL_SECONDS * 1000 + 2 * maxClockSkewMs;
+}
+
+/** Throws `invalid_option` when `store` would forget a delivery before the latest deadline a hub with this skew accepts. */
+export function assertRetention(store: HubStore, maxClockSkewMs: number): void {
+  const needed = longestLifetimeMs(maxClockSkewMs);
+  if (store.retentionMs === undefined || store.retentionMs >= needed) return;
+  throw new OcpError(
+    "invalid_option",
+    `the store keeps a delivery at most ${store.retentionMs} ms, less than a message may live ` +
+      `(${needed} ms: MAX_TTL_SECONDS plus twice maxClockSkewMs): raise the store's retention ` +
+      "(JetStreamStore maxAgeMs) or lower maxClockSkewMs",
+    { details: { retentionMs: store.retentionMs, neededMs: needed, maxClockSkewMs } },
+  );
 }

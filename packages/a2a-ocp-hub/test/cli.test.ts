@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const CLI = fileURLToPath(new URL("../../dist/hub/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
 describe("ocp-hub CLI", () => {
   it("--help describes the options, loopback and the SQLite default, and exits 0", () => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { client, identity, node, tempDir, until } from "./support.js";
 
-const CLI = fileURLToPath(new URL("../../dist/hub/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const PRODUCERS = 3;
 const PER_PRODUCER = 60;
 

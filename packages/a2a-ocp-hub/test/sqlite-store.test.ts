@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteStore } from "../src/index.js";
+import { storeContractTests } from "./store-contract.js";
 import { tempDir } from "./support.js";
 
 let dir: { dir: string; cleanup: () => void };
@@ -16,6 +17,13 @@ const message = (id: string, recipients: string[], expiresAt = Date.now() + 60_0
   expiresAt,
   recipients,
 });
+
+const contractDir = tempDir("ocp-store-contract-");
+afterAll(() => contractDir.cleanup());
+storeContractTests(
+  "SqliteStore",
+  async () => new SqliteStore({ path: join(contractDir.dir, "c.sqlite") }),
+);
 
 describe("SqliteStore", () => {
   it("assigns each recipient a monotonic sequence that survives reopening the file, and detects duplicate ids", async () => {

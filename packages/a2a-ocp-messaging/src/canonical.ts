@@ -18,32 +18,34 @@ import { MAX_JSON_DEPTH } from "./limits.js";
  */
 
 const LONE_SURROGATE = /\p{Cs}/u;
+const encoder = new TextEncoder();
+
+/** `String.prototype.isWellFormed` where the engine has it (ES2024), else a regex. */
+const wellFormed: (value: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (value) => (value as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (value) => !LONE_SURROGATE.test(value);
 
 function canonicalString(value: string): string {
-  if (LONE_SURROGATE.test(value)) {
+  if (!wellFormed(value)) {
     throw messagingError("canonicalization_failed", "a string holds a lone surrogate (not I-JSON)");
   }
   return JSON.stringify(value);
 }
 
-function write(value: unknown, depth: number, out: string[]): void {
-  if (value === null) {
-    out.push("null");
-    return;
-  }
+function write(value: unknown, depth: number): string {
+  if (value === null) return "null";
   switch (typeof value) {
     case "boolean":
-      out.push(value ? "true" : "false");
-      return;
+      return value ? "true" : "false";
     case "number":
       if (!Number.isFinite(value)) {
         throw messagingError("canonicalization_failed", `${value} has no JSON form`);
       }
-      out.push(JSON.stringify(value));
-      return;
+      // ECMAScript Number::toString, as JSON.stringify writes it (-0 is "0").
+      return String(value);
     case "string":
-      out.push(canonicalString(value));
-      return;
+      return canonicalString(value);
     case "object":
       break;
     default:
@@ -53,27 +55,25 @@ function write(value: unknown, depth: number, out: string[]): void {
     throw messagingError("canonicalization_failed", `nested deeper than ${MAX_JSON_DEPTH}`);
   }
   if (Array.isArray(value)) {
-    out.push("[");
+    let out = "[";
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(",");
-      write(value[i], depth + 1, out);
+      if (i > 0) out += ",";
+      out += write(value[i], depth + 1);
     }
-    out.push("]");
-    return;
+    return `${out}]`;
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).sort();
-  out.push("{");
+  let out = "{";
   let first = true;
   for (const key of keys) {
     const member = record[key];
     if (member === undefined) continue;
-    if (!first) out.push(",");
+    if (!first) out += ",";
     first = false;
-    out.push(canonicalString(key), ":");
-    write(member, depth + 1, out);
+    out += `${canonicalString(key)}:${write(member, depth + 1)}`;
   }
-  out.push("}");
+  return `${out}}`;
 }
 
 /**
@@ -82,12 +82,10 @@ function write(value: unknown, depth: number, out: string[]): void {
  * other non-JSON value throws `canonicalization_failed`.
  */
 export function canonicalize(value: unknown): string {
-  const out: string[] = [];
-  write(value, 0, out);
-  return out.join("");
+  return write(value, 0);
 }
 
 /** The canonical form as UTF-8 bytes: what gets signed. */
 export function canonicalBytes(value: unknown): Uint8Array {
-  return new TextEncoder().encode(canonicalize(value));
+  return encoder.encode(canonicalize(value));
 }

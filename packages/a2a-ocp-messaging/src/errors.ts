@@ -7,6 +7,8 @@ import { OcpError } from "@ocp/types";
 export const MESSAGING_ERROR_CODES = {
   message_too_large: "inbound size cap: the raw message exceeds maxMessageBytes",
   invalid_json: "inbound JSON: the message is not JSON",
+  duplicate_key:
+    "inbound JSON: an object has two members of one name (I-JSON, RFC 7493 §2.3, forbids it)",
   message_too_deep: "inbound JSON: arrays/objects nested deeper than maxJsonDepth",
   invalid_message: "inbound schema / builder: the value is not a valid a2a+ocp message",
   incompatible_version: "inbound schema: the message's semver major differs from ours",

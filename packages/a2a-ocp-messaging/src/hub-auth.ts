@@ -17,7 +17,7 @@ import {
   profilePublicKey,
   verifyAgentProfile,
 } from "./identity.js";
-import { type Ed25519Backend, nobleEd25519, signObject, verifyObject } from "./signing.js";
+import { defaultEd25519, type Ed25519Backend, signObject, verifyObject } from "./signing.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
 /** The announcement text an agent sends over `nonce`. */
@@ -26,7 +26,7 @@ export function buildAnnouncement(
   profile: AgentProfile,
   nonce: string,
   lastSeq: number | undefined,
-  backend: Ed25519Backend = nobleEd25519,
+  backend: Ed25519Backend = defaultEd25519(),
 ): string {
   const payload: Record<string, unknown> = { profile, nonce };
   if (lastSeq !== undefined) payload["lastSeq"] = lastSeq;
@@ -54,7 +54,7 @@ export interface VerifiedAnnouncement {
 export function verifyAnnouncement(
   value: unknown,
   nonce: string,
-  backend: Ed25519Backend = nobleEd25519,
+  backend: Ed25519Backend = defaultEd25519(),
 ): Result<VerifiedAnnouncement, "invalid_profile"> {
   const parsed = HubAnnounceSchema.safeParse(value);
   if (!parsed.success) {

@@ -12,7 +12,9 @@
  * - `ocp.hub.lookup {agentId}` — asks for an agent's signed profile.
  *
  * Hub → agent:
- * - `ocp.hub.ack {id, seq?, recipients}` — message `id` was accepted; for a durable one, committed.
+ * - `ocp.hub.ack {id, durable, recipients, excluded?, expiresAt?}` — message `id` was accepted; for a
+ *   durable one, committed. `expiresAt` (ISO 8601) is when the hub stops delivering it: its
+ *   timestamp + ttl (or the hub's default) + the hub's clock-skew grace.
  * - `ocp.hub.reject {id?, code, message, details?}` — message `id` was refused, with an error code.
  * - `ocp.hub.profile {agentId, profile?}` — the answer to a lookup.
  * - `ocp.hub.deliver` — a durable delivery: `{"protocol":"a2a+ocp","type":"ocp.hub.deliver","seq":N,"message":RAW}`
@@ -83,6 +85,12 @@ export const HubAckSchema = z.looseObject({
     /** Durable messages: the number of recipients it was committed for. */
     recipients: z.number().int().min(0),
     durable: z.boolean(),
+    /**
+     * When the hub stops delivering the message (ISO 8601): a durable one
+     * stays in its store until then. Optional: hubs before it do not send it;
+     * a malformed value reads as absent rather than losing the ack.
+     */
+    expiresAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
   }),
 });
 export type HubAck = z.infer<typeof HubAckSchema>;

@@ -4,12 +4,12 @@ import { Base64Schema, SignatureSchema } from "./envelope.js";
 import { fail, messagingError, ok, type Result } from "./errors.js";
 import { AgentUriSchema, TimestampSchema } from "./payloads/common.js";
 import {
+  defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,
   type Ed25519Backend,
   ed25519PublicKey,
   generateEd25519KeyPair,
   type KeyLookup,
-  nobleEd25519,
   signObject,
   verifyObject,
 } from "./signing.js";
@@ -95,7 +95,7 @@ function assertAgentUri(id: string): void {
 export function createAgentProfile(
   identity: AgentIdentity,
   options: { name?: string; issuedAt?: string; extra?: Record<string, unknown> } = {},
-  backend: Ed25519Backend = nobleEd25519,
+  backend: Ed25519Backend = defaultEd25519(),
 ): AgentProfile {
   const profile: Record<string, unknown> = {
     ...options.extra,
@@ -119,7 +119,7 @@ export function createAgentProfile(
  */
 export function verifyAgentProfile(
   value: unknown,
-  backend: Ed25519Backend = nobleEd25519,
+  backend: Ed25519Backend = defaultEd25519(),
 ): Result<AgentProfile, "invalid_profile"> {
   const parsed = AgentProfileSchema.safeParse(value);
   if (!parsed.success) {

@@ -4,10 +4,10 @@ import { fail, ok, type Result } from "./errors.js";
 import type { PlainMessage, WireMessage } from "./messages.js";
 import type { ReplayWindow } from "./replay.js";
 import {
+  defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,
   type Ed25519Backend,
   type KeyLookup,
-  nobleEd25519,
   verifyMessage,
 } from "./signing.js";
 import { MessageStages, type StageOptions } from "./stages.js";
@@ -17,7 +17,7 @@ import { MessageStages, type StageOptions } from "./stages.js";
  * this order, and each refusal has its own code:
  *
  * 1. size cap ............ `message_too_large`
- * 2. JSON ................ `invalid_json`, `message_too_deep`
+ * 2. JSON ................ `invalid_json`, `duplicate_key`, `message_too_deep`
  * 3. schema .............. `invalid_message`, `incompatible_version`
  * 4. signature ........... `signature_missing`, `unknown_sender`, `signature_invalid`
  * 5. freshness ........... `message_expired`, `message_from_future`
@@ -39,6 +39,7 @@ import { MessageStages, type StageOptions } from "./stages.js";
 export type InboundErrorCode =
   | "message_too_large"
   | "invalid_json"
+  | "duplicate_key"
   | "message_too_deep"
   | "invalid_message"
   | "incompatible_version"
@@ -79,7 +80,7 @@ export type Decryptor = (
 export interface InboundOptions extends StageOptions {
   /** §8.3 the sender's Ed25519 public key, by agent URI. */
   lookupKey: KeyLookup;
-  /** Ed25519 implementation; the node entry passes the native one. Default noble. */
+  /** Ed25519 implementation. Default {@link defaultEd25519} (native in Node, noble in browsers). */
   ed25519?: Ed25519Backend;
   /** Refuse unsigned messages (§8.3 "recipients MUST verify"). Default true. */
   requireSignature?: boolean;
@@ -101,7 +102,7 @@ export class InboundPipeline {
 
   constructor(options: InboundOptions) {
     this.#options = options;
-    this.#backend = options.ed25519 ?? nobleEd25519;
+    this.#backend = options.ed25519 ?? defaultEd25519();
     this.#stages = new MessageStages(options);
     this.maxMessageBytes = this.#stages.maxMessageBytes;
     this.maxJsonDepth = this.#stages.maxJsonDepth;

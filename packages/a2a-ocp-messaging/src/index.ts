@@ -188,6 +188,7 @@ export {
 } from "./rate-limit.js";
 export { ReplayWindow } from "./replay.js";
 export {
+  defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,
   ED25519_SECRET_KEY_BYTES,
   ED25519_SIGNATURE_BYTES,
@@ -217,11 +218,11 @@ export {
   versionsCompatible,
 } from "./version.js";
 export {
+  ACCESS_FIELDS,
   accessControlledNodes,
+  isPublicNode,
   mayReceive,
   maySee,
   type NodeAccess,
-  nodesOf,
-  updateNodes,
   type VisibilityPolicy,
 } from "./visibility.js";

@@ -1,20 +1,6 @@
+import { scanJsonText } from "@ocp/types";
 import { fail, ok, type Result } from "./errors.js";
 import { MAX_JSON_DEPTH } from "./limits.js";
-
-/** Whether arrays/objects in `value` nest deeper than `maxDepth` (iterative: no recursion on hostile input). */
-export function exceedsDepth(value: unknown, maxDepth: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== "object" || current === null) continue;
-    if (depth >= maxDepth) return true;
-    const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
 
 /** The number of UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD). */
 export function utf8Length(text: string): number {
@@ -34,21 +20,34 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** Parses JSON text with a depth bound: a value, `invalid_json` or `message_too_deep`. */
+/**
+ * Parses JSON text as I-JSON (RFC 7493) with a depth bound: a value,
+ * `invalid_json`, `duplicate_key` (an object with two members of one name,
+ * which `JSON.parse` silently collapses to the last while other parsers keep
+ * the first) or `message_too_deep`. One pass over the text after
+ * `JSON.parse` checks both names and depth.
+ */
 export function parseJson(
   text: string,
   maxDepth: number = MAX_JSON_DEPTH,
-): Result<unknown, "invalid_json" | "message_too_deep"> {
+): Result<unknown, "invalid_json" | "duplicate_key" | "message_too_deep"> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
     return fail("invalid_json", "the message is not JSON", { cause });
   }
-  if (exceedsDepth(value, maxDepth)) {
+  if (typeof value !== "object" || value === null) return ok(value);
+  const problem = scanJsonText(text, maxDepth);
+  if (problem === undefined) return ok(value);
+  if (problem.kind === "too_deep") {
     return fail("message_too_deep", `the message nests deeper than ${maxDepth}`, {
       details: { maxDepth },
     });
   }
-  return ok(value);
+  return fail(
+    "duplicate_key",
+    `the message has two members named "${problem.key.slice(0, 80)}" (at ${problem.path.slice(0, 160)}); I-JSON (RFC 7493 §2.3) forbids duplicate names`,
+    { details: { key: problem.key, path: problem.path } },
+  );
 }

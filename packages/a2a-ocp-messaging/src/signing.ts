@@ -55,6 +55,23 @@ export const nobleEd25519: Ed25519Backend = {
   },
 };
 
+let preferred: Ed25519Backend = nobleEd25519;
+
+/**
+ * The backend every signing and verifying function of this package uses when
+ * none is given, chosen once when the package loads: in Node (the `node`
+ * export condition) the native one, `node:crypto`'s OpenSSL Ed25519, when it
+ * has Ed25519; elsewhere (browsers) noble. Call sites never choose.
+ */
+export function defaultEd25519(): Ed25519Backend {
+  return preferred;
+}
+
+/** Sets {@link defaultEd25519}: called once by the Node entry, not exported from the package. */
+export function preferEd25519(backend: Ed25519Backend): void {
+  preferred = backend;
+}
+
 /** A fresh Ed25519 key pair from the platform's secure random source. */
 export function generateEd25519KeyPair(): { secretKey: Uint8Array; publicKey: Uint8Array } {
   const secretKey = ed.utils.randomSecretKey();
@@ -90,7 +107,7 @@ export function signingInput(value: Readonly<Record<string, unknown>>): Uint8Arr
 export function signObject<T extends Record<string, unknown>>(
   value: T,
   secretKey: Uint8Array,
-  backend: Ed25519Backend = nobleEd25519,
+  backend: Ed25519Backend = defaultEd25519(),
 ): T & { signature: string } {
   if (secretKey.length !== ED25519_SECRET_KEY_BYTES) {
     throw messagingError("invalid_key", "an Ed25519 secret key is 32 bytes");
@@ -107,7 +124,7 @@ export function signObject<T extends Record<string, unknown>>(
 export function verifyObject(
   value: Readonly<Record<string, unknown>>,
   publicKey: Uint8Array,
-  backend: Ed25519Backend = nobleEd25519,
+  backend: Ed25519Backend = defaultEd25519(),
 ): boolean {
   const encoded = value["signature"];
   if (typeof encoded !== "string" || publicKey.length !== ED25519_PUBLIC_KEY_BYTES) return false;
@@ -140,7 +157,7 @@ export type KeyLookup = (
 export async function verifyMessage(
   raw: Readonly<Record<string, unknown>>,
   lookupKey: KeyLookup,
-  backend: Ed25519Backend = nobleEd25519,
+  backend: Ed25519Backend = defaultEd25519(),
 ): Promise<Result<true, "signature_missing" | "unknown_sender" | "signature_invalid">> {
   const from = typeof raw["from"] === "string" ? raw["from"] : "";
   if (raw["signature"] === undefined)

@@ -27,6 +27,7 @@ import { PROTOCOL_VERSION } from "./version.js";
 export type ParseErrorCode =
   | "message_too_large"
   | "invalid_json"
+  | "duplicate_key"
   | "message_too_deep"
   | "invalid_message"
   | "incompatible_version";

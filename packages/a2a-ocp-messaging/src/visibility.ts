@@ -11,8 +11,10 @@
  * - `team`: allowed when `teamOf(r)` equals `teamOf(createdBy)` and is defined;
  * - `private`: nobody else.
  * An absent `visibility` reads as the hub's `defaultVisibility`.
+ *
+ * Which parts of a message are nodes: {@link accessControlledNodes}.
  */
-import type { Visibility } from "./payloads/knowledge.js";
+import type { KnowledgeNode, Visibility } from "./payloads/knowledge.js";
 
 /** The access fields of a knowledge node. */
 export interface NodeAccess {
@@ -42,76 +44,85 @@ export function maySee(node: NodeAccess, recipient: string, policy: VisibilityPo
     }
     case "private":
       return false;
-  }
-}
-
-/** Every node a message carries (streams, batches, sync responses, conflicts, updates), by its payload. */
-export function nodesOf(type: string, payload: unknown): NodeAccess[] {
-  if (typeof payload !== "object" || payload === null) return [];
-  const p = payload as Record<string, unknown>;
-  const nodes: NodeAccess[] = [];
-  const take = (value: unknown) => {
-    if (typeof value === "object" && value !== null && "createdBy" in value) {
-      nodes.push(value as NodeAccess);
-    }
-  };
-  const takeAll = (value: unknown) => {
-    if (Array.isArray(value)) for (const node of value) take(node);
-  };
-  switch (type) {
-    case "ocp.knowledge.stream":
-      if (p["batched"] === true && Array.isArray(p["items"])) {
-        for (const item of p["items"]) takeAll((item as Record<string, unknown>)["nodes"]);
-      } else takeAll(p["nodes"]);
-      break;
-    case "ocp.knowledge.sync.response":
-      takeAll(p["nodes"]);
-      break;
-    case "ocp.knowledge.conflict":
-      take(p["localVersion"]);
-      take(p["remoteVersion"]);
-      take(p["suggestedResolution"]);
-      break;
     default:
-      break;
+      // Not one of the four levels: nobody but the author and sharedWith (fail closed).
+      return false;
   }
-  return nodes;
 }
 
 /**
- * Whether a knowledge update may go to `recipient`: the changes of an
- * update name node ids only, so the hub applies the access fields a change
- * carries (a change that sets `visibility`/`sharedWith`/`createdBy`), reading
- * an absent `createdBy` as the sender.
+ * Whether `node` is public: what a caller with no identity (an anonymous A2A
+ * caller, where the operator allows one) may see. Nothing else is: not
+ * `workspace` (an anonymous caller is in no workspace), `team`, `private`,
+ * nor a `sharedWith` grant, which names agents.
  */
-export function updateNodes(sender: string, payload: unknown): NodeAccess[] {
-  if (typeof payload !== "object" || payload === null) return [];
-  const updates = (payload as Record<string, unknown>)["updates"];
-  if (!Array.isArray(updates)) return [];
-  const nodes: NodeAccess[] = [];
-  for (const update of updates) {
-    const changes = (update as Record<string, unknown>)["changes"] as
-      | Record<string, unknown>
-      | undefined;
-    if (changes === undefined) continue;
-    const access: NodeAccess = {
-      createdBy: typeof changes["createdBy"] === "string" ? changes["createdBy"] : sender,
-      visibility: changes["visibility"] as Visibility | undefined,
-      sharedWith: changes["sharedWith"] as string[] | undefined,
-    };
-    if (access.visibility !== undefined || access.sharedWith !== undefined) nodes.push(access);
-  }
-  return nodes;
+export function isPublicNode(node: NodeAccess, policy: VisibilityPolicy): boolean {
+  return (node.visibility ?? policy.defaultVisibility) === "public";
 }
 
-/** The nodes of a message whose access the hub checks per recipient. */
+/**
+ * The §8.5 access fields of a knowledge node, read off its schema: every
+ * member of `KnowledgeNodeSchema` that decides who may see the node.
+ */
+export const ACCESS_FIELDS = [
+  "createdBy",
+  "visibility",
+  "sharedWith",
+] as const satisfies ReadonlyArray<keyof KnowledgeNode & keyof NodeAccess>;
+const [CREATED_BY, VISIBILITY, SHARED_WITH] = ACCESS_FIELDS;
+
+/**
+ * Every knowledge node — or anything shaped like one — a payload carries, at
+ * any depth, whatever the message type: an object with any of the
+ * {@link ACCESS_FIELDS} is access-controlled. This covers every place the
+ * payload schemas put a node (streams, batches, sync responses, knowledge
+ * and sync conflicts, collective findings, the partial nodes of updates),
+ * the `unknown` slots and loose members of any schema, and `ocp.custom.*`
+ * payloads, which the hub cannot otherwise vet. Reading rules:
+ * - a missing `createdBy` (a partial node of an update) is the sender;
+ * - a `visibility` that is not one of the four levels is seen by nobody but
+ *   the author and `sharedWith` (fail closed);
+ * - a node with `createdBy` only gets the hub's default visibility.
+ * Iterative (no recursion on hostile input); the message's JSON depth is
+ * already bounded by the inbound stages.
+ */
 export function accessControlledNodes(
-  type: string,
+  _type: string,
   sender: string,
   payload: unknown,
 ): NodeAccess[] {
-  if (type === "ocp.knowledge.update") return updateNodes(sender, payload);
-  return nodesOf(type, payload);
+  const nodes: NodeAccess[] = [];
+  const stack: unknown[] = [payload];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== "object" || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const member of value)
+        if (typeof member === "object" && member !== null) stack.push(member);
+      continue;
+    }
+    const object = value as Record<string, unknown>;
+    if (
+      Object.hasOwn(object, CREATED_BY) ||
+      Object.hasOwn(object, VISIBILITY) ||
+      Object.hasOwn(object, SHARED_WITH)
+    ) {
+      const createdBy = object[CREATED_BY];
+      const sharedWith = object[SHARED_WITH];
+      nodes.push({
+        createdBy: typeof createdBy === "string" ? createdBy : sender,
+        visibility: object[VISIBILITY] as Visibility | undefined,
+        sharedWith: Array.isArray(sharedWith)
+          ? sharedWith.filter((agent): agent is string => typeof agent === "string")
+          : undefined,
+      });
+    }
+    for (const key in object) {
+      const member = object[key];
+      if (typeof member === "object" && member !== null) stack.push(member);
+    }
+  }
+  return nodes;
 }
 
 /** Whether `recipient` may receive a message carrying `nodes`. */

@@ -50,6 +50,21 @@ describe("inbound pipeline: each stage", () => {
     expect(await codeOf(pipeline, " ".repeat(MAX_MESSAGE_BYTES + 1))).toBe("message_too_large");
   });
 
+  it("JSON: refuses a signed message with a second `from` spliced in (duplicate_key, I-JSON), as text and as bytes", async () => {
+    const { pipeline, wire } = harness();
+    const text = wire("ocp.consensus.vote");
+    const forged = text.replace(`"from":"${ALICE}"`, `"from":"a2a://victim","from":"${ALICE}"`);
+    expect(forged).not.toBe(text);
+    const result = await pipeline.accept(forged);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe("duplicate_key");
+      expect(result.error.details).toMatchObject({ key: "from", path: "from" });
+    }
+    expect(await codeOf(pipeline, new TextEncoder().encode(forged))).toBe("duplicate_key");
+    expect(await codeOf(pipeline, text)).toBe("ok");
+  });
+
   it("JSON: refuses non-JSON text and invalid UTF-8 bytes with invalid_json", async () => {
     const { pipeline } = harness();
     expect(await codeOf(pipeline, "{not json")).toBe("invalid_json");

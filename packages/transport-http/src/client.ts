@@ -10,6 +10,7 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   type ProviderInfo,
+  parseJsonText,
   type QueryOptions,
   versionsCompatible,
 } from "@ocp/types";
@@ -228,12 +229,8 @@ class HttpClient {
   }
 
   #envelopeOf(status: number, text: string): Envelope {
-    let decoded: ReturnType<typeof decodeEnvelope> | undefined;
-    try {
-      decoded = decodeEnvelope(JSON.parse(text));
-    } catch {
-      decoded = undefined;
-    }
+    const json = parseJsonText(text);
+    const decoded = json.ok ? decodeEnvelope(json.value) : undefined;
     const envelope = decoded?.ok ? decoded.value : undefined;
     const wire =
       envelope?.type === "error" ? { code: envelope.code, message: envelope.message } : {};
@@ -256,7 +253,13 @@ class HttpClient {
     }
     if (envelope === undefined) {
       const reason =
-        decoded === undefined ? (text === "" ? "empty body" : "not JSON") : "not an envelope";
+        text === ""
+          ? "empty body"
+          : json.ok
+            ? "not an envelope"
+            : json.error.details?.["duplicateKey"] === undefined
+              ? "not JSON"
+              : json.error.message;
       throw httpError(
         "malformed_reply",
         `provider "${this.id}" answered a body that is ${reason}`,

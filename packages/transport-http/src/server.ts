@@ -6,6 +6,7 @@ import {
   encodeJson,
   isOcpError,
   PROTOCOL_VERSION,
+  parseJsonText,
   readWireErrorCode,
   versionsCompatible,
   type WireErrorCode,
@@ -129,13 +130,15 @@ export function createHttpProviderServer(
     if (typeof request.body !== "string") {
       return answer(reply, 415, failure("bad_request", "the body must be application/json"));
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(request.body);
-    } catch {
-      return answer(reply, 400, failure("bad_request", "the body is not JSON"));
+    const json = parseJsonText(request.body);
+    if (!json.ok) {
+      return answer(
+        reply,
+        400,
+        failure("bad_request", `the body is not I-JSON: ${json.error.message}`),
+      );
     }
-    const decoded = decodeEnvelope(value);
+    const decoded = decodeEnvelope(json.value);
     if (!decoded.ok) return answer(reply, 400, failure("bad_request", decoded.error.message));
     const envelope = decoded.value;
     switch (envelope.type) {

@@ -46,9 +46,11 @@ function errorReply(error: unknown, id: string | undefined): EnvelopeInit {
  * of stdin, then exits with code 0 (R2); a host that dies closes our stdin,
  * so a served provider never outlives it. A malformed line, an over-long
  * line or an unexpected envelope gets an `error` reply (`bad_request`) and
- * the loop goes on (R1). Queries that carry an `id` run concurrently and
- * their replies echo it; queries without one are answered one at a time, in
- * order.
+ * the loop goes on (R1). A query before a successful handshake is refused
+ * (`bad_request`) and never reaches the provider. Queries that carry an `id`
+ * run concurrently and their replies echo it; every other line (a query
+ * without an id, a handshake, a line that gets an error) is answered one at
+ * a time, in arrival order.
  */
 export function serveStdio(
   provider: ContextProvider,
@@ -64,6 +66,7 @@ export function serveStdio(
   const inFlight = new AbortController();
   const running = new Set<Promise<void>>();
   let ordered: Promise<void> = Promise.resolve();
+  let handshaken = false;
   let ending = false;
   let silent = false;
   let resolveDone!: (code: number) => void;
@@ -97,6 +100,16 @@ export function serveStdio(
     void work.finally(() => running.delete(work));
     return work;
   };
+  /** Queues the answer to a line without an id behind the answers to the lines before it. */
+  const inOrder = (work: () => void | Promise<void>): void => {
+    ordered = track(
+      ordered
+        .then(work)
+        .catch((error: unknown) => log(`could not answer: ${(error as Error).message}`)),
+    );
+  };
+  const refuse = (code: WireErrorCode, message: string): void =>
+    inOrder(() => send({ type: "error", code, message }));
 
   /**
    * Ends the loop: stops reading; on `shutdown`, lets queries in flight answer
@@ -129,43 +142,49 @@ export function serveStdio(
     const decoded = decodeLine(line);
     if (!decoded.ok) {
       log(`malformed line: ${decoded.error.message}`);
-      send({ type: "error", code: "bad_request", message: decoded.error.message });
+      refuse("bad_request", decoded.error.message);
       return;
     }
     const envelope = decoded.value;
     switch (envelope.type) {
       case "handshake":
         if (!versionsCompatible(version, envelope.protocol_version)) {
-          send({
-            type: "error",
-            code: "incompatible_version",
-            message: `this provider speaks ${version}, not ${envelope.protocol_version}`,
-          });
+          refuse(
+            "incompatible_version",
+            `this provider speaks ${version}, not ${envelope.protocol_version}`,
+          );
           return;
         }
-        send({
-          type: "handshake_ack",
-          protocol_version: version,
-          provider: provider.info,
-          capabilities: provider.capabilities,
-        });
+        handshaken = true;
+        inOrder(() =>
+          send({
+            type: "handshake_ack",
+            protocol_version: version,
+            provider: provider.info,
+            capabilities: provider.capabilities,
+          }),
+        );
         return;
-      case "query":
-        if (envelope.id !== undefined) {
-          void track(answer(envelope.query, envelope.id));
+      case "query": {
+        const { id, query } = envelope;
+        if (!handshaken) {
+          log("query before the handshake: refused");
+          const message = `no successful handshake yet: send a handshake (${version}) before any query`;
+          const reply = { type: "error", id, code: "bad_request", message } as const;
+          if (id !== undefined) send(reply);
+          else inOrder(() => send(reply));
+        } else if (id !== undefined) {
+          void track(answer(query, id));
         } else {
-          ordered = track(ordered.then(() => answer(envelope.query, undefined)));
+          inOrder(() => answer(query, undefined));
         }
         return;
+      }
       case "shutdown":
         void end("shutdown requested", true);
         return;
       default:
-        send({
-          type: "error",
-          code: "bad_request",
-          message: `a provider does not accept "${envelope.type}"`,
-        });
+        refuse("bad_request", `a provider does not accept "${envelope.type}"`);
     }
   };
 
@@ -174,7 +193,7 @@ export function serveStdio(
     onLine,
     onOverflow: (error) => {
       log(error.message);
-      send({ type: "error", code: "bad_request", message: error.message });
+      refuse("bad_request", error.message);
     },
   });
   const onData = (chunk: Buffer | string): void => {

@@ -91,13 +91,23 @@ function serve(provider: ContextProvider) {
   return { input, next, write, logs, exits, server };
 }
 
+const HANDSHAKE = '{"type":"handshake","protocol_version":"ocp/1.0-draft"}\n';
+
+/** Serves `provider` and completes the handshake, which every query must follow. */
+async function serveHandshaken(provider: ContextProvider) {
+  const served = serve(provider);
+  served.write(HANDSHAKE);
+  expect(await served.next()).toMatchObject({ type: "handshake_ack" });
+  return served;
+}
+
 const q = (goal: string, id?: string) =>
   `${JSON.stringify({ type: "query", ...(id ? { id } : {}), query: { goal, max_frames: 1, max_tokens: 10 } })}\n`;
 
 describe("serveStdio", () => {
   it("answers the handshake with the provider's identity and capabilities, without correlation unless declared", async () => {
     const { next, write } = serve(inMemoryProvider().provider);
-    write('{"type":"handshake","protocol_version":"ocp/1.0-draft"}\n');
+    write(HANDSHAKE);
     const ack = await next();
     expect(ack).toMatchObject({
       type: "handshake_ack",
@@ -115,7 +125,7 @@ describe("serveStdio", () => {
   });
 
   it("R1: answers a malformed line, a non-envelope and an unexpected envelope with bad_request, and goes on", async () => {
-    const { next, write, logs, exits } = serve(inMemoryProvider().provider);
+    const { next, write, logs, exits } = await serveHandshaken(inMemoryProvider().provider);
     write("this is not json\n");
     expect(await next()).toMatchObject({ type: "error", code: "bad_request" });
     write('{"type":"query","query":{"goal":1}}\n');
@@ -138,16 +148,18 @@ describe("serveStdio", () => {
     serveStdio(provider, { input, output, maxLineBytes: 100, log: () => {}, exit: () => {} });
     const replies: string[] = [];
     output.on("data", (chunk: Buffer) => replies.push(...chunk.toString().trim().split("\n")));
+    input.write(HANDSHAKE);
     input.write(`${"x".repeat(200)}\n`);
     input.write(q("ok"));
-    for (let i = 0; i < 250 && replies.length < 2; i += 1)
+    for (let i = 0; i < 250 && replies.length < 3; i += 1)
       await new Promise((r) => setTimeout(r, 20));
-    expect(JSON.parse(replies[0]!)).toMatchObject({ type: "error", code: "bad_request" });
-    expect(JSON.parse(replies[1]!)).toMatchObject({ type: "frames" });
+    expect(JSON.parse(replies[0]!)).toMatchObject({ type: "handshake_ack" });
+    expect(JSON.parse(replies[1]!)).toMatchObject({ type: "error", code: "bad_request" });
+    expect(JSON.parse(replies[2]!)).toMatchObject({ type: "frames" });
   });
 
   it("answers queries without id one at a time, in order", async () => {
-    const { next, write } = serve(inMemoryProvider().provider);
+    const { next, write } = await serveHandshaken(inMemoryProvider().provider);
     write(q("delay:60"));
     write(q("delay:0"));
     expect(await next()).toMatchObject({ result: { frames: [{ id: "delay:60" }] } });
@@ -157,7 +169,7 @@ describe("serveStdio", () => {
   });
 
   it("runs queries with ids concurrently and echoes each id on its reply", async () => {
-    const { next, write } = serve(inMemoryProvider({ correlation: true }).provider);
+    const { next, write } = await serveHandshaken(inMemoryProvider({ correlation: true }).provider);
     write(q("delay:80", "slow"));
     write(q("delay:0", "fast"));
     expect(await next()).toMatchObject({ type: "frames", id: "fast" });
@@ -165,7 +177,7 @@ describe("serveStdio", () => {
   });
 
   it("turns a provider failure into an error envelope: its wire code, or internal", async () => {
-    const { next, write } = serve(inMemoryProvider({ correlation: true }).provider);
+    const { next, write } = await serveHandshaken(inMemoryProvider({ correlation: true }).provider);
     write(q("ocp-fail", "a"));
     expect(await next()).toEqual({
       type: "error",
@@ -178,7 +190,9 @@ describe("serveStdio", () => {
   });
 
   it("answers an internal error, never an invalid envelope, when the provider returns an invalid result", async () => {
-    const { next, write, logs } = serve(inMemoryProvider({ correlation: true }).provider);
+    const { next, write, logs } = await serveHandshaken(
+      inMemoryProvider({ correlation: true }).provider,
+    );
     write(q("invalid-result", "bad"));
     expect(await next()).toMatchObject({ type: "error", id: "bad", code: "internal" });
     expect(logs.some((line) => line.includes("unencodable"))).toBe(true);

@@ -5,6 +5,7 @@
  * the only messages the transport reads: application messages pass through
  * as the raw text that arrived.
  */
+import { parseJsonText } from "@ocp/types";
 import { z } from "zod";
 import { CONTROL_PREFIX, CONTROL_TYPES, PROTOCOL, PROTOCOL_VERSION } from "./constants.js";
 
@@ -88,12 +89,10 @@ export type Classified =
  */
 export function classify(raw: string): Classified {
   if (!raw.includes(`"${CONTROL_PREFIX}`)) return { kind: "application" };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { kind: "application" };
-  }
+  // Not I-JSON (or not JSON): the layer above refuses it as an application message.
+  const json = parseJsonText(raw);
+  if (!json.ok) return { kind: "application" };
+  const value = json.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { kind: "application" };
   }

@@ -7,10 +7,12 @@
  * reason and a close code. What an announcement is and how it is verified
  * are the caller's business; the transport only binds it to the nonce.
  */
+
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { Server as HttpServer, IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { parseJsonText } from "@ocp/types";
 import { WebSocketServer } from "ws";
 import { Connection } from "./connection.js";
 import { CLOSE_CODES, CONTROL_TYPES, SUBPROTOCOL } from "./constants.js";
@@ -267,17 +269,16 @@ export class WsServer extends EventEmitter<WsServerEvents> {
         return;
       }
       announced = true;
-      let announcement: unknown;
-      try {
-        announcement = JSON.parse(raw);
-      } catch {
+      const json = parseJsonText(raw);
+      if (!json.ok) {
         connection.abort(
           CLOSE_CODES.PROTOCOL_ERROR,
-          "announcement is not JSON",
-          wsError("protocol_error", "the agent announcement is not JSON"),
+          "announcement is not I-JSON",
+          wsError("protocol_error", `the agent announcement is not I-JSON: ${json.error.message}`),
         );
         return;
       }
+      const announcement: unknown = json.value;
       const context: AuthenticateContext = {
         raw,
         binary: meta.binary,

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { type Envelope, type EnvelopeInit, EnvelopeSchema } from "./envelope.js";
 import { OcpError } from "./errors.js";
+import { scanJsonText } from "./ijson.js";
 
 /** The outcome of decoding: a value, or a typed error. Never a throw. */
 export type DecodeResult<T = Envelope> =
@@ -77,6 +78,20 @@ export function decodeLine(line: string): DecodeResult {
       error: new OcpError("embedded_newline", "an NDJSON line holds exactly one message"),
     };
   }
+  const parsed = parseJsonText(text);
+  return parsed.ok ? decodeEnvelope(parsed.value) : parsed;
+}
+
+/**
+ * Parses JSON text as I-JSON (RFC 7493): not JSON, or an object with two
+ * members of one name (which `JSON.parse` would silently collapse to the
+ * last), is `invalid_json` naming the problem. Never throws.
+ */
+export function parseJsonText(
+  text: string,
+):
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: OcpError<"invalid_json"> } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -86,7 +101,20 @@ export function decodeLine(line: string): DecodeResult {
       error: new OcpError("invalid_json", `not JSON: ${excerpt(JSON.stringify(text))}`, { cause }),
     };
   }
-  return decodeEnvelope(value);
+  if (typeof value === "object" && value !== null) {
+    const problem = scanJsonText(text);
+    if (problem?.kind === "duplicate_key") {
+      return {
+        ok: false,
+        error: new OcpError(
+          "invalid_json",
+          `duplicate member name "${excerpt(problem.key)}" at ${excerpt(problem.path)} (I-JSON, RFC 7493 §2.3, forbids it)`,
+          { details: { duplicateKey: problem.key, path: problem.path } },
+        ),
+      };
+    }
+  }
+  return { ok: true, value };
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -16,6 +16,7 @@ export {
   describeIssues,
   encodeJson,
   encodeLine,
+  parseJsonText,
   toWire,
 } from "./codec.js";
 export {
@@ -64,6 +65,7 @@ export {
   RelationSchema,
   StrictContextFrameSchema,
 } from "./frame.js";
+export { type JsonTextProblem, scanJsonText } from "./ijson.js";
 export { ENVELOPE_SCHEMA_ID, envelopeJsonSchema } from "./json-schema.js";
 export { positiveLimit } from "./limits.js";
 export { NonEmptyStringSchema, U32_MAX, U32Schema, VersionStringSchema } from "./primitives.js";

@@ -22,6 +22,8 @@ export function testHubOptions(dir: string) {
   };
 }
 
+export { type RawAgent, rawAgent } from "./raw.js";
+
 let counter = 0;
 /** A fresh identity with a unique a2a:// URI. */
 export function identity(name = "agent"): AgentIdentity {

@@ -7,10 +7,12 @@
  *   sequence is the recipient's delivery sequence number, so an agent that
  *   moves to another hub resumes from the last sequence it saw, and a resend
  *   of the same message (after a lost ack, to another hub) is dropped by the
- *   stream's duplicate window (`NATS_DUPLICATE_WINDOW_MS`). A message is a
+ *   stream's duplicate window (`NATS_DUPLICATE_WINDOW_MS`, as `maxAgeMs`). A message is a
  *   duplicate when every recipient's stream reports it as one.
  * - `confirm` purges a stream up to the confirmed sequence; expired
- *   deliveries are skipped on read and aged out by the stream's `max_age`.
+ *   deliveries are skipped on read and aged out by the stream's `max_age`
+ *   (`maxAgeMs`, never shorter than a message may live: the hub checks
+ *   `retentionMs`; an older stream with a shorter one is raised to it).
  * - Profiles and event subscriptions: two KV buckets. The first key seen for
  *   an agent is pinned cluster-wide (create-if-absent).
  *
@@ -34,7 +36,6 @@ import { OcpError } from "@ocp/types";
 import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
 import {
-  NATS_DUPLICATE_WINDOW_MS,
   NATS_INBOX_MAX_AGE_MS,
   NATS_PENDING_CONCURRENCY,
   NATS_REQUEST_TIMEOUT_MS,
@@ -61,6 +62,12 @@ export interface JetStreamStoreOptions {
   replicas?: number;
   /** The workspace's subjects. */
   subjects: Subjects;
+  /**
+   * `max_age` and duplicate window of the inbox streams, ms
+   * ({@link NATS_INBOX_MAX_AGE_MS}: the longest a message may live with the
+   * default clock skew). Raise it for a hub with a larger `maxClockSkewMs`.
+   */
+  maxAgeMs?: number;
 }
 
 export class JetStreamStore implements HubStore {
@@ -76,6 +83,7 @@ export class JetStreamStore implements HubStore {
   #closed = false;
   #owns = false;
   #replicas = 1;
+  #maxAgeMs = NATS_INBOX_MAX_AGE_MS;
 
   private constructor(
     nc: NatsConnection,
@@ -100,30 +108,42 @@ export class JetStreamStore implements HubStore {
     if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
       throw new OcpError("invalid_option", "replicas is an integer from 1 to 5");
     }
+    const maxAgeMs = options.maxAgeMs ?? NATS_INBOX_MAX_AGE_MS;
+    if (!Number.isSafeInteger(maxAgeMs) || maxAgeMs < 1) {
+      throw new OcpError("invalid_option", "maxAgeMs is a positive integer (ms)");
+    }
     const kvm = new Kvm(nc);
     const agents = await kvm.create(options.subjects.agentsBucket, { history: 1, replicas });
     const subs = await kvm.create(options.subjects.subscriptionsBucket, { history: 1, replicas });
     const store = new JetStreamStore(nc, options.subjects, jsm, agents, subs);
     store.#owns = options.ownsConnection === true;
     store.#replicas = replicas;
+    store.#maxAgeMs = maxAgeMs;
     return store;
+  }
+
+  /** How long an inbox stream keeps a delivery, ms (its `max_age`). */
+  get retentionMs(): number {
+    return this.#maxAgeMs;
   }
 
   /** Creates the inbox stream of `agentId` unless it is known to exist. */
   async ensureInbox(agentId: string): Promise<string> {
     const name = this.subjects.inboxStream(agentId);
     if (this.#streams.has(name)) return name;
-    try {
-      await this.#jsm.streams.info(name);
-    } catch {
+    const ages = { max_age: nanos(this.#maxAgeMs), duplicate_window: nanos(this.#maxAgeMs) };
+    const existing = await this.#jsm.streams.info(name).catch(() => undefined);
+    if (existing !== undefined) {
+      // A stream made with a shorter max_age (an older release) would drop deliveries early.
+      if (existing.config.max_age < ages.max_age) await this.#jsm.streams.update(name, ages);
+    } else {
       try {
         await this.#jsm.streams.add({
           name,
           subjects: [this.subjects.inbox(agentId)],
           storage: "file",
           num_replicas: this.#replicas,
-          max_age: nanos(NATS_INBOX_MAX_AGE_MS),
-          duplicate_window: nanos(NATS_DUPLICATE_WINDOW_MS),
+          ...ages,
         } as Parameters<JetStreamManager["streams"]["add"]>[0]);
       } catch (error) {
         // Another hub created it in between: fine; anything else is a failure.

@@ -2,11 +2,20 @@
  * Every limit of the NATS store and bus, each a named constant with a
  * finite default (listed in the package README, "Clustered hubs").
  */
-/** NATS: how long an inbox stream keeps an unconfirmed delivery, ms (the longest TTL plus skew). */
-export const NATS_INBOX_MAX_AGE_MS = 86_400_000 + 60_000;
+import { MAX_CLOCK_SKEW_MS, MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
+
+/**
+ * NATS: how long an inbox stream keeps an unconfirmed delivery, ms: as long
+ * as a message may live after it reaches a hub with the default skew
+ * (`MAX_TTL_SECONDS`, dated up to `MAX_CLOCK_SKEW_MS` ahead, plus that much
+ * grace after expiry), so `max_age` never drops a delivery before its
+ * `expiresAt`. A hub with a larger `maxClockSkewMs` refuses a store with less
+ * (pass `JetStreamStore` `maxAgeMs`).
+ */
+export const NATS_INBOX_MAX_AGE_MS = MAX_TTL_SECONDS * 1000 + 2 * MAX_CLOCK_SKEW_MS;
 
 /** NATS: the JetStream `Nats-Msg-Id` duplicate window of an inbox stream, ms (as long as a message can live). */
-export const NATS_DUPLICATE_WINDOW_MS = 86_400_000 + 60_000;
+export const NATS_DUPLICATE_WINDOW_MS = NATS_INBOX_MAX_AGE_MS;
 
 /** NATS: how long one JetStream request (publish ack, stream info, message get) may take, ms. */
 export const NATS_REQUEST_TIMEOUT_MS = 10_000;

@@ -1,0 +1,108 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as limits from "../src/limits.js";
+
+const dir = fileURLToPath(new URL("..", import.meta.url));
+const readme = readFileSync(join(dir, "README.md"), "utf8");
+const source = readFileSync(join(dir, "src", "hub-client.ts"), "utf8");
+
+function section(name: string): string {
+  const start = readme.indexOf(`<!-- ${name} -->`);
+  const end = readme.indexOf(`<!-- /${name} -->`);
+  expect(start, `section ${name}`).toBeGreaterThan(-1);
+  expect(end).toBeGreaterThan(start);
+  return readme.slice(start, end);
+}
+
+/**
+ * The example needs a running hub. `@ocp/a2a-ocp-hub` depends on this package
+ * (its tests use the client), so it cannot be a dependency here: the test runs
+ * the hub CLI of the workspace's built hub package, as a reader would run
+ * `npx ocp-hub`. `pnpm build` (or `pnpm test`) builds it first.
+ */
+const HUB_CLI = fileURLToPath(new URL("../../a2a-ocp-hub/dist/cli.js", import.meta.url));
+
+describe("README", () => {
+  let hub: ChildProcess | undefined;
+  let url = "";
+  const work = mkdtempSync(join(tmpdir(), "ocp-client-readme-"));
+
+  beforeAll(async () => {
+    if (!existsSync(HUB_CLI)) {
+      throw new Error(`${HUB_CLI} is missing: run \`pnpm build\` at the repository root first`);
+    }
+    const child = spawn(process.execPath, [HUB_CLI, "--db", join(work, "hub.sqlite")], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    hub = child;
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the hub did not start in 60 s")), 60_000);
+      createInterface({ input: child.stdout! }).once("line", (line) => {
+        clearTimeout(timer);
+        resolve(line.trim());
+      });
+      child.once("exit", (code) => reject(new Error(`the hub exited with ${code}`)));
+    });
+  }, 70_000);
+
+  afterAll(async () => {
+    if (hub !== undefined && hub.exitCode === null) {
+      const exited = new Promise((resolve) => hub!.once("exit", resolve));
+      hub.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("shows what example/hub-client.mjs really prints against an ocp-hub process (run against dist)", async () => {
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["example/hub-client.mjs", url],
+        { cwd: dir, encoding: "utf8", timeout: 60_000 },
+        (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr))),
+      );
+    });
+    expect(section("example-output")).toContain(output.trim());
+  });
+
+  it("lists every limit constant with its value", () => {
+    const table = section("limits");
+    const entries = Object.entries(limits);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const [name, value] of entries) {
+      expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
+    }
+  });
+
+  it("lists every error code the client raises", () => {
+    const table = section("errors");
+    const raised = new Set(
+      [...source.matchAll(/new OcpError\("([a-z_]+)"/g)].map((match) => match[1]!),
+    );
+    for (const [code, meaning] of Object.entries(HUB_ERROR_CODES)) {
+      if (meaning.startsWith("client:")) raised.add(code);
+    }
+    expect(raised.size).toBeGreaterThanOrEqual(3);
+    for (const code of raised) expect(table).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
+  });
+
+  it("documents every option of HubClientOptions", () => {
+    const body = source.slice(
+      source.indexOf("export interface HubClientOptions"),
+      source.indexOf("\n}", source.indexOf("export interface HubClientOptions")),
+    );
+    const options = [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((match) => match[1]!);
+    expect(options.length).toBeGreaterThan(5);
+    const table = section("options");
+    for (const option of options) {
+      expect(table).toMatch(new RegExp(`\\|\\s*\`${option}\`\\s*\\|`));
+    }
+  });
+});

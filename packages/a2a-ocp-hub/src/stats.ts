@@ -1,0 +1,18 @@
+/** Counters of a running hub. */
+export interface HubStats {
+  /** Agents connected now. */
+  connected: number;
+  /** Agents ever registered. */
+  known: number;
+  subscriptions: number;
+  accepted: number;
+  rejected: number;
+  /** Durable messages committed. */
+  committed: number;
+  /** Deliveries handed to connections (durable and transient). */
+  delivered: number;
+  /** Connections closed as slow consumers (4003). */
+  slowConsumerCloses: number;
+  /** Highest outbound buffer of any connection, bytes. */
+  peakOutboundBytes: number;
+}

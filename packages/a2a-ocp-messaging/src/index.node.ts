@@ -1,0 +1,12 @@
+/**
+ * The root entry as Node loads it (the `node` export condition): the same
+ * API as `./index.js`, with {@link defaultEd25519} set once to `node:crypto`'s
+ * native Ed25519 when this Node has it. Browsers and bundlers get
+ * `./index.js` and noble.
+ */
+import { hasNativeEd25519, nativeEd25519 } from "./node/ed25519.js";
+import { preferEd25519 } from "./signing.js";
+
+if (hasNativeEd25519()) preferEd25519(nativeEd25519);
+
+export * from "./index.js";
