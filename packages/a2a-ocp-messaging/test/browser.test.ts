@@ -36,20 +36,34 @@ const noNodeBuiltins: Plugin = {
   },
 };
 
+/**
+ * The root entry as a browser bundler sees it: `@ocp/a2a-ocp-messaging`
+ * resolved through the package's export map with the browser conditions.
+ */
 async function bundleRootEntry(): Promise<string> {
-  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
-  const entry = join(packageDir, manifest.exports["."].default);
-  expect(existsSync(entry), `${entry} is missing: run pnpm build`).toBe(true);
+  expect(existsSync(join(packageDir, "dist/index.js")), "dist is missing: run pnpm build").toBe(
+    true,
+  );
   const result = await build({
-    entryPoints: [entry],
+    stdin: {
+      contents: 'export * from "@ocp/a2a-ocp-messaging";',
+      resolveDir: packageDir,
+      loader: "js",
+    },
     bundle: true,
     platform: "browser",
     format: "esm",
     target: "es2022",
     write: false,
+    metafile: true,
     logLevel: "silent",
     plugins: [noNodeBuiltins],
   });
+  const ownModules = Object.keys(result.metafile.inputs).filter((path) => path.startsWith("dist/"));
+  expect(ownModules).toContain("dist/index.js");
+  expect(
+    ownModules.filter((path) => path.startsWith("dist/node/") || path.endsWith(".node.js")),
+  ).toEqual([]);
   return result.outputFiles[0]!.text;
 }
 
