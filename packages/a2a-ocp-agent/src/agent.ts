@@ -28,14 +28,17 @@ import {
 import { ConsensusService, type ProposeOptions } from "./agent-consensus.js";
 import { KnowledgeService } from "./agent-knowledge.js";
 import { type SyncReport, SyncService } from "./agent-sync.js";
-import type { OCPAgentEvents, OCPAgentOptions } from "./agent-types.js";
-import { DEFAULT_VISIBILITY_POLICY } from "./agent-types.js";
+import {
+  DEFAULT_VISIBILITY_POLICY,
+  type OCPAgentEvents,
+  type OCPAgentOptions,
+} from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
 import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
 import type { AgentContext, SendOptions } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
-import { matchesEventSubscription } from "./events.js";
+import { matchingSubscriptions } from "./events.js";
 import type { KnowledgeGraph } from "./graph.js";
 import { messageTtl } from "./lifetimes.js";
 import { MAX_EVENT_SUBSCRIPTIONS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
@@ -383,15 +386,11 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         return this.#onEvent(m.payload);
       case "ocp.event.notification":
         return this.#onEvent(m.payload.event, m.payload.subscriptionId);
-      default:
-        return;
     }
   }
 
   #onEvent(event: EventPublishPayload, only?: string): void {
-    for (const [id, sub] of this.#eventSubs) {
-      if (only !== undefined && id !== only) continue;
-      if (!matchesEventSubscription(event, sub)) continue;
+    for (const [id, sub] of matchingSubscriptions(this.#eventSubs, event, only)) {
       sub.handler?.(event);
       this.emit("event", event, id);
     }

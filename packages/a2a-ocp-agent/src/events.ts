@@ -31,3 +31,17 @@ export function matchesEventSubscription(
     matchesEventFilters(event, subscription.filters)
   );
 }
+
+/** The `[id, subscription]` pairs of `subscriptions` an event goes to: every match, or only `only`. */
+export function* matchingSubscriptions<
+  S extends { eventTypes: readonly string[]; filters?: Record<string, unknown> },
+>(
+  subscriptions: ReadonlyMap<string, S>,
+  event: EventPublishPayload,
+  only?: string,
+): Generator<[string, S]> {
+  for (const [id, subscription] of subscriptions) {
+    if (only !== undefined && id !== only) continue;
+    if (matchesEventSubscription(event, subscription)) yield [id, subscription];
+  }
+}
