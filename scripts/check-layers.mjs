@@ -57,14 +57,14 @@ export const SUBPATHS_ONLY = { "@ocp/host": { "@ocp/transport-http": ["./client"
 /** Packages a package must never load, directly or through anything it imports. */
 export const NEVER_LOADS = { "@ocp/host": ["fastify"] };
 
+/** Lines of a source module, counted like `wc -l` (a last line without newline counts too). */
 export const MAX_MODULE_LINES = 400;
 
 /** Modules already longer when this check became workspace-wide: they may not grow. Split them. */
 export const LONG_MODULES = {
-  "packages/a2a-ocp-agent/src/agent.ts": 402,
-  "packages/host/src/host.ts": 418,
-  "packages/transport-ws/src/client.ts": 430,
-  "packages/transport-ws/src/server.ts": 402,
+  "packages/host/src/host.ts": 417,
+  "packages/transport-ws/src/client.ts": 429,
+  "packages/transport-ws/src/server.ts": 401,
 };
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs)$/;
@@ -280,7 +280,7 @@ export function checkLayers({ root }) {
     }
     const portable = PORTABLE[name];
     for (const file of pkg.files) {
-      const lines = file.text.split("\n").length;
+      const lines = file.text.split("\n").length - (file.text.endsWith("\n") ? 1 : 0);
       const limit = LONG_MODULES[file.name] ?? MAX_MODULE_LINES;
       if (lines > limit) report(file, 1, `has ${lines} lines (at most ${limit})`);
       if (LONG_MODULES[file.name] !== undefined && lines <= MAX_MODULE_LINES) {

@@ -235,7 +235,7 @@ const cases: Case[] = [
   },
   {
     rule: "every module stays under 400 lines",
-    write: { "packages/a2a-ocp-client/src/bad.ts": "export {};\n".repeat(400) },
+    write: { "packages/a2a-ocp-client/src/bad.ts": "export {};\n".repeat(401) },
     expected: ["packages/a2a-ocp-client/src/bad.ts:1: has 401 lines (at most 400)"],
   },
   {
