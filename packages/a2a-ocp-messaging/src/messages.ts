@@ -56,6 +56,7 @@ import {
   SyncOfferPayloadSchema,
   SyncRequestPayloadSchema,
 } from "./payloads/sync.js";
+import { randomUuid } from "./uuid.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
 /** The payload schema of every known message type: the type → payload map. */
@@ -228,7 +229,7 @@ export function createMessage<T extends KnownMessageType | CustomMessageType>(
   const candidate: Record<string, unknown> = {
     protocol: PROTOCOL,
     version: init.version ?? PROTOCOL_VERSION,
-    id: init.id ?? globalThis.crypto.randomUUID(),
+    id: init.id ?? randomUuid(),
     from: init.from,
     to: init.to,
     timestamp: init.timestamp ?? new Date().toISOString(),

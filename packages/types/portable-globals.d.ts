@@ -1,0 +1,13 @@
+/**
+ * The web-platform globals `src/` uses, and nothing else: they exist in every
+ * browser, web worker, Deno, Bun and Node ≥ 20. `tsconfig.portable.json`
+ * compiles `src/` with these and ES2023 only, no `@types/node` and no DOM
+ * lib, so `Buffer`, `process`, `require`, `document` or `window` there fail
+ * the build. Add a global here only if every one of those runtimes has it.
+ */
+
+/** Only what `src/` reads; the real interface has more. */
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+}
