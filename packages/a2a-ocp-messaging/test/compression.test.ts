@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   COMPRESSION_THRESHOLD_BYTES,
   type CompressedMessage,
@@ -15,6 +15,9 @@ import {
 } from "../src/node/index.js";
 import { harness, NOW } from "./support/pipeline.js";
 import { ALICE, BOB, NODE } from "./support/samples.js";
+
+// Property tests here run hundreds of signatures or inflations: a bound per file, not a speed check.
+vi.setConfig({ testTimeout: 60_000 });
 
 function bigStream(nodes: number) {
   return createMessage({

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createMessage,
   DEFAULT_TTL_SECONDS,
@@ -17,6 +17,9 @@ import {
 import { plainMessage } from "./support/arbitraries.js";
 import { harness, NOW } from "./support/pipeline.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
+
+// Property tests here run hundreds of signatures or inflations: a bound per file, not a speed check.
+vi.setConfig({ testTimeout: 60_000 });
 
 async function codeOf(
   pipeline: InboundPipeline,

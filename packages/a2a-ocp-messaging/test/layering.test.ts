@@ -11,7 +11,10 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+// Parsing every module of the workspace with the TypeScript parser, several times.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 /**
  * The workspace-wide layering rules live in scripts/check-layers.mjs (layer

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createMessage,
   decodeMessage,
@@ -17,6 +17,9 @@ import {
 import { utf8Length } from "../src/json.js";
 import { nativeEd25519, nativeKeyCacheSize } from "../src/node/index.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
+
+// Property tests here run hundreds of signatures or inflations: a bound per file, not a speed check.
+vi.setConfig({ testTimeout: 60_000 });
 
 const base = () =>
   JSON.parse(

@@ -3,12 +3,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decodeMessage, signObject } from "../src/index.js";
 import { messageJsonSchema } from "../src/json-schema.js";
 import { compressMessage, encryptMessage, generateX25519KeyPair } from "../src/node/index.js";
 import { plainMessage } from "./support/arbitraries.js";
 import { ALICE } from "./support/samples.js";
+
+// Property tests here run hundreds of signatures or inflations: a bound per file, not a speed check.
+vi.setConfig({ testTimeout: 60_000 });
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const schemaPath = join(root, "schema", "a2a-ocp-message.schema.json");

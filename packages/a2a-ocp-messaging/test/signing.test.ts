@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   canonicalize,
   createMessage,
@@ -15,6 +15,9 @@ import {
 import { nativeEd25519 } from "../src/node/index.js";
 import { plainMessage } from "./support/arbitraries.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
+
+// Property tests here run hundreds of signatures or inflations: a bound per file, not a speed check.
+vi.setConfig({ testTimeout: 60_000 });
 
 const hex = (text: string) => new Uint8Array(Buffer.from(text, "hex"));
 
