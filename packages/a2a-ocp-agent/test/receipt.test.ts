@@ -31,6 +31,7 @@ describe("message receipts", () => {
     const message = sent.find((m) => m["id"] === receipt.messageId);
     expect(message?.["type"]).toBe("ocp.knowledge.stream");
     expect(receipt.from).toBe(alice.id);
+    expect(receipt.type).toBe("ocp.knowledge.stream");
     expect(receipt.digest).toBe(messageDigest(message as Record<string, unknown>));
     expect(receipt.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     // The digest covers the signature: the message it names verifies under alice's key.
