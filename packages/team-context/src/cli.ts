@@ -99,7 +99,8 @@ async function main(): Promise<void> {
     if (values["agent-id"] !== undefined && values["agent-id"] !== identity.id)
       fail(`${file} holds ${identity.id}, not ${values["agent-id"]}`, 2);
   } else {
-    const id = values["agent-id"] ?? fail(`${file} does not exist: give --agent-id to create it`, 2);
+    const id =
+      values["agent-id"] ?? fail(`${file} does not exist: give --agent-id to create it`, 2);
     identity = generateIdentity(id);
     await saveIdentity(file, identity);
     process.stderr.write(`ocp-team-context: created ${identity.id} in ${file}\n`);

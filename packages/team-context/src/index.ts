@@ -24,7 +24,7 @@ export {
 } from "./frames.js";
 export { frameKindOf, SERVED_KINDS, SHARED_FRAME_TYPE_PREFIX } from "./kinds.js";
 export * from "./limits.js";
-export { isRemoteHub, TeamContextProvider, type TeamContextOptions } from "./provider.js";
+export { isRemoteHub, type TeamContextOptions, TeamContextProvider } from "./provider.js";
 export { bestWithinBudget } from "./select.js";
-export { frameToNode, type ShareOptions, shareFrames, sharedNodeId } from "./share.js";
+export { frameToNode, type ShareOptions, sharedNodeId, shareFrames } from "./share.js";
 export { type JoinTeamOptions, joinTeam } from "./team.js";

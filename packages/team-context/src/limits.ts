@@ -15,10 +15,16 @@ export const DEFAULT_DEADLINE_MS = 4_000;
 export const DEFAULT_TEAM_WAIT_MS = 2_000;
 
 /**
- * Time kept back from the deadline for turning the team's answers into
- * frames and replying, ms: the collective wait ends this long before it.
+ * The collective wait ends this long before the deadline, ms: time for the
+ * runtime to synthesise, send its synthesis and hand the answers back.
  */
-export const DEADLINE_MARGIN_MS = 500;
+export const DEADLINE_MARGIN_MS = 1_000;
+
+/**
+ * Whatever the team and the hub do, the provider stops waiting this long
+ * before the deadline, ms, and answers with what it has (the graph's frames).
+ */
+export const REPLY_RESERVE_MS = 250;
 
 /** Below this much time left, ms, the team is not asked at all. */
 export const MIN_TEAM_WAIT_MS = 100;

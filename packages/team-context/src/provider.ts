@@ -29,6 +29,7 @@ import {
   MAX_REMEMBERED_RECEIPTS,
   MIN_TEAM_BUDGET_TOKENS,
   MIN_TEAM_WAIT_MS,
+  REPLY_RESERVE_MS,
 } from "./limits.js";
 import { bestWithinBudget } from "./select.js";
 
@@ -69,7 +70,11 @@ export function isRemoteHub(url: string): boolean {
 }
 
 /** Resolves with `promise`'s value, or `undefined` after `ms`, on abort, or on failure. */
-function settleBy<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T | undefined> {
+function settleBy<T>(
+  promise: Promise<T>,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<T | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => finish(undefined), Math.max(0, ms));
     const onAbort = () => finish(undefined);
@@ -88,8 +93,9 @@ function settleBy<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Pro
  * agent may see (§8.5 `maySee`, its own identity as recipient), ranked for
  * the query's goal by the runtime's BM25 search, as cited frames with their
  * provenance. When those cannot fill the budget it asks the team (§5.2
- * collective query) and waits at most until `deadlineMs - DEADLINE_MARGIN_MS`
- * after the query arrived, whatever the team does; answers become frames
+ * collective query): collection ends `DEADLINE_MARGIN_MS` before the
+ * deadline (`deadlineMs` after the query arrived) and, whatever the team or
+ * the hub does, the provider answers `REPLY_RESERVE_MS` before it; answers become frames
  * citing the answering agents, plus one team answer frame marking consensus
  * and dissent. Token costs are `@ocp/host`'s o200k_base count of title and
  * content, the count the host audits with.
@@ -153,9 +159,7 @@ export class TeamContextProvider implements ContextProvider {
     const me = this.#agent.id;
     const visible = (node: KnowledgeNode) => maySee(node, me, this.#agent.visibility);
     const text = [query.goal, query.query_text ?? ""].join(" ").trim();
-    const nodes = this.#agent.graph
-      .liveNodes()
-      .filter((n) => visible(n) && wanted(frameKindOf(n)));
+    const nodes = this.#agent.graph.liveNodes().filter((n) => visible(n) && wanted(frameKindOf(n)));
     const { findings } = searchNodes(nodes, text, {
       keywords: query.anchors,
       limit: MAX_GRAPH_CANDIDATES,
@@ -191,7 +195,7 @@ export class TeamContextProvider implements ContextProvider {
     this.#off();
   }
 
-  /** §5.2 ask the team, never past `deadline - DEADLINE_MARGIN_MS`; frames of what came back. */
+  /** §5.2 ask the team, never past `deadline - REPLY_RESERVE_MS`; frames of what came back. */
   async #team(
     text: string,
     deadline: number,
@@ -199,14 +203,13 @@ export class TeamContextProvider implements ContextProvider {
     visible: (node: KnowledgeNode) => boolean,
     signal: AbortSignal | undefined,
   ): Promise<ContextFrame[]> {
-    const stopAt = deadline - DEADLINE_MARGIN_MS;
-    const wait = Math.min(this.#teamWaitMs, stopAt - this.#now());
+    const wait = Math.min(this.#teamWaitMs, deadline - DEADLINE_MARGIN_MS - this.#now());
     if (wait < MIN_TEAM_WAIT_MS) return [];
     // The collective query stops collecting after `wait`; the race below
-    // stops us at `stopAt` even if sending, synthesis or the hub is slow.
+    // stops us REPLY_RESERVE_MS before the deadline even if the hub is slow.
     const result = await settleBy(
       this.#agent.collectiveQuery(text, { timeout: wait }),
-      stopAt - this.#now(),
+      deadline - REPLY_RESERVE_MS - this.#now(),
       signal,
     );
     if (result === undefined) return [];
@@ -219,8 +222,10 @@ export class TeamContextProvider implements ContextProvider {
     for (const response of responses) {
       for (const finding of response.payload.findings) {
         if (!wanted(frameKindOf(finding.node))) continue;
-        const arrival =
-          response.receipt && { receipt: response.receipt, method: response.receipt.type };
+        const arrival = response.receipt && {
+          receipt: response.receipt,
+          method: response.receipt.type,
+        };
         frames.push(nodeFrame(finding.node, finding.relevance, arrival));
       }
     }

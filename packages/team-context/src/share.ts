@@ -32,7 +32,11 @@ export function sharedNodeId(provider: string, frameId: string): string {
  * shared. Frame content is untrusted data and stays data: it goes in
  * `data.content`, never in a field a runtime acts on.
  */
-export function frameToNode(frame: ContextFrame, author: string, options: ShareOptions): KnowledgeNode {
+export function frameToNode(
+  frame: ContextFrame,
+  author: string,
+  options: ShareOptions,
+): KnowledgeNode {
   const digest = `sha256:${canonicalHash(frame.content)}`;
   return {
     id: sharedNodeId(options.provider, frame.id),
