@@ -13,7 +13,13 @@ function pair() {
   const b = generateIdentity("a2a://bob");
   const sent: Record<string, unknown>[] = [];
   const link = net.link(a.id, a.publicKey);
-  const recording = { ...link, send: (m: Record<string, unknown>) => (sent.push(m), link.send(m)) };
+  const recording = {
+    ...link,
+    send: (m: Record<string, unknown>) => {
+      sent.push(m);
+      return link.send(m);
+    },
+  };
   const alice = new OCPAgent({ identity: a, link: recording }).start();
   const bob = new OCPAgent({ identity: b, link: net.link(b.id, b.publicKey) }).start();
   return { alice, bob, sent };

@@ -21,7 +21,8 @@ describe("README (team-context)", () => {
 
   it("lists every error code", () => {
     const table = section("errors");
-    for (const code of Object.keys(TEAM_CONTEXT_ERROR_CODES)) expect(table).toContain(`\`${code}\``);
+    for (const code of Object.keys(TEAM_CONTEXT_ERROR_CODES))
+      expect(table).toContain(`\`${code}\``);
   });
 
   it("documents every CLI option of --help", async () => {
