@@ -7,6 +7,7 @@ import { BROADCAST } from "@ocp/a2a-ocp-messaging";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import { MAX_COLLECTIVE_TIMEOUT_MS, MAX_FINDINGS_PER_RESPONSE } from "./limits.js";
+import { receiptOf } from "./receipt.js";
 import { searchNodes } from "./search.js";
 import type { ReceivedResponse, Synthesizer } from "./synthesis.js";
 
@@ -140,7 +141,7 @@ export class CollectiveService {
       case "ocp.collective.response": {
         const pending = this.#pending.get(m.payload.queryId);
         if (pending === undefined || pending.responses.some((r) => r.from === m.from)) return;
-        pending.responses.push({ from: m.from, payload: m.payload });
+        pending.responses.push({ from: m.from, payload: m.payload, receipt: receiptOf(m) });
         const n = pending.responses.length;
         if (pending.payload.minResponses !== undefined && n >= pending.payload.minResponses)
           pending.done("minResponses");

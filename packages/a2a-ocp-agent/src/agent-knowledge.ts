@@ -21,12 +21,13 @@ import {
   MIN_PULL_INTERVAL_MS,
 } from "./limits.js";
 import type { VersionedEdge, VersionedItem, VersionedNode } from "./merge.js";
+import { type MessageReceipt, receiptOf } from "./receipt.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
 import { pageChecksum } from "./sync.js";
 
 /** Callbacks of the knowledge service. */
 export interface KnowledgeEvents {
-  knowledge(nodes: KnowledgeNode[], from: string): void;
+  knowledge(nodes: KnowledgeNode[], from: string, receipt: MessageReceipt): void;
   deleted(ids: string[], from: string): void;
   conflict(conflict: KnowledgeConflictPayload, detectedBy: string): void;
 }
@@ -172,7 +173,7 @@ export class KnowledgeService {
           for (const e of chunk.edges ?? [])
             items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
         }
-        await this.applied(applyRemote(this.ctx.graph, items), m.from);
+        await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
         return;
       }
       case "ocp.knowledge.update": {
@@ -193,21 +194,21 @@ export class KnowledgeService {
         for (const e of p.newEdges)
           items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
         for (const t of p.edgeTombstones ?? []) items.push({ kind: "edge", item: t });
-        await this.applied(applyRemote(this.ctx.graph, items), m.from);
+        await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
         return;
       }
     }
   }
 
-  /** Reports what a merge did: new knowledge, deletions, and each conflict once (also to `from`). */
-  async applied(result: ApplyResult, from: string): Promise<void> {
+  /** Reports what a merge did (and the message it came in): new knowledge, deletions, and each conflict once (also to `from`). */
+  async applied(result: ApplyResult, from: string, receipt: MessageReceipt): Promise<void> {
     const live = result.applied.filter(
       (i) => i.ocpDeleted !== true && "title" in i,
     ) as VersionedNode[];
     const deleted = result.applied
       .filter((i) => i.ocpDeleted === true && "title" in i)
       .map((i) => i.id);
-    if (live.length > 0) this.events.knowledge(live, from);
+    if (live.length > 0) this.events.knowledge(live, from, receipt);
     if (deleted.length > 0) this.events.deleted(deleted, from);
     for (let i = 0; i < result.conflicts.length; i++) {
       const c = result.conflicts[i];

@@ -9,6 +9,7 @@ import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import type { ApplyResult } from "./graph.js";
 import { SYNC_PAGE_ITEMS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
+import { type MessageReceipt, receiptOf } from "./receipt.js";
 import { deltaPages, requestVector, SyncReceiver } from "./sync.js";
 
 /** The outcome of one sync, as the requester saw it. */
@@ -26,7 +27,7 @@ export interface SyncReport {
 
 /** What the sync service needs from the agent besides the context. */
 export interface SyncHooks {
-  applied(result: ApplyResult, from: string): void;
+  applied(result: ApplyResult, from: string, receipt: MessageReceipt): void;
   awarenessEntries(): AwarenessResponsePayload["agents"];
   mergeAwareness(agents: AwarenessResponsePayload["agents"]): void;
 }
@@ -122,7 +123,7 @@ export class SyncService {
         return true;
       }
       case "ocp.knowledge.sync.response":
-        return this.#page(message.from, message.payload);
+        return this.#page(message.from, message.payload, receiptOf(message));
       case "ocp.sync.request": {
         const scope = message.payload.scope;
         const raw = (message.payload as Record<string, unknown>)["versionVector"];
@@ -264,7 +265,7 @@ export class SyncService {
     );
   }
 
-  #page(from: string, page: KnowledgeSyncResponsePayload): boolean {
+  #page(from: string, page: KnowledgeSyncResponsePayload, receipt: MessageReceipt): boolean {
     const session = this.#sessions.get(page.syncId);
     if (session === undefined || session.peer !== from) return false;
     this.#touch(page.syncId);
@@ -280,7 +281,7 @@ export class SyncService {
           remoteVersion: c.remote,
         });
       });
-      this.hooks.applied(result, from);
+      this.hooks.applied(result, from, receipt);
     } catch (error) {
       this.#fail(page.syncId, error);
       return true;

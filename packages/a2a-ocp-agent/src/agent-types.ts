@@ -13,6 +13,7 @@ import type { ConsensusDecision } from "./agent-consensus.js";
 import type { ConsensusStore, VoteMessage, VoteRejection } from "./consensus.js";
 import type { KnowledgeGraph } from "./graph.js";
 import type { AgentLink } from "./link.js";
+import type { MessageReceipt } from "./receipt.js";
 import type { Synthesizer } from "./synthesis.js";
 
 /**
@@ -51,8 +52,8 @@ export interface OCPAgentOptions {
 
 /** Events an agent emits. */
 export interface OCPAgentEvents extends Record<string, unknown[]> {
-  /** Nodes merged from a stream, an update or a sync (tombstones excluded), and their sender. */
-  knowledge: [nodes: KnowledgeNode[], from: string];
+  /** Nodes merged from a stream, an update or a sync (tombstones excluded), their sender, and the signed message they came in. */
+  knowledge: [nodes: KnowledgeNode[], from: string, receipt: MessageReceipt];
   /** Node ids deleted by a sender. */
   deleted: [ids: string[], from: string];
   /** A conflict this agent detected (reported once, and sent to the other side), or one reported to it. */

@@ -100,12 +100,12 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       send: (type, to, payload, options) => this.#send(type, to, payload, options),
     };
     this.#knowledge = new KnowledgeService(this.#ctx, {
-      knowledge: (nodes, from) => this.emit("knowledge", nodes, from),
+      knowledge: (nodes, from, receipt) => this.emit("knowledge", nodes, from, receipt),
       deleted: (ids, from) => this.emit("deleted", ids, from),
       conflict: (conflict, by) => this.emit("conflict", conflict, by),
     });
     this.#sync = new SyncService(this.#ctx, {
-      applied: (result, from) => this.#knowledge.applied(result, from),
+      applied: (result, from, receipt) => this.#knowledge.applied(result, from, receipt),
       awarenessEntries: () => this.presence.entries(),
       mergeAwareness: (agents) => {
         for (const a of agents)

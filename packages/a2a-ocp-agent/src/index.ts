@@ -63,6 +63,7 @@ export {
   type VersionedItem,
   type VersionedNode,
 } from "./merge.js";
+export { type MessageReceipt, messageDigest, receiptOf } from "./receipt.js";
 export { excerptOf, type SearchOptions, searchNodes } from "./search.js";
 export { matchesFilters, nodeDomains, SubscriptionTable } from "./subscriptions.js";
 export {

@@ -3,6 +3,7 @@ import type {
   CollectiveSynthesisPayload,
   QueryFinding,
 } from "@ocp/a2a-ocp-messaging";
+import type { MessageReceipt } from "./receipt.js";
 
 /**
  * Synthesis of collective responses (§5.2.3). A {@link Synthesizer} turns the
@@ -27,6 +28,8 @@ import type {
 export interface ReceivedResponse {
   readonly from: string;
   readonly payload: CollectiveResponsePayload;
+  /** The signed message it came in (absent when built by hand). */
+  readonly receipt?: MessageReceipt;
 }
 
 /** Builds the synthesis of a collective query; may be async (an LLM call). */
