@@ -26,6 +26,8 @@ export const LAYERS = [
   ["@ocp/conformance", "@ocp/a2a-ocp-client"],
   ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent"],
   ["@ocp/a2a-compat"],
+  // Bridges between the two protocols, and to MCP.
+  ["@ocp/team-context", "@ocp/mcp-bridge"],
   // Applications and private test tools: nothing imports them.
   ["@ocp/demo-host", "@ocp/demo-provider", "@ocp/demo-team", "@ocp/testkit"],
 ];
