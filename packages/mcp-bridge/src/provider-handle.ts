@@ -47,7 +47,9 @@ export class ProviderHandle {
 
   /** Forgets the provider after a failure that ended it; the next {@link get} reconnects. */
   failed(error: unknown): void {
-    if (isOcpError(error) && GONE.has(error.code)) {
+    // A stdio provider that missed a deadline may still answer it later, out of turn: start afresh.
+    const stale = isOcpError(error, "timeout") && this.#options.target.kind === "stdio";
+    if (stale || (isOcpError(error) && GONE.has(error.code))) {
       const current = this.#current;
       this.#current = undefined;
       void current?.then((provider) => provider.shutdown()).catch(() => {});
