@@ -29,7 +29,8 @@ export function namedEnv(names: readonly string[] | undefined): Record<string, s
       continue;
     }
     const value = process.env[entry];
-    if (value === undefined) throw bridgeError("usage", `--env ${entry}: not set in this environment`);
+    if (value === undefined)
+      throw bridgeError("usage", `--env ${entry}: not set in this environment`);
     env[entry] = value;
   }
   return env;
@@ -40,9 +41,7 @@ export function runCli(bin: string, main: () => Promise<void>): void {
   main().catch((error: unknown) => {
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(
-      `${bin}: ${message}${code === "usage" ? `\nTry ${bin} --help.` : ""}\n`,
-    );
+    process.stderr.write(`${bin}: ${message}${code === "usage" ? `\nTry ${bin} --help.` : ""}\n`);
     process.exit(code === "usage" ? 2 : 1);
   });
 }

@@ -13,7 +13,6 @@ export const BRIDGE_ERROR_CODES = {
   provider_dishonest: "the provider's answer broke F1-F3, B1, K1, M1 or T1 (e.g. lied about costs)",
   consent_required: "the provider is egress and no consent was given",
   consent_declined: "the user declined (or cancelled) the consent request",
-  bad_request: "a tool argument failed its schema",
 } as const;
 export type BridgeErrorCode = keyof typeof BRIDGE_ERROR_CODES;
 export type BridgeError = OcpError<BridgeErrorCode>;
@@ -39,7 +38,6 @@ const WIRE: Record<BridgeErrorCode, WireErrorCode> = {
   provider_dishonest: "internal",
   consent_required: "unavailable",
   consent_declined: "unavailable",
-  bad_request: "bad_request",
 };
 
 /**

@@ -66,7 +66,11 @@ export class BudgetPacker {
     return true;
   }
 
-  result(pending: number): { frames: ContextFrame[]; truncated: boolean; dropped_estimate?: number } {
+  result(pending: number): {
+    frames: ContextFrame[];
+    truncated: boolean;
+    dropped_estimate?: number;
+  } {
     const dropped = this.dropped + pending;
     return dropped > 0
       ? { frames: this.frames, truncated: true, dropped_estimate: dropped }

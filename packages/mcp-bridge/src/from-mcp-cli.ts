@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
-import type { ContextProvider } from "@ocp/types";
 import { serveStdio } from "@ocp/transport-stdio";
+import type { ContextProvider } from "@ocp/types";
 import { namedEnv, packageVersion, positiveInt, runCli } from "./cli-util.js";
 import { bridgeError, toWireError } from "./errors.js";
 import { connectMcpProvider } from "./from-mcp.js";

@@ -19,7 +19,13 @@ import {
   MCP_REQUEST_TIMEOUT_MS,
   positiveLimit,
 } from "./limits.js";
-import { describeTarget, type McpConnection, McpSession, type McpTarget, targetIsRemote } from "./mcp-session.js";
+import {
+  describeTarget,
+  type McpConnection,
+  McpSession,
+  type McpTarget,
+  targetIsRemote,
+} from "./mcp-session.js";
 import { type RankedDocument, ResourceRanker } from "./ranker.js";
 import { toolFrames } from "./tool-frames.js";
 
@@ -186,9 +192,11 @@ export class McpProvider implements ContextProvider {
     for (; at < ranked.length && !packer.full; at += 1) {
       const { doc, score } = ranked[at]!;
       const uri = doc.resource.uri;
-      const read = await connection.client.readResource({ uri }, request).catch((error: unknown) => {
-        throw this.#session.classify(error, `resources/read ${uri}`, connection.stderr());
-      });
+      const read = await connection.client
+        .readResource({ uri }, request)
+        .catch((error: unknown) => {
+          throw this.#session.classify(error, `resources/read ${uri}`, connection.stderr());
+        });
       const text = read.contents
         .map((item) => ("text" in item && typeof item.text === "string" ? item.text : ""))
         .filter((part) => part !== "")

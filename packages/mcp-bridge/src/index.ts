@@ -1,3 +1,4 @@
+export { type ConsentGate, ensureConsent } from "./consent.js";
 export {
   BRIDGE_ERROR_CODES,
   type BridgeError,
@@ -10,4 +11,10 @@ export { connectMcpProvider, McpProvider, type McpProviderOptions } from "./from
 export * from "./limits.js";
 export { describeTarget, McpSession, type McpTarget, targetIsRemote } from "./mcp-session.js";
 export { type McpStdioOptions, McpStdioTransport } from "./mcp-stdio.js";
+export {
+  ProviderHandle,
+  type ProviderHandleOptions,
+  type ProviderTarget,
+} from "./provider-handle.js";
 export { ResourceRanker } from "./ranker.js";
+export { createOcpMcpServer, frameResourceUri, type OcpMcpServerOptions } from "./to-mcp.js";

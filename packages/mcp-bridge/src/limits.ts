@@ -56,7 +56,4 @@ export const MAX_GOAL_CHARS = 8_192;
 /** Most frames `ocp-to-mcp` keeps listed as MCP resources (the latest ones). */
 export const MAX_LISTED_FRAMES = 256;
 
-/** The bound on `max_tokens` asked of a provider: a u32, as on the wire. */
-export const MAX_QUERY_TOKENS = 4_294_967_295;
-
 export { positiveLimit } from "@ocp/types";

@@ -148,9 +148,13 @@ export class McpSession {
     }
     const message = error instanceof Error ? error.message : String(error);
     this.#current = undefined;
-    return bridgeError("mcp_crashed", `MCP server ${name} failed during ${what}: ${message}${tail}`, {
-      target: name,
-    });
+    return bridgeError(
+      "mcp_crashed",
+      `MCP server ${name} failed during ${what}: ${message}${tail}`,
+      {
+        target: name,
+      },
+    );
   }
 }
 

@@ -23,7 +23,10 @@ export function toolFrames(
     }
   }
   if (result.isError === true) {
-    const message = texts.map((part) => part.text).join(" ").slice(0, 500);
+    const message = texts
+      .map((part) => part.text)
+      .join(" ")
+      .slice(0, 500);
     throw bridgeError("tool_error", `tool "${source.tool}" failed: ${message || "(no message)"}`, {
       tool: source.tool,
     });

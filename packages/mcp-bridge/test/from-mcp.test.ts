@@ -1,4 +1,4 @@
-import { spawnStdioProvider, type StdioProvider } from "@ocp/transport-stdio";
+import { type StdioProvider, spawnStdioProvider } from "@ocp/transport-stdio";
 import { isOcpError, totalTokenCost } from "@ocp/types";
 import { afterEach, describe, expect, it } from "vitest";
 import { fromMcpCli, inspectCli, notesServer, run, SLOW } from "./helpers.js";
@@ -125,7 +125,9 @@ describe("ocp-from-mcp", () => {
     "an MCP server that crashes gives mcp_crashed, and the next query starts it again",
     async () => {
       const provider = await bridge();
-      expect(await failure(provider.query(ask("crash")))).toMatch(/mcp_crashed: MCP server .*closed/);
+      expect(await failure(provider.query(ask("crash")))).toMatch(
+        /mcp_crashed: MCP server .*closed/,
+      );
       const after = await provider.query(ask("token budgets"));
       expect(after.frames[0]!.uri).toBe("note://budgets");
     },

@@ -156,7 +156,9 @@ describe("ocp-to-mcp", () => {
       const client = await connect({ provider: [trickyProvider] });
       const lie = await query(client, "lie");
       expect(lie.isError).toBe(true);
-      expect(texts(lie)).toMatch(/provider_dishonest: .*\(T1\).*declares token_cost 1 but measures/);
+      expect(texts(lie)).toMatch(
+        /provider_dishonest: .*\(T1\).*declares token_cost 1 but measures/,
+      );
       expect((await query(client, "honest")).isError).toBeFalsy();
     },
     SLOW,
@@ -213,7 +215,9 @@ describe("ocp-to-mcp", () => {
         timeout: SLOW,
       }).catch((e) => e);
       expect(missing.code).toBe(1);
-      expect(missing.stderr).toContain("cannot connect to Open Context provider no-such-provider-cmd");
+      expect(missing.stderr).toContain(
+        "cannot connect to Open Context provider no-such-provider-cmd",
+      );
     },
     SLOW,
   );
