@@ -16,6 +16,7 @@ export {
   SHUTDOWN_GRACE_MS,
 } from "./limits.js";
 export { LineSplitter, type LineSplitterOptions } from "./line-splitter.js";
+export { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 export { type ServeStdioOptions, type StdioServer, serveStdio } from "./serve.js";
 export {
   type ChildExit,
