@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { HubClient } from "@ocp/a2a-ocp-client";
 import { buildAnnouncement, createAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -91,4 +93,60 @@ describe("slow consumer", () => {
     stalled.ws.terminate();
     reader.ws.close();
   }, 240_000);
+
+  it("over a longer run (6 slow consumers, one after another), the hub's memory levels off and returns to its baseline", async () => {
+    // A real collection before each reading, so live memory is what is measured.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const live = async () => {
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // external includes the ArrayBuffers (socket buffers, frames) outside the JS heap.
+      const { heapUsed, external } = process.memoryUsage();
+      return heapUsed + external;
+    };
+    const MB = 1024 * 1024;
+    const publisher = await client(hub.url, identity("publisher"));
+    clients.push(publisher.client);
+    const baseline = await live();
+    const blob = "x".repeat(192 * 1024);
+    const after: number[] = [];
+    let offered = 0;
+    for (let cycle = 1; cycle <= 6; cycle++) {
+      const stalled = await rawAgent(hub.url, true);
+      const closesBefore = hub.stats().slowConsumerCloses;
+      let sent = 0;
+      while (hub.stats().slowConsumerCloses === closesBefore && sent < 256) {
+        await Promise.all(
+          Array.from({ length: 4 }, () =>
+            publisher.client.send({ type: "ocp.custom.blob", to: "broadcast", payload: { blob } }),
+          ),
+        );
+        sent += 4;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      offered += sent * blob.length;
+      await until(
+        () => hub.stats().slowConsumerCloses > closesBefore,
+        `slow consumer ${cycle} closed`,
+      );
+      stalled.ws.terminate();
+      await until(
+        () => !hub.connectedAgents().some((agent) => agent.includes("stalled")),
+        `stalled agent ${cycle} gone`,
+      );
+      after.push(await live());
+    }
+    const growth = after.map((bytes) => Math.round((bytes - baseline) / MB));
+    // Reported for the record: MB above baseline after each cycle, and what was offered.
+    console.log(
+      `slow consumers: ${Math.round(offered / MB)} MB offered; live memory above baseline after each cycle (MB): ${growth.join(", ")}`,
+    );
+    // Levels off: the last cycles add nothing beyond noise to the first.
+    expect(after.at(-1)! - after[0]!).toBeLessThan(24 * MB);
+    // Returns: once the consumers are gone, the hub holds no more than a small constant.
+    expect(after.at(-1)! - baseline).toBeLessThan(32 * MB);
+  }, 600_000);
 });
