@@ -112,8 +112,10 @@ export function signObject<T extends Record<string, unknown>>(
   if (secretKey.length !== ED25519_SECRET_KEY_BYTES) {
     throw messagingError("invalid_key", "an Ed25519 secret key is 32 bytes");
   }
-  const signature = toBase64(backend.sign(signingInput(value), secretKey));
-  return { ...withoutSignature(value), signature } as T & { signature: string };
+  const unsigned = withoutSignature(value);
+  const signature = toBase64(backend.sign(canonicalBytes(unsigned), secretKey));
+  unsigned["signature"] = signature;
+  return unsigned as T & { signature: string };
 }
 
 /**
