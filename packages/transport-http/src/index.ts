@@ -1,20 +1,6 @@
-export {
-  type ConnectHttpProviderOptions,
-  connectHttpProvider,
-  type HttpProvider,
-} from "./client.js";
-export { fromErrorEnvelope, type HttpError, type HttpErrorCode, httpError } from "./errors.js";
-export {
-  BODY_EXCERPT_CHARS,
-  HANDSHAKE_TIMEOUT_MS,
-  KEEP_ALIVE_TIMEOUT_MS,
-  MAX_BODY_BYTES,
-  MAX_CONNECTIONS,
-  REQUEST_TIMEOUT_MS,
-} from "./limits.js";
-export {
-  createHttpProviderServer,
-  type HttpProviderServer,
-  type HttpProviderServerOptions,
-} from "./server.js";
-export { checkProviderUrl, isLoopbackHost } from "./url.js";
+/**
+ * `@ocp/transport-http`: both sides. Import `@ocp/transport-http/client` or
+ * `@ocp/transport-http/server` to load only one (a host never loads fastify).
+ */
+export * from "./client-entry.js";
+export * from "./server-entry.js";
