@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { loadIdentity, saveIdentity } from "@ocp/a2a-ocp-messaging/node";
+import type { ContextProvider } from "@ocp/types";
 import { DEFAULT_DEADLINE_MS, DEFAULT_TEAM_WAIT_MS } from "./limits.js";
 
 export const HELP = `ocp-team-context — a team's a2a+ocp knowledge as an Open Context (ocp/1.0-draft) provider
@@ -107,23 +108,39 @@ async function main(): Promise<void> {
   }
 
   const { joinTeam } = await import("./team.js");
-  const { TeamContextProvider } = await import("./provider.js");
-  const agent = await joinTeam({ hubUrl, identity, peers: values.peer ?? [] });
-  agent.on("error", (error) =>
-    process.stderr.write(`ocp-team-context: ${(error as Error).message ?? String(error)}\n`),
+  const { TeamContextProvider, teamProviderInfo, TEAM_CAPABILITIES } = await import(
+    "./provider.js"
   );
-  const provider = new TeamContextProvider({
-    agent,
-    hubUrl,
-    name: values.name,
-    version,
-    deadlineMs,
-    teamWaitMs,
-    askTeam: values["no-ask-team"] !== true,
+  // Serve at once: the handshake needs nothing from the hub; a query waits for the join.
+  const joining = joinTeam({ hubUrl, identity, peers: values.peer ?? [] }).then((agent) => {
+    agent.on("error", (error) =>
+      process.stderr.write(`ocp-team-context: ${(error as Error).message ?? String(error)}\n`),
+    );
+    const served = new TeamContextProvider({
+      agent,
+      hubUrl,
+      name: values.name,
+      version,
+      deadlineMs,
+      teamWaitMs,
+      askTeam: values["no-ask-team"] !== true,
+    });
+    return { agent, served };
   });
+  joining.catch((error: unknown) =>
+    fail(`cannot join the team at ${hubUrl}: ${(error as Error).message ?? String(error)}`, 1),
+  );
+  const provider: ContextProvider = {
+    id: "team",
+    info: teamProviderInfo({ name: values.name, version, hubUrl }),
+    capabilities: TEAM_CAPABILITIES,
+    query: async (query, options) => (await joining).served.query(query, options),
+    shutdown: async () => (await joining).served.shutdown(),
+  };
   const close = async () => {
-    await provider.shutdown();
-    await agent.close().catch(() => undefined);
+    const joined = await joining.catch(() => undefined);
+    await joined?.served.shutdown();
+    await joined?.agent.close().catch(() => undefined);
   };
 
   if (port === undefined) {

@@ -88,6 +88,27 @@ function settleBy<T>(
   });
 }
 
+/** What the provider declares at the handshake: known before the agent has joined its team. */
+export function teamProviderInfo(
+  options: Pick<TeamContextOptions, "name" | "version" | "hubUrl">,
+): ProviderInfo {
+  return {
+    name: options.name ?? "ocp-team-context",
+    version: options.version ?? "0.0.0",
+    // Reads: the goal goes to the team when it is asked. Egress: when the hub is off this machine.
+    data_flow: { reads: true, writes: false, egress: isRemoteHub(options.hubUrl) },
+  };
+}
+
+/** The provider's capabilities (the kinds it maps nodes to; ids on every answer). */
+export const TEAM_CAPABILITIES: Capabilities = {
+  query: { kinds: [...SERVED_KINDS], filters: [] },
+  upsert: false,
+  graph: false,
+  subscribe: false,
+  correlation: true,
+};
+
 /**
  * An Open Context provider over an a2a+ocp agent: the nodes of its graph the
  * agent may see (§8.5 `maySee`, its own identity as recipient), ranked for
@@ -121,19 +142,8 @@ export class TeamContextProvider implements ContextProvider {
     this.#teamWaitMs = positive("teamWaitMs", options.teamWaitMs, DEFAULT_TEAM_WAIT_MS);
     this.#askTeam = options.askTeam ?? true;
     this.#now = options.now ?? Date.now;
-    this.info = {
-      name: options.name ?? "ocp-team-context",
-      version: options.version ?? "0.0.0",
-      // Reads: the goal goes to the team when it is asked. Egress: when the hub is off this machine.
-      data_flow: { reads: true, writes: false, egress: isRemoteHub(options.hubUrl) },
-    };
-    this.capabilities = {
-      query: { kinds: [...SERVED_KINDS], filters: [] },
-      upsert: false,
-      graph: false,
-      subscribe: false,
-      correlation: true,
-    };
+    this.info = teamProviderInfo(options);
+    this.capabilities = TEAM_CAPABILITIES;
     this.#off = this.#agent.on("knowledge", (nodes, _from, receipt) => {
       for (const node of nodes) this.#remember(node.id, receipt);
     });
