@@ -1,4 +1,10 @@
-export { type BackoffOptions, backoffDelay, nominalDelay } from "./backoff.js";
+/**
+ * `@ocp/transport-ws`: the a2a+ocp WebSocket transport (subprotocol
+ * `a2a-ocp-v1`): `WsServer` / `createWsServer` and `WsClient` / `connectWs`,
+ * their connections, limits, close codes and the connection-control frames.
+ * Framing, heartbeat and backoff are internal.
+ */
+export type { BackoffOptions } from "./backoff.js";
 export {
   type AnnounceContext,
   type ClientRegistration,
@@ -36,7 +42,6 @@ export {
 export {
   type AckLimits,
   AckLimitsSchema,
-  type Classified,
   type ConnectionAck,
   ConnectionAckSchema,
   type ConnectionDisconnect,
@@ -47,8 +52,6 @@ export {
   ConnectionRegisteredSchema,
   type ControlMessage,
   ControlMessageSchema,
-  classify,
-  encodeControl,
 } from "./control.js";
 export {
   closeCodeOf,
@@ -57,19 +60,8 @@ export {
   type WsErrorCode,
   wsError,
 } from "./errors.js";
-export {
-  byteLengthOf,
-  type DecodeRecordsResult,
-  decodeRecords,
-  encodeRecords,
-  type FramingLimits,
-  frameMessages,
-  type InboundMessage,
-  RECORD_HEADER_BYTES,
-  recordText,
-  toBytes,
-} from "./framing.js";
-export { Heartbeat, type HeartbeatOptions } from "./heartbeat.js";
+export type { FramingLimits } from "./framing.js";
+export type { HeartbeatOptions } from "./heartbeat.js";
 export {
   CLOSE_TIMEOUT_MS,
   DEFAULT_LIMITS,

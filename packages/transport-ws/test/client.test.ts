@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import { encodeControl } from "../src/control.js";
 import {
   type ClientRegistration,
   CONTROL_TYPES,
   connectWs,
-  encodeControl,
   type ReconnectInfo,
   SUBPROTOCOL,
   WsClient,

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  CONTROL_TYPES,
-  type Connection,
-  decodeRecords,
-  encodeControl,
-  encodeRecords,
-} from "../src/index.js";
+import { encodeControl } from "../src/control.js";
+import { decodeRecords, encodeRecords } from "../src/framing.js";
+import { CONTROL_TYPES, type Connection } from "../src/index.js";
 import {
   closeOf,
   connectionPairs,
