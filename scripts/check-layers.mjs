@@ -16,7 +16,7 @@ import ts from "typescript";
 /**
  * Workspace packages, lowest layer first: a package imports only from lower
  * layers. The a2a+ocp stack is types → transport-ws → a2a-ocp-messaging →
- * a2a-ocp-client → (a2a-ocp-hub | a2a-ocp-agent) → a2a-compat; the OCP one
+ * a2a-ocp-client → (a2a-ocp-hub | a2a-ocp-agent | test-suite) → a2a-compat; the OCP one
  * types → transports → host → conformance.
  */
 export const LAYERS = [
@@ -24,7 +24,8 @@ export const LAYERS = [
   ["@ocp/transport-stdio", "@ocp/transport-http", "@ocp/transport-ws"],
   ["@ocp/host", "@ocp/a2a-ocp-messaging"],
   ["@ocp/conformance", "@ocp/a2a-ocp-client"],
-  ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent"],
+  // The compatibility suite tests hubs and agents over the wire and imports neither.
+  ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent", "@ocp/test-suite"],
   ["@ocp/a2a-compat"],
   // Bridges between the two protocols, and to MCP.
   ["@ocp/team-context", "@ocp/mcp-bridge"],

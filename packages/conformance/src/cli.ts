@@ -11,6 +11,7 @@
  * is loaded only once the command line is known to be good.
  */
 import { parseArgs, USAGE } from "./cli-args.js";
+import { EXIT_CODES, exitCodeOf } from "./format.js";
 import { CLI_EXIT_GRACE_MS } from "./limits.js";
 import type { ConformanceReport } from "./report.js";
 
@@ -22,7 +23,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (parsed.kind === "usage-error") {
     process.stderr.write(`ocp-inspect: ${parsed.message}\n\n${USAGE}`);
-    return 2;
+    return EXIT_CODES.usage;
   }
   let report: ConformanceReport;
   if (parsed.kind === "host") {
@@ -43,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const { formatReport } = await import("./format.js");
     process.stdout.write(formatReport(report, { color }));
   }
-  return report.conformant ? 0 : 1;
+  return exitCodeOf(report);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,4 +1,4 @@
-import { type ConformanceReport, decides, tally } from "./report.js";
+import { type CheckResult, type ConformanceReport, decides, tally } from "./report.js";
 
 export interface FormatOptions {
   /** ANSI colours. Default false. */
@@ -65,7 +65,27 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
       );
     }
   }
-  lines.push(paint("dim", `── conformance${report.strict ? " (strict)" : ""} ──`));
+  lines.push(...formatChecks(report, options, "conformance"));
+  return `${lines.join("\n")}\n`;
+}
+
+/** What {@link formatChecks} needs of a report: its checks and verdict. */
+export type CheckedReport = Pick<ConformanceReport, "checks" | "strict" | "conformant">;
+
+/**
+ * The check lines and the verdict line of a report, as `ocp-inspect` prints
+ * them (✓ / ✗ / – with requirement ids, advisory tags and evidence): shared
+ * by every suite that reports {@link CheckResult}s (`ocp-test` too).
+ */
+export function formatChecks(
+  report: CheckedReport,
+  options: FormatOptions = {},
+  title = "conformance",
+): string[] {
+  const paint = (style: Style, text: string) =>
+    options.color === true ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
+  const lines: string[] = [];
+  lines.push(paint("dim", `── ${title}${report.strict ? " (strict)" : ""} ──`));
   for (const check of report.checks) {
     const mark =
       check.status === "pass"
@@ -104,5 +124,13 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
           `  NOT CONFORMANT — ${counts.failed} failed, ${counts.passed} passed, ${counts.skipped} skipped`,
         ),
   );
-  return `${lines.join("\n")}\n`;
+  return lines;
+}
+
+/** Exit codes of the suites' CLIs: 0 conformant, 1 not conformant, 2 bad usage. */
+export const EXIT_CODES = { conformant: 0, notConformant: 1, usage: 2 } as const;
+
+/** The exit code of a finished run. */
+export function exitCodeOf(report: Pick<ConformanceReport, "conformant">): 0 | 1 {
+  return report.conformant ? EXIT_CODES.conformant : EXIT_CODES.notConformant;
 }

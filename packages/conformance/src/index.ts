@@ -20,7 +20,14 @@ export {
   MISBEHAVE_MODES,
   type MisbehaveMode,
 } from "./fixture/provider.js";
-export { type FormatOptions, formatReport } from "./format.js";
+export {
+  type CheckedReport,
+  EXIT_CODES,
+  exitCodeOf,
+  type FormatOptions,
+  formatChecks,
+  formatReport,
+} from "./format.js";
 export {
   type FencedSpan,
   type HostFanOut,

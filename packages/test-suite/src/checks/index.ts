@@ -1,0 +1,29 @@
+import type { Check } from "../context.js";
+import { lifecycle, registrationProof, senderBinding, subprotocolRequired } from "./lifecycle.js";
+import { capabilityNegotiation, discovery, rateLimits, sizeLimits } from "./limits.js";
+import { durableDelivery, eventNotifications, eventRouting, visibility } from "./routing.js";
+import { expiry, iJson, replay, signatures, version } from "./security.js";
+
+/** Every hub check, in report order. */
+export const HUB_CHECKS: readonly Check[] = [
+  lifecycle,
+  subprotocolRequired,
+  registrationProof,
+  senderBinding,
+  signatures,
+  replay,
+  expiry,
+  iJson,
+  version,
+  visibility,
+  durableDelivery,
+  eventRouting,
+  eventNotifications,
+  capabilityNegotiation,
+  discovery,
+  rateLimits,
+  sizeLimits,
+];
+
+/** The names of every hub check. */
+export const HUB_CHECK_NAMES: readonly string[] = HUB_CHECKS.map((check) => check.spec.name);

@@ -1,0 +1,37 @@
+/**
+ * Every bound of the suite, as a named constant with a finite default. Each
+ * wait the suite makes is bounded by one of these, so a target that hangs
+ * yields a failing check with evidence, never a hung suite.
+ */
+
+/** How long one check may take in all (`--timeout` overrides it). */
+export const CHECK_TIMEOUT_MS = 30_000;
+
+/** How long the suite waits for one expected answer (ack, reject, delivery, close). */
+export const ANSWER_TIMEOUT_MS = 10_000;
+
+/**
+ * How long the suite watches for something that must NOT arrive (a forwarded
+ * forgery, a private node) after a marker sent behind it has arrived. The
+ * marker is the real proof (the hub forwards in order); this is a margin.
+ */
+export const QUIET_MS = 200;
+
+/** After `ocp-test` has printed its verdict, how long it lets stray handles close before it exits. */
+export const CLI_EXIT_GRACE_MS = 100;
+
+/** §12.3: messages per agent per minute. */
+export const SPEC_MESSAGES_PER_MINUTE = 100;
+/** §12.3: broadcast messages per agent per minute. */
+export const SPEC_BROADCASTS_PER_MINUTE = 10;
+/** §12.3: collective queries per agent per minute. */
+export const SPEC_COLLECTIVE_QUERIES_PER_MINUTE = 5;
+
+/** The size-limits check sends one message of this many bytes (past the reference's 1 MiB). */
+export const OVERSIZED_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+/** Most frames the suite keeps from one connection; a flood past it is cut off and reported. */
+export const MAX_FRAMES_PER_CONNECTION = 10_000;
+
+/** Longest excerpt of target output quoted in evidence, in characters. */
+export const MAX_EXCERPT_CHARS = 160;

@@ -1,0 +1,106 @@
+/**
+ * `ocp-test` as a child process: against our own hub (`ocp-hub`, SQLite)
+ * every deciding check passes; usage errors exit 2; --json is pure JSON.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CompatibilityReport } from "../src/index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CLI = join(here, "..", "dist", "cli.js");
+const HUB_CLI = join(
+  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json")),
+  "dist",
+  "cli.js",
+);
+
+function ocpTest(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { timeout: 240_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let hub: ChildProcess;
+let url: string;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ocp-test-"));
+  hub = spawn(process.execPath, [HUB_CLI, "--db", join(dir, "hub.sqlite")], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    hub.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line) resolve(line.trim());
+    });
+    hub.once("exit", (code) => reject(new Error(`ocp-hub exited with ${code}`)));
+  });
+}, 60_000);
+
+afterAll(() => {
+  hub.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("ocp-test", () => {
+  it("against our own hub (SQLite, default limits): conformant, exit 0, pure JSON", async () => {
+    const { code, stdout } = await ocpTest(["--hub", url, "--json"]);
+    const report = JSON.parse(stdout) as CompatibilityReport;
+    const failing = report.checks.filter((c) => c.status === "fail");
+    expect(failing).toEqual([]);
+    expect(report.conformant).toBe(true);
+    expect(code).toBe(0);
+    expect(report.checks.map((c) => c.name)).toContain("visibility");
+  }, 240_000);
+
+  it("prints the human report with --only, and --skip reports skipped checks", async () => {
+    const { code, stdout } = await ocpTest([
+      "--hub",
+      url,
+      "--only",
+      "lifecycle,replay",
+      "--skip",
+      "replay",
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("✓ lifecycle [§6.2, §6.4]");
+    expect(stdout).toContain("– replay");
+    expect(stdout).toContain("CONFORMANT");
+  }, 120_000);
+
+  it("exits 2 on bad usage, 0 with --help and --version", async () => {
+    expect((await ocpTest([])).code).toBe(2);
+    expect((await ocpTest(["--hub", "http://x"])).code).toBe(2);
+    expect((await ocpTest(["--hub", url, "--only", "nope"])).code).toBe(2);
+    expect((await ocpTest(["--hub", url, "--timeout", "0"])).code).toBe(2);
+    const help = await ocpTest(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("exit codes");
+    const version = await ocpTest(["--version"]);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  }, 120_000);
+
+  it("exits 1 against a hub that is not there", async () => {
+    const { code, stdout } = await ocpTest([
+      "--hub",
+      "ws://127.0.0.1:9/",
+      "--only",
+      "lifecycle",
+      "--timeout",
+      "5000",
+    ]);
+    expect(code).toBe(1);
+    expect(stdout).toContain("NOT CONFORMANT");
+  }, 120_000);
+});

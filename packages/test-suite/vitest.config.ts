@@ -1,0 +1,10 @@
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  test: {
+    name: "test-suite",
+    include: ["test/**/*.test.ts"],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+});
