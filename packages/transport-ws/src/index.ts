@@ -67,7 +67,10 @@ export {
   type InboundMessage,
   RECORD_HEADER_BYTES,
   recordText,
+  TEXT_FRAME_CLOSE,
+  TEXT_FRAME_OPEN,
   toBytes,
+  unwrapTextFrame,
 } from "./framing.js";
 export { Heartbeat, type HeartbeatOptions } from "./heartbeat.js";
 export {
