@@ -14,6 +14,10 @@ import {
   type MessageStages,
   ok,
   type Result,
+  SIGNATURE_SCHEME,
+  SIGNATURE_SCHEME_DOC,
+  schemeMismatchMessage,
+  signedWithSpecFields,
   verifyObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
@@ -59,6 +63,16 @@ export function checkInbound(
     const key = o.keyOf(wire.from);
     if (key === undefined) return fail("unknown_sender", `no public key for ${wire.from}`);
     if (!verifyObject(json, key, o.ed25519)) {
+      // Only after ours failed: a sender that signed §8.2's seven fields is told why.
+      if (signedWithSpecFields(json, key, o.ed25519)) {
+        return fail("signature_scheme_mismatch", schemeMismatchMessage(wire.from), {
+          details: {
+            from: wire.from,
+            scheme: SIGNATURE_SCHEME,
+            documentation: SIGNATURE_SCHEME_DOC,
+          },
+        });
+      }
       return fail("signature_invalid", `the signature does not verify for ${wire.from}`, {
         details: { from: wire.from },
       });
