@@ -8,11 +8,16 @@
  * profiles of registered agents (synchronous, native Ed25519).
  */
 import {
+  DEFAULT_TTL_SECONDS,
   type Ed25519Backend,
   fail,
   type InboundErrorCode,
-  type MessageStages,
+  MAX_CLOCK_SKEW_MS,
+  MAX_JSON_DEPTH,
+  MessageStages,
   ok,
+  RateLimiter,
+  ReplayWindow,
   type Result,
   SIGNATURE_SCHEME,
   SIGNATURE_SCHEME_DOC,
@@ -21,6 +26,26 @@ import {
   verifyObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
+import { HUB_FRAME_OVERHEAD_BYTES } from "./limits.js";
+import type { OCPHubOptions } from "./options.js";
+
+/** The inbound stages of a hub with `options` (limits, replay window, rate limits). */
+export function hubStages(options: OCPHubOptions, now: () => number): MessageStages {
+  const transportMax = options.transport?.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
+  return new MessageStages({
+    maxMessageBytes: options.maxMessageBytes ?? transportMax - HUB_FRAME_OVERHEAD_BYTES,
+    maxJsonDepth: MAX_JSON_DEPTH,
+    maxClockSkewMs: options.maxClockSkewMs ?? MAX_CLOCK_SKEW_MS,
+    defaultTtlSeconds: options.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
+    replay: new ReplayWindow(
+      options.replayWindowEntries === undefined ? {} : { maxEntries: options.replayWindowEntries },
+    ),
+    rateLimiter:
+      options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {}),
+    now,
+  });
+}
 
 export type HubCheckCode = InboundErrorCode | "sender_mismatch";
 

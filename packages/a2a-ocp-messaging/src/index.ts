@@ -135,6 +135,8 @@ export {
 export {
   type CapabilityAnnouncePayload,
   type CapabilityConfirmPayload,
+  FEATURE_TYPE_PREFIXES,
+  featureOfType,
   OCP_FEATURES,
   type OcpFeature,
 } from "./payloads/capability.js";
