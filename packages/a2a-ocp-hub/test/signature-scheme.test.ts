@@ -3,6 +3,7 @@
  * with `signature_scheme_mismatch`, naming our scheme and where it is
  * written; a tampered message stays `signature_invalid`.
  */
+import { readFileSync } from "node:fs";
 import type { HubClient } from "@ocp/a2a-ocp-client";
 import {
   createMessage,
@@ -63,4 +64,19 @@ describe("signature scheme", () => {
       code: "signature_invalid",
     });
   }, 30_000);
+});
+
+describe("the written wire", () => {
+  it("has the section the refusal points to", () => {
+    const [file, anchor] = SIGNATURE_SCHEME_DOC.split("#");
+    const text = readFileSync(new URL(`../../../${file}`, import.meta.url), "utf8");
+    const headings = text.split("\n").filter((line) => line.startsWith("#"));
+    const slugs = headings.map((h) =>
+      h
+        .replace(/^#+\s*/, "")
+        .toLowerCase()
+        .replace(/\s+/g, "-"),
+    );
+    expect(slugs).toContain(anchor);
+  });
 });
