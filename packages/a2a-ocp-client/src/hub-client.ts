@@ -9,11 +9,11 @@
  */
 import { EventEmitter } from "node:events";
 import type {
+  CapabilityConfirmPayload,
   CustomMessageType,
   Decryptor,
-  EncryptedMessage,
-  InboundErrorCode,
   KnownMessageType,
+  OcpFeature,
 } from "@ocp/a2a-ocp-messaging";
 import {
   type AgentIdentity,
@@ -27,7 +27,6 @@ import {
   isHubFrame,
   type KeyLookup,
   type MessageInit,
-  type PlainMessage,
   parseDeliver,
   ReplayWindow,
   signObject,
@@ -45,7 +44,16 @@ import {
   CLIENT_DEDUP_MAX_ENTRIES,
   CLIENT_MAX_PENDING_SENDS,
 } from "./limits.js";
+import { type HubInfo, hubInfoOf, Negotiation } from "./negotiation.js";
 import { ProfileDirectory } from "./profiles.js";
+import type { HubClientEvents, SendReceipt } from "./receipts.js";
+
+export type {
+  DeliveredMessage,
+  DroppedMessage,
+  HubClientEvents,
+  SendReceipt,
+} from "./receipts.js";
 
 export interface HubClientOptions {
   /** The hub's `ws://` URL. */
@@ -65,52 +73,6 @@ export interface HubClientOptions {
   reconnect?: boolean;
   /** WebSocket limits (reconnect backoff, heartbeats, payload size). */
   transport?: LimitOptions;
-}
-
-/** The hub's answer to a `send`. */
-export interface SendReceipt {
-  id: string;
-  /** Committed to the hub's store (knowledge, sync, consensus, direct messages). */
-  durable: boolean;
-  /** Recipients it was committed for or forwarded to. */
-  recipients: number;
-  /** Recipients left out by §8.5 visibility. */
-  excluded: number;
-  /** The hub already had it (a resend after a lost ack). */
-  duplicate: boolean;
-  /**
-   * When the hub stops delivering it (ISO 8601): its timestamp + ttl (or the
-   * hub's default TTL) + the hub's clock-skew grace. A durable message stays
-   * in the hub's store until then for recipients that are offline. Absent
-   * when the hub does not say (hubs before it, or a `duplicate`).
-   */
-  expiresAt?: string;
-}
-
-/** A verified message from the hub. */
-export interface DeliveredMessage {
-  /** The readable message (decompressed; decrypted when a decryptor is set, else the encrypted form). */
-  message: PlainMessage | EncryptedMessage;
-  /** The message as received. */
-  wire: WireMessage;
-  /** The exact text the sender signed. */
-  raw: string;
-  /** Its durable sequence number, when durable. */
-  seq: number | undefined;
-}
-
-/** A delivery the client refused (bad signature, expired, …); it is not emitted as a message. */
-export interface DroppedMessage {
-  code: InboundErrorCode;
-  error: OcpError;
-  seq: number | undefined;
-}
-
-export interface HubClientEvents {
-  message: [delivered: DeliveredMessage];
-  dropped: [dropped: DroppedMessage];
-  reconnected: [];
-  close: [info: CloseInfo];
 }
 
 interface PendingSend {
@@ -133,6 +95,8 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   readonly #pipeline: InboundPipeline;
   readonly #profiles: ProfileDirectory;
   readonly #pending = new Map<string, PendingSend>();
+  readonly #negotiation = new Negotiation();
+  #hub: HubInfo | undefined;
   #lastSeq: number;
   #confirmedSeq: number;
   #confirmTimer: NodeJS.Timeout | undefined;
@@ -174,6 +138,8 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#ws.lastSeq = this.#lastSeq;
     // Sends made before the first registration go out as soon as it is confirmed.
     this.#ws.on("registered", (registration) => {
+      this.#hub = hubInfoOf(registration.payload) ?? this.#hub;
+      if (this.#hub?.profile !== undefined) this.#profiles.add(this.#hub.profile);
       if (registration.reconnected) return;
       for (const pending of this.#pending.values()) {
         if (!pending.sent) pending.sent = this.#ws.send(pending.raw) !== "closed";
@@ -214,6 +180,45 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     return this.#ws.state === "open";
   }
 
+  /** The hub's identity from its registration frame (`undefined` for hubs that do not send it). */
+  get hub(): HubInfo | undefined {
+    return this.#hub;
+  }
+
+  /** The features the hub confirmed (§7.2); `undefined` before {@link negotiate}. */
+  get confirmedFeatures(): ReadonlySet<string> | undefined {
+    return this.#negotiation.confirmed;
+  }
+
+  /**
+   * §7.2: announces `features` to the hub and resolves with its signed
+   * `capability.confirm`. Afterwards `send` refuses a message of a feature
+   * not confirmed with `feature_not_negotiated` (the hub refuses it too).
+   */
+  async negotiate(
+    features: readonly OcpFeature[],
+    version = "1.0.0",
+  ): Promise<CapabilityConfirmPayload> {
+    const hubId = this.#hub?.id;
+    if (hubId === undefined) throw new OcpError("not_connected", "the hub has not named itself");
+    const announce = signObject(
+      createMessage({
+        type: "capability.announce",
+        from: this.identity.id,
+        to: hubId,
+        payload: { features: [...features], version },
+      }) as Record<string, unknown>,
+      this.identity.secretKey,
+      nativeEd25519,
+    );
+    const confirmed = this.#negotiation.expect(
+      String(announce["id"]),
+      this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS,
+    );
+    await this.send(announce as unknown as WireMessage);
+    return confirmed;
+  }
+
   /**
    * Signs (if unsigned) and sends a message, or builds one from `init` with
    * `from` set to this agent. Resolves with the hub's ack — for a durable
@@ -242,6 +247,8 @@ export class HubClient extends EventEmitter<HubClientEvents> {
         ? signObject(wire, this.identity.secretKey, nativeEd25519)
         : wire;
     const id = String(signed["id"]);
+    const unconfirmed = this.#negotiation.refusal(String(signed["type"]));
+    if (unconfirmed !== undefined) return Promise.reject(unconfirmed);
     const raw = JSON.stringify(signed);
     return new Promise<SendReceipt>((resolve, reject) => {
       const timeoutMs = this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS;
@@ -333,6 +340,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       }
       return;
     }
+    if (this.#negotiation.observe(accepted.value.message, this.#hub?.id)) return;
     this.emit("message", {
       message: accepted.value.message,
       wire: accepted.value.wire,
@@ -363,6 +371,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   #stop(error: OcpError): void {
     if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
     this.#profiles.fail(error);
+    this.#negotiation.fail(error);
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);
       pending.reject(error);

@@ -13,3 +13,4 @@ export {
   type SendReceipt,
 } from "./hub-client.js";
 export * from "./limits.js";
+export { type HubInfo, hubInfoOf } from "./negotiation.js";

@@ -8,15 +8,44 @@
  * profiles of registered agents (synchronous, native Ed25519).
  */
 import {
+  DEFAULT_TTL_SECONDS,
   type Ed25519Backend,
   fail,
   type InboundErrorCode,
-  type MessageStages,
+  MAX_CLOCK_SKEW_MS,
+  MAX_JSON_DEPTH,
+  MessageStages,
   ok,
+  RateLimiter,
+  ReplayWindow,
   type Result,
+  SIGNATURE_SCHEME,
+  SIGNATURE_SCHEME_DOC,
+  schemeMismatchMessage,
+  signedWithSpecFields,
   verifyObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
+import { HUB_FRAME_OVERHEAD_BYTES } from "./limits.js";
+import type { OCPHubOptions } from "./options.js";
+
+/** The inbound stages of a hub with `options` (limits, replay window, rate limits). */
+export function hubStages(options: OCPHubOptions, now: () => number): MessageStages {
+  const transportMax = options.transport?.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
+  return new MessageStages({
+    maxMessageBytes: options.maxMessageBytes ?? transportMax - HUB_FRAME_OVERHEAD_BYTES,
+    maxJsonDepth: MAX_JSON_DEPTH,
+    maxClockSkewMs: options.maxClockSkewMs ?? MAX_CLOCK_SKEW_MS,
+    defaultTtlSeconds: options.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
+    replay: new ReplayWindow(
+      options.replayWindowEntries === undefined ? {} : { maxEntries: options.replayWindowEntries },
+    ),
+    rateLimiter:
+      options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {}),
+    now,
+  });
+}
 
 export type HubCheckCode = InboundErrorCode | "sender_mismatch";
 
@@ -59,6 +88,16 @@ export function checkInbound(
     const key = o.keyOf(wire.from);
     if (key === undefined) return fail("unknown_sender", `no public key for ${wire.from}`);
     if (!verifyObject(json, key, o.ed25519)) {
+      // Only after ours failed: a sender that signed §8.2's seven fields is told why.
+      if (signedWithSpecFields(json, key, o.ed25519)) {
+        return fail("signature_scheme_mismatch", schemeMismatchMessage(wire.from), {
+          details: {
+            from: wire.from,
+            scheme: SIGNATURE_SCHEME,
+            documentation: SIGNATURE_SCHEME_DOC,
+          },
+        });
+      }
       return fail("signature_invalid", `the signature does not verify for ${wire.from}`, {
         details: { from: wire.from },
       });

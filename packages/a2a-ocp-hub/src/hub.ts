@@ -7,30 +7,22 @@
  * forwards the exact text it received. See the package README, "Hub".
  */
 
-import type { AgentProfile, CompressedMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
-import {
-  DEFAULT_TTL_SECONDS,
-  isHubFrame,
-  MAX_CLOCK_SKEW_MS,
-  MAX_JSON_DEPTH,
-  MessageStages,
-  profilePublicKey,
-  RateLimiter,
-  ReplayWindow,
-  verifyAgentProfile,
-  verifyAnnouncement,
-} from "@ocp/a2a-ocp-messaging";
+import type { AgentProfile, WireMessage } from "@ocp/a2a-ocp-messaging";
+import { isHubFrame, profilePublicKey, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
-import { CLOSE_CODES, createWsServer, MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
+import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
+import { admit } from "./admission.js";
 import type { HubBus } from "./bus.js";
-import { checkInbound, type HubCheckOptions } from "./check.js";
+import { checkInbound, type HubCheckOptions, hubStages } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
 import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
-import { HUB_FRAME_OVERHEAD_BYTES, HUB_SWEEP_INTERVAL_MS } from "./limits.js";
+import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
+import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
+import { readablePayload, teamOfProfile } from "./readable.js";
 import { isDurable, route } from "./router.js";
 import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
@@ -51,6 +43,8 @@ export class OCPHub {
   readonly store: HubStore;
   readonly bus: HubBus;
   readonly subscriptions = new SubscriptionTable();
+  /** The hub's own identity and the messages it signs (see hub-self.ts). */
+  readonly self: HubSelf;
   readonly #known = new Map<string, Known>();
   readonly #allowed: Map<string, string> | undefined;
   readonly #sessions = new Map<string, AgentSession>();
@@ -69,6 +63,10 @@ export class OCPHub {
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
     this.options = options;
+    this.self = new HubSelf({
+      ...(options.identity === undefined ? {} : { identity: options.identity }),
+      ...(options.features === undefined ? {} : { features: options.features }),
+    });
     this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ?? ((error) => process.stderr.write(`ocp-hub: ${String(error)}\n`));
@@ -87,22 +85,8 @@ export class OCPHub {
         this.#allowed.set(verified.value.id, verified.value.publicKey);
       }
     }
-    const transportMax = options.transport?.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
     this.#check = {
-      stages: new MessageStages({
-        maxMessageBytes: options.maxMessageBytes ?? transportMax - HUB_FRAME_OVERHEAD_BYTES,
-        maxJsonDepth: MAX_JSON_DEPTH,
-        maxClockSkewMs: options.maxClockSkewMs ?? MAX_CLOCK_SKEW_MS,
-        defaultTtlSeconds: options.defaultTtlSeconds ?? DEFAULT_TTL_SECONDS,
-        replay: new ReplayWindow(
-          options.replayWindowEntries === undefined
-            ? {}
-            : { maxEntries: options.replayWindowEntries },
-        ),
-        rateLimiter:
-          options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {}),
-        now: this.#now,
-      }),
+      stages: hubStages(options, this.#now),
       ed25519: nativeEd25519,
       keyOf: (agentId) => this.#known.get(agentId)?.key,
     };
@@ -123,7 +107,8 @@ export class OCPHub {
     });
     this.#control = new HubControlHandler({
       store: this.store,
-      profileOf: (agentId) => profileOf(this.#known, this.store, agentId),
+      profileOf: (agentId) =>
+        agentId === this.self.id ? this.self.profile : profileOf(this.#known, this.store, agentId),
       onError: this.#onError,
     });
   }
@@ -151,6 +136,7 @@ export class OCPHub {
       host: this.options.host ?? "127.0.0.1",
       port: this.options.port ?? 0,
       ...(this.options.path === undefined ? {} : { path: this.options.path }),
+      ackPayload: this.self.describe(),
       authenticate: (announcement, nonce, context) =>
         this.#authenticate(announcement, nonce, context.connectionId),
     });
@@ -205,32 +191,16 @@ export class OCPHub {
   }
 
   async #authenticate(announcement: unknown, nonce: string, connectionId: string) {
-    const verified = verifyAnnouncement(announcement, nonce, nativeEd25519);
-    if (!verified.ok) return { refused: verified.error.message };
-    const { profile, lastSeq } = verified.value;
-    if (this.#allowed !== undefined && this.#allowed.get(profile.id) !== profile.publicKey) {
-      return {
-        refused: `${profile.id} is not on the hub's allow-list`,
-        kind: "registration" as const,
-      };
-    }
-    if (this.options.allow !== undefined && !this.options.allow(profile)) {
-      return { refused: `${profile.id} is not admitted`, kind: "registration" as const };
-    }
-    await profileOf(this.#known, this.store, profile.id); // Cluster: a key pinned elsewhere counts.
-    const known = this.#known.get(profile.id);
-    if (known !== undefined && known.profile.publicKey !== profile.publicKey) {
-      return {
-        refused: `${profile.id} is registered with another key`,
-        kind: "registration" as const,
-      };
-    }
-    if (known === undefined || known.profile.issuedAt < profile.issuedAt) {
-      await this.store.saveAgent(profile);
-      this.#known.set(profile.id, { profile, key: verified.value.publicKey });
-    }
-    this.#lastSeqs.set(connectionId, lastSeq);
-    return { agentId: profile.id };
+    const admitted = await admit(announcement, nonce, {
+      known: this.#known,
+      store: this.store,
+      allowed: this.#allowed,
+      allow: this.options.allow,
+      hubId: this.self.id,
+    });
+    if ("refused" in admitted) return admitted;
+    this.#lastSeqs.set(connectionId, admitted.lastSeq);
+    return { agentId: admitted.agentId, registration: this.self.describe() };
   }
 
   #register(connection: Connection, info: RegisteredInfo): void {
@@ -280,8 +250,8 @@ export class OCPHub {
       this.#reject(session, raw, checked.error.code, checked.error.message, checked.error.details);
       return;
     }
-    const { wire, deadline } = checked.value;
-    const payload = this.#readablePayload(wire);
+    const { wire, json, deadline } = checked.value;
+    const payload = readablePayload(wire, this.#decompress);
     if (payload === "undecodable") {
       this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
       return;
@@ -293,6 +263,22 @@ export class OCPHub {
     });
     if (!observed.ok) {
       this.#reject(session, raw, observed.code, observed.message, undefined, wire.id);
+      return;
+    }
+    const unconfirmed = unconfirmedFeature(session.features, wire.type);
+    if (unconfirmed !== undefined) {
+      this.#reject(
+        session,
+        raw,
+        "feature_not_negotiated",
+        unconfirmed.message,
+        unconfirmed.details,
+        wire.id,
+      );
+      return;
+    }
+    if (wire.to === this.self.id) {
+      this.#toHub(session, wire, payload, deadline);
       return;
     }
     // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
@@ -336,8 +322,10 @@ export class OCPHub {
       });
       return;
     }
-    const bytes = Buffer.from(raw, "utf8");
-    for (const agent of decided.recipients) this.bus.deliver(agent, { kind: "transient", bytes });
+    const sends = transientSends(this.self, { wire, json, payload, raw }, decided.recipients, {
+      match: (event) => this.subscriptions.match(event),
+    });
+    for (const [agent, bytes] of sends) this.bus.deliver(agent, { kind: "transient", bytes });
     const { recipients, excluded } = decided;
     this.#ack(session, {
       id: wire.id,
@@ -357,21 +345,24 @@ export class OCPHub {
     );
   }
 
-  /** The payload the hub may read: plain, inflated, or `undefined` when encrypted. */
-  #readablePayload(wire: WireMessage): unknown {
-    if (wire.encrypted === true) return undefined;
-    if ("compressedPayload" in wire && wire.compressedPayload !== undefined) {
-      const inflated = this.#decompress(wire as CompressedMessage);
-      return inflated.ok ? inflated.value.payload : "undecodable";
-    }
-    return (wire as { payload: unknown }).payload;
+  #teamOf(agentId: string): string | undefined {
+    return teamOfProfile(this.#known.get(agentId)?.profile);
   }
 
-  #teamOf(agentId: string): string | undefined {
-    const team = (this.#known.get(agentId)?.profile as Record<string, unknown> | undefined)?.[
-      "team"
-    ];
-    return typeof team === "string" ? team : undefined;
+  /** A message addressed to the hub itself: §7.2 negotiation. */
+  #toHub(session: AgentSession, wire: WireMessage, payload: unknown, deadline: number): void {
+    const answer =
+      wire.type === "capability.announce" ? this.self.confirm(wire, payload) : undefined;
+    if (answer === undefined) {
+      const why = `the hub answers only capability.announce, not ${wire.type}`;
+      this.#reject(session, undefined, "recipient_unknown", why, undefined, wire.id);
+      return;
+    }
+    this.#counts.accepted += 1;
+    session.features = answer.confirmed;
+    const ack = { id: wire.id, durable: false, recipients: 1, excluded: 0, expiresAt: deadline };
+    this.#ack(session, ack);
+    if (session.open) session.connection.send(answer.raw);
   }
 
   #ack(session: AgentSession, ack: AckInit): void {

@@ -1,4 +1,10 @@
-import type { AgentProfile, RateLimitOptions, Visibility } from "@ocp/a2a-ocp-messaging";
+import type {
+  AgentIdentity,
+  AgentProfile,
+  OcpFeature,
+  RateLimitOptions,
+  Visibility,
+} from "@ocp/a2a-ocp-messaging";
 import type { LimitOptions } from "@ocp/transport-ws";
 import type { HubBus } from "./bus.js";
 import type { HubStore } from "./store.js";
@@ -57,4 +63,12 @@ export interface OCPHubOptions {
   now?: () => number;
   /** Where the hub reports internal failures (store errors); stderr by default. */
   onError?: (error: unknown) => void;
+  /**
+   * The hub's own identity: it signs `capability.confirm` and
+   * `ocp.event.notification` with it. Generated at start (as `a2a://ocp-hub`)
+   * when absent; pass one to keep the key across restarts.
+   */
+  identity?: AgentIdentity;
+  /** The §7.1 features the hub confirms (§7.2); all six by default. */
+  features?: readonly OcpFeature[];
 }

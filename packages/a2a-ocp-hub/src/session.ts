@@ -18,6 +18,11 @@ export class AgentSession {
   readonly connection: Connection;
   /** Last durable sequence number sent on this connection. */
   sentSeq: number;
+  /**
+   * The features the hub confirmed to this agent (§7.2); `undefined` until it
+   * negotiates, and then messages of other features are refused.
+   */
+  features: Set<string> | undefined;
   readonly #store: HubStore;
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
@@ -35,6 +40,7 @@ export class AgentSession {
     this.agentId = options.agentId;
     this.connection = options.connection;
     this.sentSeq = options.afterSeq;
+    this.features = undefined;
     this.#store = options.store;
     this.#now = options.now;
     this.#onError = options.onError;

@@ -104,8 +104,9 @@ describe("OCPHub routing", () => {
     expect(await pub.client.send(event("code.deployed", "production"))).toMatchObject({
       recipients: 2,
     });
+    // §5.5.4: subscribers receive hub-signed notifications, one per matching subscription.
     const events = (r: typeof wild.received) =>
-      r.filter((m) => m.message.type === "ocp.event.publish").length;
+      r.filter((m) => m.message.type === "ocp.event.notification").length;
     await until(() => events(wild.received) === 2 && events(filtered.received) === 1, "events");
     expect(events(other.received)).toBe(0);
   });
@@ -301,7 +302,10 @@ describe("OCPHub configuration", () => {
       },
     });
     expect(receipt.recipients).toBe(1);
-    await until(() => sub2.received.some((m) => m.message.type === "ocp.event.publish"), "event");
+    await until(
+      () => sub2.received.some((m) => m.message.type === "ocp.event.notification"),
+      "event",
+    );
   });
 
   it("sends a message made before the first registration once the client is registered", async () => {

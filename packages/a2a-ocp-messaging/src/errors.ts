@@ -17,6 +17,8 @@ export const MESSAGING_ERROR_CODES = {
   signature_missing: "inbound signature: the message is unsigned and signatures are required",
   unknown_sender: "inbound signature: the key lookup has no public key for `from`",
   signature_invalid: "inbound signature: the signature does not verify over the canonical form",
+  signature_scheme_mismatch:
+    "inbound signature: the signature verifies only over §8.2's JSON.stringify of seven fields, not our scheme",
   message_expired: "inbound freshness: timestamp + ttl (+ skew) is in the past",
   message_from_future: "inbound freshness: timestamp is further ahead than the clock-skew bound",
   replay_detected: "inbound replay: a message with this id was already accepted inside the window",

@@ -19,7 +19,8 @@ import { MessageStages, type StageOptions } from "./stages.js";
  * 1. size cap ............ `message_too_large`
  * 2. JSON ................ `invalid_json`, `duplicate_key`, `message_too_deep`
  * 3. schema .............. `invalid_message`, `incompatible_version`
- * 4. signature ........... `signature_missing`, `unknown_sender`, `signature_invalid`
+ * 4. signature ........... `signature_missing`, `unknown_sender`, `signature_invalid`,
+ *                            `signature_scheme_mismatch`
  * 5. freshness ........... `message_expired`, `message_from_future`
  * 6. replay .............. `replay_detected`, `replay_window_saturated`
  * 7. rate limit (opt.) ... `rate_limited`
@@ -46,6 +47,7 @@ export type InboundErrorCode =
   | "signature_missing"
   | "unknown_sender"
   | "signature_invalid"
+  | "signature_scheme_mismatch"
   | "message_expired"
   | "message_from_future"
   | "replay_detected"
@@ -141,7 +143,12 @@ export class InboundPipeline {
   async #verifySignature(
     raw: Record<string, unknown>,
     wire: WireMessage,
-  ): Promise<Result<boolean, "signature_missing" | "unknown_sender" | "signature_invalid">> {
+  ): Promise<
+    Result<
+      boolean,
+      "signature_missing" | "unknown_sender" | "signature_invalid" | "signature_scheme_mismatch"
+    >
+  > {
     if (wire.signature === undefined && this.#options.requireSignature === false) return ok(false);
     return verifyMessage(raw, this.#options.lookupKey, this.#backend);
   }

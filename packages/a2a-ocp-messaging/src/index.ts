@@ -135,6 +135,8 @@ export {
 export {
   type CapabilityAnnouncePayload,
   type CapabilityConfirmPayload,
+  FEATURE_TYPE_PREFIXES,
+  featureOfType,
   OCP_FEATURES,
   type OcpFeature,
 } from "./payloads/capability.js";
@@ -197,8 +199,14 @@ export {
   generateEd25519KeyPair,
   type KeyLookup,
   nobleEd25519,
+  SIGNATURE_SCHEME,
+  SIGNATURE_SCHEME_DOC,
+  SPEC_SIGNED_FIELDS,
+  schemeMismatchMessage,
+  signedWithSpecFields,
   signingInput,
   signObject,
+  specFieldsSigningInput,
   verifyMessage,
   verifyObject,
   withoutSignature,

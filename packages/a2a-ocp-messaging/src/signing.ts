@@ -141,6 +141,72 @@ export function verifyObject(
   return backend.verify(signature, input, publicKey);
 }
 
+/** Our signature scheme, as named in refusals of a message signed another way. */
+export const SIGNATURE_SCHEME =
+  "Ed25519 over the RFC 8785 (JCS) canonical JSON of the whole message minus `signature`, base64";
+
+/** Where {@link SIGNATURE_SCHEME} is written down, relative to the repository root. */
+export const SIGNATURE_SCHEME_DOC = "docs/a2a-ocp-wire.md#signature-scheme";
+
+/** The seven fields §8.2's example signs, in its order. */
+export const SPEC_SIGNED_FIELDS = [
+  "protocol",
+  "id",
+  "from",
+  "to",
+  "type",
+  "timestamp",
+  "payload",
+] as const;
+
+/**
+ * The bytes §8.2's example signs: UTF-8 of `JSON.stringify` of the seven
+ * fields in that order (fields the message lacks are left out, as
+ * `JSON.stringify` does with `undefined`). Not our scheme: used only to tell
+ * a sender that signed this way why it is refused.
+ */
+export function specFieldsSigningInput(value: Readonly<Record<string, unknown>>): Uint8Array {
+  const picked: Record<string, unknown> = {};
+  for (const field of SPEC_SIGNED_FIELDS) picked[field] = value[field];
+  return new TextEncoder().encode(JSON.stringify(picked));
+}
+
+/**
+ * Whether `value` carries a valid signature by `publicKey` made the §8.2 way
+ * ({@link specFieldsSigningInput}; base64 or hex). Only asked after our own
+ * verification failed, to refuse with `signature_scheme_mismatch`.
+ */
+export function signedWithSpecFields(
+  value: Readonly<Record<string, unknown>>,
+  publicKey: Uint8Array,
+  backend: Ed25519Backend = defaultEd25519(),
+): boolean {
+  const encoded = value["signature"];
+  if (typeof encoded !== "string" || publicKey.length !== ED25519_PUBLIC_KEY_BYTES) return false;
+  const signature = /^[0-9a-fA-F]{128}$/.test(encoded)
+    ? Uint8Array.from(hexBytes(encoded))
+    : fromBase64Exact(encoded, ED25519_SIGNATURE_BYTES);
+  if (signature === undefined) return false;
+  let input: Uint8Array;
+  try {
+    input = specFieldsSigningInput(value);
+  } catch {
+    return false;
+  }
+  return backend.verify(signature, input, publicKey);
+}
+
+function hexBytes(hex: string): number[] {
+  const bytes: number[] = [];
+  for (let i = 0; i < hex.length; i += 2) bytes.push(Number.parseInt(hex.slice(i, i + 2), 16));
+  return bytes;
+}
+
+/** The refusal of a message whose signature fails ours but verifies the §8.2 way. */
+export function schemeMismatchMessage(from: string): string {
+  return `the signature of ${from} is over JSON.stringify of the seven §8.2 fields; this implementation signs and verifies ${SIGNATURE_SCHEME} (see ${SIGNATURE_SCHEME_DOC})`;
+}
+
 /**
  * Finds the Ed25519 public key of an agent URI (§8.3 "get sender's public
  * key"): from verified agent profiles, a directory, a pinned list. Returns
@@ -154,13 +220,19 @@ export type KeyLookup = (
  * §8.3 verifies a received message (the parsed JSON) against its sender's key
  * found through `lookupKey`: `signature_missing` when it has no signature,
  * `unknown_sender` when the lookup finds no key (or throws),
- * `signature_invalid` when the signature does not verify.
+ * `signature_invalid` when the signature does not verify
+ * (`signature_scheme_mismatch` when it verifies only the §8.2 way).
  */
 export async function verifyMessage(
   raw: Readonly<Record<string, unknown>>,
   lookupKey: KeyLookup,
   backend: Ed25519Backend = defaultEd25519(),
-): Promise<Result<true, "signature_missing" | "unknown_sender" | "signature_invalid">> {
+): Promise<
+  Result<
+    true,
+    "signature_missing" | "unknown_sender" | "signature_invalid" | "signature_scheme_mismatch"
+  >
+> {
   const from = typeof raw["from"] === "string" ? raw["from"] : "";
   if (raw["signature"] === undefined)
     return fail("signature_missing", `message from ${from} is not signed`);
@@ -173,6 +245,11 @@ export async function verifyMessage(
   if (key === undefined)
     return fail("unknown_sender", `no public key for ${from}`, { details: { from } });
   if (!verifyObject(raw, key, backend)) {
+    if (signedWithSpecFields(raw, key, backend)) {
+      return fail("signature_scheme_mismatch", schemeMismatchMessage(from), {
+        details: { from, scheme: SIGNATURE_SCHEME, documentation: SIGNATURE_SCHEME_DOC },
+      });
+    }
     return fail("signature_invalid", `the signature does not verify for ${from}`, {
       details: { from },
     });

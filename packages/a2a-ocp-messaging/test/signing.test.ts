@@ -7,8 +7,10 @@ import {
   ed25519PublicKey,
   generateIdentity,
   nobleEd25519,
+  SIGNATURE_SCHEME_DOC,
   signingInput,
   signObject,
+  specFieldsSigningInput,
   verifyMessage,
   verifyObject,
 } from "../src/index.js";
@@ -248,5 +250,39 @@ describe("verifyMessage (§8.3, key lookup)", () => {
         "signature_invalid",
       ]);
     }
+  });
+});
+
+describe("§8.2's JSON.stringify signature", () => {
+  it("is refused with signature_scheme_mismatch (base64 or hex), only after ours failed", async () => {
+    const alice = generateIdentity(ALICE);
+    const message = createMessage({
+      type: "ocp.sync.accept",
+      from: ALICE,
+      to: BOB,
+      payload: SAMPLE_PAYLOADS["ocp.sync.accept"],
+    }) as unknown as Record<string, unknown>;
+    const raw = nativeEd25519.sign(specFieldsSigningInput(message), alice.secretKey);
+    const lookup = () => alice.publicKey;
+    for (const signature of [
+      Buffer.from(raw).toString("base64"),
+      Buffer.from(raw).toString("hex"),
+    ]) {
+      const result = await verifyMessage({ ...message, signature }, lookup);
+      expect(!result.ok && result.error.code).toBe("signature_scheme_mismatch");
+      expect(!result.ok && result.error.message).toContain(SIGNATURE_SCHEME_DOC);
+    }
+    expect(new TextDecoder().decode(specFieldsSigningInput(message))).toBe(
+      JSON.stringify({
+        protocol: message["protocol"],
+        id: message["id"],
+        from: message["from"],
+        to: message["to"],
+        type: message["type"],
+        timestamp: message["timestamp"],
+        payload: message["payload"],
+      }),
+    );
+    expect((await verifyMessage(signObject(message, alice.secretKey), lookup)).ok).toBe(true);
   });
 });

@@ -157,18 +157,44 @@ export interface InboundMessage {
   binary: boolean;
 }
 
+/** §6.3's text-frame delimiters: `<message>JSON</message>`. */
+export const TEXT_FRAME_OPEN = "<message>";
+export const TEXT_FRAME_CLOSE = "</message>";
+
+/**
+ * The JSON of a text frame: the frame itself, or what lies between §6.3's
+ * `<message>` and `</message>` when the frame (ignoring surrounding
+ * whitespace) is wrapped that way. We send bare JSON; both are accepted.
+ */
+export function unwrapTextFrame(text: string): string {
+  const trimmed = text.trim();
+  if (
+    trimmed.length >= TEXT_FRAME_OPEN.length + TEXT_FRAME_CLOSE.length &&
+    trimmed.startsWith(TEXT_FRAME_OPEN) &&
+    trimmed.endsWith(TEXT_FRAME_CLOSE)
+  ) {
+    return trimmed.slice(TEXT_FRAME_OPEN.length, -TEXT_FRAME_CLOSE.length);
+  }
+  return text;
+}
+
 /**
  * The messages of one inbound frame: a text frame is one message (its UTF-8
- * was checked by `ws`), a binary frame is its records, each checked as UTF-8.
- * Fails as a value on the first bad record (no message of that frame is
- * delivered then).
+ * was checked by `ws`; a §6.3 `<message>…</message>` wrapper is removed), a
+ * binary frame is its records, each checked as UTF-8. Fails as a value on the
+ * first bad record (no message of that frame is delivered then).
  */
 export function frameMessages(
   frame: Buffer,
   isBinary: boolean,
   limits: FramingLimits,
 ): { ok: true; messages: InboundMessage[] } | { ok: false; error: WsError } {
-  if (!isBinary) return { ok: true, messages: [{ text: frame.toString("utf8"), binary: false }] };
+  if (!isBinary) {
+    return {
+      ok: true,
+      messages: [{ text: unwrapTextFrame(frame.toString("utf8")), binary: false }],
+    };
+  }
   const decoded = decodeRecords(frame, limits);
   if (!decoded.ok) return decoded;
   const messages: InboundMessage[] = [];
