@@ -22,6 +22,7 @@ import {
 } from "./limits.js";
 import type { VersionedEdge, VersionedItem, VersionedNode } from "./merge.js";
 import { type MessageReceipt, receiptOf } from "./receipt.js";
+import { deriveVersion, updateItems } from "./spec-version.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
 import { pageChecksum } from "./sync.js";
 
@@ -40,23 +41,6 @@ type KnowledgeMessage = MessageOf<
   | "ocp.knowledge.control"
   | "ocp.knowledge.conflict"
 >;
-
-/**
- * A node from a sender without version vectors (a plain a2a+ocp agent) gets
- * the vector `{ [sender]: timestamp in ms }`: its later edits dominate its
- * earlier ones, and edits of different senders are concurrent.
- */
-function versioned<T extends KnowledgeNode | KnowledgeEdge>(
-  item: T,
-  from: string,
-  timestamp: string,
-): T & { ocpVersion: Record<string, number> } {
-  const v = (item as Record<string, unknown>)["ocpVersion"];
-  if (typeof v === "object" && v !== null)
-    return item as T & { ocpVersion: Record<string, number> };
-  const stamp = Date.parse((item as { timestamp?: string }).timestamp ?? timestamp);
-  return { ...item, ocpVersion: { [from]: Number.isFinite(stamp) ? stamp : 1 } };
-}
 
 /**
  * Knowledge streaming (§5.1.1–5.1.3, §5.1.6–5.1.7, §12.4). Edits are
@@ -168,33 +152,30 @@ export class KnowledgeService {
               `stream ${chunk.streamId} #${chunk.sequenceNumber}: checksum mismatch`,
             );
           }
+          const g = this.ctx.graph;
           for (const n of chunk.nodes)
-            items.push({ kind: "node", item: versioned(n, m.from, m.timestamp) as VersionedNode });
+            items.push({
+              kind: "node",
+              item: deriveVersion(n, m.from, m.timestamp, g.getNode(n.id)),
+            });
           for (const e of chunk.edges ?? [])
-            items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
+            items.push({
+              kind: "edge",
+              item: deriveVersion(e, m.from, m.timestamp, g.getEdge(e.id)),
+            });
         }
         await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
         return;
       }
       case "ocp.knowledge.update": {
-        const p = m.payload as typeof m.payload & {
-          tombstones?: VersionedNode[];
-          edgeTombstones?: VersionedEdge[];
-        };
-        const items: { kind: ItemKind; item: VersionedItem }[] = [];
-        for (const u of p.updates) {
-          const current = this.ctx.graph.getNode(u.nodeId);
-          const merged = { ...(current ?? {}), ...u.changes, id: u.nodeId } as KnowledgeNode;
-          items.push({
-            kind: "node",
-            item: versioned(merged, m.from, m.timestamp) as VersionedNode,
-          });
-        }
-        for (const t of p.tombstones ?? []) items.push({ kind: "node", item: t });
-        for (const e of p.newEdges)
-          items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
-        for (const t of p.edgeTombstones ?? []) items.push({ kind: "edge", item: t });
+        const { items, skipped } = updateItems(this.ctx.graph, m.payload, m.from, m.timestamp);
         await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
+        if (skipped.length > 0)
+          throw agentError(
+            "update_skipped",
+            `update from ${m.from}: ${skipped.map((s) => `${s.id} (${s.reason})`).join(", ")}`,
+            { skipped },
+          );
         return;
       }
     }

@@ -123,7 +123,7 @@ export class SyncService {
         return true;
       }
       case "ocp.knowledge.sync.response":
-        return this.#page(message.from, message.payload, receiptOf(message));
+        return this.#page(message.from, message.payload, receiptOf(message), message.timestamp);
       case "ocp.sync.request": {
         const scope = message.payload.scope;
         const raw = (message.payload as Record<string, unknown>)["versionVector"];
@@ -265,12 +265,17 @@ export class SyncService {
     );
   }
 
-  #page(from: string, page: KnowledgeSyncResponsePayload, receipt: MessageReceipt): boolean {
+  #page(
+    from: string,
+    page: KnowledgeSyncResponsePayload,
+    receipt: MessageReceipt,
+    at: string,
+  ): boolean {
     const session = this.#sessions.get(page.syncId);
     if (session === undefined || session.peer !== from) return false;
     this.#touch(page.syncId);
     try {
-      const result = session.receiver.accept(page);
+      const result = session.receiver.accept(page, at);
       session.bytes += JSON.stringify(page).length;
       session.pages += 1;
       result.conflicts.forEach((c, i) => {
