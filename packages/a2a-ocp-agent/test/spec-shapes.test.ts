@@ -125,7 +125,7 @@ describe("spec-shaped knowledge from a plain a2a+ocp sender", () => {
     const answer = async (nodes: (typeof a)[]) => {
       await until(() => peer.inbox.some((m) => m.type === "ocp.knowledge.sync.request"), "request");
       const request = peer.inbox.splice(0).find((m) => m.type === "ocp.knowledge.sync.request");
-      const syncId = (request?.payload as { syncId: string }).syncId;
+      const syncId = (request?.payload as { syncId?: string } | undefined)?.syncId ?? "";
       await peer.send("ocp.knowledge.sync.response", agent.id, {
         syncId,
         nodes,
