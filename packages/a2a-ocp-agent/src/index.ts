@@ -13,7 +13,8 @@ export {
   DEFAULT_COLLECTIVE_TIMEOUT_MS,
 } from "./agent-collective.js";
 export type { ConsensusDecision, ProposeOptions } from "./agent-consensus.js";
-export type { SyncReport } from "./agent-sync.js";
+export type { EdgeConflict } from "./agent-knowledge.js";
+export type { SyncOptions, SyncReport } from "./agent-sync.js";
 export {
   DEFAULT_VISIBILITY_POLICY,
   type OCPAgentEvents,

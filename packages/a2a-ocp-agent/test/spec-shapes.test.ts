@@ -1,32 +1,10 @@
-import {
-  createMessage,
-  generateIdentity,
-  type KnownMessageType,
-  type PayloadInit,
-  type PlainMessage,
-  signObject,
-} from "@ocp/a2a-ocp-messaging";
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { afterEach, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
-import { type AgentLink, MemoryNetwork } from "../src/link.js";
+import { MemoryNetwork } from "../src/link.js";
 import { pageChecksum } from "../src/sync.js";
+import { plainPeer } from "./spec-peer.js";
 import { node, until } from "./support.js";
-
-/** A sender that knows only the specification's shapes: no `ocpVersion`, no `tombstones`. */
-function plainPeer(net: MemoryNetwork, name: string) {
-  const identity = generateIdentity(`a2a://${name}`);
-  const link: AgentLink = net.link(identity.id, identity.publicKey);
-  const inbox: PlainMessage[] = [];
-  link.onMessage((m) => inbox.push(m));
-  return {
-    id: identity.id,
-    inbox,
-    async send<T extends KnownMessageType>(type: T, to: string, payload: PayloadInit<T>) {
-      const message = createMessage({ type, from: identity.id, to, payload });
-      await link.send(signObject(message as Record<string, unknown>, identity.secretKey));
-    },
-  };
-}
 
 let agents: OCPAgent[] = [];
 afterEach(async () => {
