@@ -14,6 +14,14 @@ export {
 } from "./agent-collective.js";
 export type { ConsensusDecision, ProposeOptions } from "./agent-consensus.js";
 export type { EdgeConflict } from "./agent-knowledge.js";
+export {
+  listenForPeers,
+  PEER_FEATURES,
+  type PeerLinkOptions,
+  type PeerListener,
+  type PeerListenerOptions,
+  peerLink,
+} from "./peer.js";
 export type { SyncOptions, SyncReport } from "./agent-sync.js";
 export {
   DEFAULT_VISIBILITY_POLICY,
