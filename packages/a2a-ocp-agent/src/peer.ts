@@ -91,6 +91,9 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   const connected = new Map<string, Peer>();
   const handlers = new Set<(message: PlainMessage) => void>();
   const replay = new ReplayWindow({});
+  // One limiter for all connections: a peer that reconnects keeps its buckets.
+  const rateLimiter =
+    options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {});
   const server = await createWsServer({
     ...options.transport,
     host: options.host ?? "127.0.0.1",
@@ -166,8 +169,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
         lookupKey: (id) => keys.get(id),
         ed25519: nativeEd25519,
         replay,
-        rateLimiter:
-          options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {}),
+        rateLimiter,
       }),
       chain: Promise.resolve(),
     };

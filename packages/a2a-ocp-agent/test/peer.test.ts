@@ -62,10 +62,13 @@ describe("peer-to-peer: two agents over a direct WebSocket, no hub", () => {
       expect(d).toMatchObject({ proposalId, outcome: "approved", verified: true });
   }, 60_000);
 
-  it("refuses a message whose signature does not verify, and an announcement with another key for a pinned id", async () => {
+  it("refuses a forged signature, a sender over its rate limit, and an announcement with another key for a pinned id", async () => {
     const a = generateIdentity("a2a://peer-carol");
     const b = generateIdentity("a2a://peer-dave");
-    const listener = await listenForPeers({ identity: a });
+    const listener = await listenForPeers({
+      identity: a,
+      rateLimits: { messages: 2, windowMs: 3_600_000 },
+    });
     cleanup.push(() => listener.close());
     const { HubClient } = await import("@ocp/a2a-ocp-client");
     const client = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
@@ -84,6 +87,15 @@ describe("peer-to-peer: two agents over a direct WebSocket, no hub", () => {
     await expect(client.send(forged as never)).rejects.toMatchObject({
       code: "signature_invalid",
     });
+    // The same per-sender rate limits as at a hub.
+    const beacon = {
+      type: "ocp.awareness.beacon" as const,
+      to: a.id,
+      payload: { status: "idle" as const, availability: "available" as const },
+    };
+    await client.send(beacon);
+    await client.send(beacon);
+    await expect(client.send(beacon)).rejects.toMatchObject({ code: "rate_limited" });
     await client.close();
     const impostor = { ...generateIdentity("a2a://peer-dave"), id: b.id };
     await expect(
