@@ -31,5 +31,5 @@ describe("README", () => {
       .replace(/\(SQLite in [^)]+\)/, "(SQLite in TMPDIR)")
       .trim();
     expect(section("transcript")).toContain(transcript);
-  });
+  }, 120_000);
 });

@@ -4,7 +4,9 @@ import type {
   KnowledgeNode,
   KnowledgeSubscribePayload,
   MessageOf,
+  SyncConflictPayload,
 } from "@ocp/a2a-ocp-messaging";
+import { KnowledgeEdgeSchema, KnowledgeNodeSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import {
@@ -22,15 +24,35 @@ import {
 } from "./limits.js";
 import type { VersionedEdge, VersionedItem, VersionedNode } from "./merge.js";
 import { type MessageReceipt, receiptOf } from "./receipt.js";
+import { deriveVersion, updateItems } from "./spec-version.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
 import { pageChecksum } from "./sync.js";
+
+/**
+ * A concurrent edit of an edge. §5.1.7 `ocp.knowledge.conflict` carries
+ * nodes only, so edge conflicts go on the wire as §5.6.5 `ocp.sync.conflict`
+ * with `syncId` = the conflict id and one entry of `type: "knowledge.edge"`
+ * (plus the extension fields `conflictId`, `conflictType`,
+ * `suggestedResolution`).
+ */
+export interface EdgeConflict {
+  readonly conflictId: string;
+  readonly edgeId: string;
+  readonly localVersion: KnowledgeEdge;
+  readonly remoteVersion: KnowledgeEdge;
+  readonly conflictType: "content" | "contradiction" | "version";
+  readonly suggestedResolution?: KnowledgeEdge;
+}
 
 /** Callbacks of the knowledge service. */
 export interface KnowledgeEvents {
   knowledge(nodes: KnowledgeNode[], from: string, receipt: MessageReceipt): void;
   deleted(ids: string[], from: string): void;
   conflict(conflict: KnowledgeConflictPayload, detectedBy: string): void;
+  edgeConflict(conflict: EdgeConflict, detectedBy: string): void;
 }
+
+type SyncConflictEntry = SyncConflictPayload["conflicts"][number];
 
 type KnowledgeMessage = MessageOf<
   | "ocp.knowledge.stream"
@@ -40,23 +62,6 @@ type KnowledgeMessage = MessageOf<
   | "ocp.knowledge.control"
   | "ocp.knowledge.conflict"
 >;
-
-/**
- * A node from a sender without version vectors (a plain a2a+ocp agent) gets
- * the vector `{ [sender]: timestamp in ms }`: its later edits dominate its
- * earlier ones, and edits of different senders are concurrent.
- */
-function versioned<T extends KnowledgeNode | KnowledgeEdge>(
-  item: T,
-  from: string,
-  timestamp: string,
-): T & { ocpVersion: Record<string, number> } {
-  const v = (item as Record<string, unknown>)["ocpVersion"];
-  if (typeof v === "object" && v !== null)
-    return item as T & { ocpVersion: Record<string, number> };
-  const stamp = Date.parse((item as { timestamp?: string }).timestamp ?? timestamp);
-  return { ...item, ocpVersion: { [from]: Number.isFinite(stamp) ? stamp : 1 } };
-}
 
 /**
  * Knowledge streaming (§5.1.1–5.1.3, §5.1.6–5.1.7, §12.4). Edits are
@@ -72,6 +77,8 @@ export class KnowledgeService {
   readonly table: SubscriptionTable;
   readonly #pullTimers = new Map<string, ReturnType<typeof setInterval>>();
   readonly #reported = new Set<string>();
+  /** Item id → the conflict its stored version resolved (until a local edit supersedes it). */
+  readonly #conflicted = new Map<string, string>();
 
   constructor(
     private readonly ctx: AgentContext,
@@ -84,6 +91,7 @@ export class KnowledgeService {
     const written = nodes.map((n) =>
       putLocalNode(this.ctx.graph, { ...n, createdBy: n.createdBy ?? this.ctx.id }),
     );
+    for (const item of [...nodes, ...edges]) this.#conflicted.delete(item.id);
     await this.#deliver(this.table.offer(written), true);
     if (edges.length > 0) {
       const writtenEdges = edges.map((e) => putLocalEdge(this.ctx.graph, e));
@@ -92,6 +100,7 @@ export class KnowledgeService {
   }
 
   async delete(nodeIds: readonly string[], edgeIds: readonly string[]): Promise<void> {
+    for (const id of [...nodeIds, ...edgeIds]) this.#conflicted.delete(id);
     const tombs = nodeIds
       .map((id) => deleteLocal(this.ctx.graph, "node", id))
       .filter((t) => t !== undefined) as VersionedNode[];
@@ -168,33 +177,30 @@ export class KnowledgeService {
               `stream ${chunk.streamId} #${chunk.sequenceNumber}: checksum mismatch`,
             );
           }
+          const g = this.ctx.graph;
           for (const n of chunk.nodes)
-            items.push({ kind: "node", item: versioned(n, m.from, m.timestamp) as VersionedNode });
+            items.push({
+              kind: "node",
+              item: deriveVersion(n, m.from, m.timestamp, g.getNode(n.id)),
+            });
           for (const e of chunk.edges ?? [])
-            items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
+            items.push({
+              kind: "edge",
+              item: deriveVersion(e, m.from, m.timestamp, g.getEdge(e.id)),
+            });
         }
         await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
         return;
       }
       case "ocp.knowledge.update": {
-        const p = m.payload as typeof m.payload & {
-          tombstones?: VersionedNode[];
-          edgeTombstones?: VersionedEdge[];
-        };
-        const items: { kind: ItemKind; item: VersionedItem }[] = [];
-        for (const u of p.updates) {
-          const current = this.ctx.graph.getNode(u.nodeId);
-          const merged = { ...(current ?? {}), ...u.changes, id: u.nodeId } as KnowledgeNode;
-          items.push({
-            kind: "node",
-            item: versioned(merged, m.from, m.timestamp) as VersionedNode,
-          });
-        }
-        for (const t of p.tombstones ?? []) items.push({ kind: "node", item: t });
-        for (const e of p.newEdges)
-          items.push({ kind: "edge", item: versioned(e, m.from, m.timestamp) as VersionedEdge });
-        for (const t of p.edgeTombstones ?? []) items.push({ kind: "edge", item: t });
+        const { items, skipped } = updateItems(this.ctx.graph, m.payload, m.from, m.timestamp);
         await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
+        if (skipped.length > 0)
+          throw agentError(
+            "update_skipped",
+            `update from ${m.from}: ${skipped.map((s) => `${s.id} (${s.reason})`).join(", ")}`,
+            { skipped },
+          );
         return;
       }
     }
@@ -212,10 +218,29 @@ export class KnowledgeService {
     if (deleted.length > 0) this.events.deleted(deleted, from);
     for (let i = 0; i < result.conflicts.length; i++) {
       const c = result.conflicts[i];
-      if (c === undefined || result.conflictKinds[i] !== "node" || this.#reported.has(c.conflictId))
-        continue;
+      if (c === undefined) continue;
+      if (this.#conflicted.size >= MAX_REMEMBERED_CONFLICTS) this.#conflicted.clear();
+      this.#conflicted.set(c.local.id, c.conflictId);
+      if (this.#reported.has(c.conflictId)) continue;
       if (this.#reported.size >= MAX_REMEMBERED_CONFLICTS) this.#reported.clear();
       this.#reported.add(c.conflictId);
+      if (result.conflictKinds[i] === "edge") {
+        const conflict: EdgeConflict = {
+          conflictId: c.conflictId,
+          edgeId: c.local.id,
+          localVersion: c.local as VersionedEdge,
+          remoteVersion: c.remote as VersionedEdge,
+          conflictType: c.conflictType,
+          suggestedResolution: c.resolved as VersionedEdge,
+        };
+        this.events.edgeConflict(conflict, this.ctx.id);
+        const { edgeId, ...rest } = conflict;
+        await this.ctx.send("ocp.sync.conflict", from, {
+          syncId: c.conflictId,
+          conflicts: [{ type: "knowledge.edge", itemId: edgeId, ...rest }],
+        });
+        continue;
+      }
       const payload: KnowledgeConflictPayload = {
         conflictId: c.conflictId,
         nodeId: c.local.id,
@@ -229,6 +254,42 @@ export class KnowledgeService {
       if (this.ctx.maySee(payload.localVersion, from))
         await this.ctx.send("ocp.knowledge.conflict", from, payload);
     }
+  }
+
+  /** Whether the stored version of an item resolved a conflict no local edit has superseded. */
+  isConflicted(id: string): boolean {
+    return this.#conflicted.has(id);
+  }
+
+  /**
+   * An incoming §5.6.5 `ocp.sync.conflict` (after a sync, or an edge conflict
+   * report): edge entries are reported as `edgeConflict`; the sender's own
+   * version of every node or edge entry (`localVersion`, on its side) is
+   * merged here, so both sides resolve the conflict the same way.
+   */
+  async reported(payload: SyncConflictPayload, from: string, receipt: MessageReceipt, at: string) {
+    const items: { kind: ItemKind; item: VersionedItem }[] = [];
+    for (const entry of payload.conflicts) {
+      const kind = entryKind(entry);
+      if (kind === undefined) continue;
+      const theirs = entry.localVersion as KnowledgeNode & KnowledgeEdge;
+      if (kind === "edge" && !this.#reported.has(String(entry["conflictId"] ?? ""))) {
+        this.events.edgeConflict(
+          {
+            conflictId: String(entry["conflictId"] ?? payload.syncId),
+            edgeId: entry.itemId,
+            localVersion: entry.localVersion as KnowledgeEdge,
+            remoteVersion: entry.remoteVersion as KnowledgeEdge,
+            conflictType: (entry["conflictType"] as EdgeConflict["conflictType"]) ?? "content",
+          },
+          from,
+        );
+      }
+      const local =
+        kind === "node" ? this.ctx.graph.getNode(theirs.id) : this.ctx.graph.getEdge(theirs.id);
+      items.push({ kind, item: deriveVersion(theirs, from, at, local) as VersionedItem });
+    }
+    if (items.length > 0) await this.applied(applyRemote(this.ctx.graph, items), from, receipt);
   }
 
   close(): void {
@@ -301,4 +362,12 @@ export class KnowledgeService {
       });
     }
   }
+}
+
+/** The kind of a sync conflict entry whose `localVersion` is a valid node or edge. */
+function entryKind(entry: SyncConflictEntry): ItemKind | undefined {
+  const edge = KnowledgeEdgeSchema.safeParse(entry.localVersion).success;
+  if (entry.type === "knowledge.edge") return edge ? "edge" : undefined;
+  if (KnowledgeNodeSchema.safeParse(entry.localVersion).success) return "node";
+  return edge ? "edge" : undefined;
 }

@@ -4,6 +4,7 @@ import type {
   KnowledgeSyncRequestPayload,
   KnowledgeSyncResponsePayload,
   MessageOf,
+  SyncConflictPayload,
 } from "@ocp/a2a-ocp-messaging";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
@@ -25,9 +26,26 @@ export interface SyncReport {
   readonly durationMs: number;
 }
 
+/** Options of the generic sync exchange (§5.6.1). */
+export interface SyncOptions {
+  /** Only what changed after this ISO 8601 time (a responder without our version vectors uses it). */
+  readonly lastSyncedAt?: string;
+  /** The responder sends its offer, pages and completion with this envelope priority. */
+  readonly priority?: "low" | "normal" | "high";
+}
+
 /** What the sync service needs from the agent besides the context. */
 export interface SyncHooks {
   applied(result: ApplyResult, from: string, receipt: MessageReceipt): void;
+  /** Whether the stored version of an item resolved a conflict (counted in `conflicts` of our completions). */
+  isConflicted(id: string): boolean;
+  /** An incoming `ocp.sync.conflict`. */
+  conflictReport(
+    payload: SyncConflictPayload,
+    from: string,
+    receipt: MessageReceipt,
+    at: string,
+  ): Promise<void>;
   awarenessEntries(): AwarenessResponsePayload["agents"];
   mergeAwareness(agents: AwarenessResponsePayload["agents"]): void;
 }
@@ -62,7 +80,13 @@ export class SyncService {
   /** Responder side: prepared answers waiting for `ocp.sync.accept`. */
   readonly #offers = new Map<
     string,
-    { to: string; pages: KnowledgeSyncResponsePayload[]; scope: readonly string[]; started: number }
+    {
+      to: string;
+      pages: KnowledgeSyncResponsePayload[];
+      scope: readonly string[];
+      started: number;
+      priority: "low" | "normal" | "high";
+    }
   >();
 
   constructor(
@@ -88,6 +112,7 @@ export class SyncService {
   sync(
     peer: string,
     scope: readonly ("knowledge" | "awareness")[] = ["knowledge", "awareness"],
+    options: SyncOptions = {},
   ): Promise<SyncReport> {
     const syncId = `sync-${globalThis.crypto.randomUUID()}`;
     this.#generic.add(syncId);
@@ -95,7 +120,8 @@ export class SyncService {
     const payload = {
       syncId,
       scope: [...scope],
-      priority: "normal" as const,
+      priority: options.priority ?? "normal",
+      ...(options.lastSyncedAt === undefined ? {} : { lastSyncedAt: options.lastSyncedAt }),
       versionVector: requestVector(this.ctx.graph, [peer]),
     };
     this.ctx.send("ocp.sync.request", peer, payload).catch((e) => this.#fail(syncId, e));
@@ -123,12 +149,18 @@ export class SyncService {
         return true;
       }
       case "ocp.knowledge.sync.response":
-        return this.#page(message.from, message.payload, receiptOf(message));
+        return this.#page(message.from, message.payload, receiptOf(message), message.timestamp);
       case "ocp.sync.request": {
-        const scope = message.payload.scope;
+        const { scope, lastSyncedAt } = message.payload;
+        const priority = message.payload.priority ?? "normal";
         const raw = (message.payload as Record<string, unknown>)["versionVector"];
         const versionVector =
           typeof raw === "object" && raw !== null ? (raw as Record<string, number>) : undefined;
+        // Our version vectors say exactly what the requester lacks; without them, lastSyncedAt does.
+        const filters =
+          versionVector === undefined && lastSyncedAt !== undefined
+            ? { filters: { updatedAfter: lastSyncedAt } }
+            : {};
         const pages = scope.includes("knowledge")
           ? [
               ...deltaPages(
@@ -136,6 +168,7 @@ export class SyncService {
                 {
                   syncId: message.payload.syncId,
                   ...(versionVector === undefined ? {} : { versionVector }),
+                  ...filters,
                 },
                 SYNC_PAGE_ITEMS,
                 (n) => this.ctx.maySee(n, message.from),
@@ -148,13 +181,19 @@ export class SyncService {
           pages,
           scope,
           started: this.ctx.now(),
+          priority,
         });
-        await this.ctx.send("ocp.sync.offer", message.from, {
-          syncId: message.payload.syncId,
-          dataSize,
-          dataTypes: [...scope],
-          estimatedTime: Math.ceil(dataSize / 10_000_000),
-        });
+        await this.ctx.send(
+          "ocp.sync.offer",
+          message.from,
+          {
+            syncId: message.payload.syncId,
+            dataSize,
+            dataTypes: [...scope],
+            estimatedTime: Math.ceil(dataSize / 10_000_000),
+          },
+          { priority },
+        );
         return true;
       }
       case "ocp.sync.offer": {
@@ -172,28 +211,39 @@ export class SyncService {
         if (offer === undefined || offer.to !== message.from) return false;
         this.#offers.delete(message.payload.syncId);
         if (!message.payload.accepted) return true;
+        const { priority } = offer;
         let bytes = 0;
         let items = 0;
+        let conflicts = 0;
         for (const page of offer.pages) {
           bytes += JSON.stringify(page).length;
           items += page.nodes.length + page.edges.length;
-          await this.ctx.send("ocp.knowledge.sync.response", message.from, page);
+          for (const item of [...page.nodes, ...page.edges])
+            if (this.hooks.isConflicted(item.id)) conflicts += 1;
+          await this.ctx.send("ocp.knowledge.sync.response", message.from, page, { priority });
         }
         if (offer.scope.includes("awareness")) {
           const agents = this.hooks.awarenessEntries();
           items += agents.length;
-          await this.ctx.send("ocp.awareness.response", message.from, {
-            queryId: message.payload.syncId,
-            agents,
-          });
+          await this.ctx.send(
+            "ocp.awareness.response",
+            message.from,
+            { queryId: message.payload.syncId, agents },
+            { priority },
+          );
         }
-        await this.ctx.send("ocp.sync.complete", message.from, {
-          syncId: message.payload.syncId,
-          bytesTransferred: bytes,
-          itemsSynced: items,
-          conflicts: 0,
-          duration: this.ctx.now() - offer.started,
-        });
+        await this.ctx.send(
+          "ocp.sync.complete",
+          message.from,
+          {
+            syncId: message.payload.syncId,
+            bytesTransferred: bytes,
+            itemsSynced: items,
+            conflicts,
+            duration: this.ctx.now() - offer.started,
+          },
+          { priority },
+        );
         return true;
       }
       case "ocp.awareness.response": {
@@ -216,6 +266,12 @@ export class SyncService {
         return true;
       }
       case "ocp.sync.conflict":
+        await this.hooks.conflictReport(
+          message.payload,
+          message.from,
+          receiptOf(message),
+          message.timestamp,
+        );
         return true;
     }
   }
@@ -265,12 +321,17 @@ export class SyncService {
     );
   }
 
-  #page(from: string, page: KnowledgeSyncResponsePayload, receipt: MessageReceipt): boolean {
+  #page(
+    from: string,
+    page: KnowledgeSyncResponsePayload,
+    receipt: MessageReceipt,
+    at: string,
+  ): boolean {
     const session = this.#sessions.get(page.syncId);
     if (session === undefined || session.peer !== from) return false;
     this.#touch(page.syncId);
     try {
-      const result = session.receiver.accept(page);
+      const result = session.receiver.accept(page, at);
       session.bytes += JSON.stringify(page).length;
       session.pages += 1;
       result.conflicts.forEach((c, i) => {

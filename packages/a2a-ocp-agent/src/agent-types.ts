@@ -10,6 +10,7 @@ import type {
   VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
 import type { ConsensusDecision } from "./agent-consensus.js";
+import type { EdgeConflict } from "./agent-knowledge.js";
 import type { ConsensusStore, VoteMessage, VoteRejection } from "./consensus.js";
 import type { KnowledgeGraph } from "./graph.js";
 import type { AgentLink } from "./link.js";
@@ -58,6 +59,8 @@ export interface OCPAgentEvents extends Record<string, unknown[]> {
   deleted: [ids: string[], from: string];
   /** A conflict this agent detected (reported once, and sent to the other side), or one reported to it. */
   conflict: [conflict: KnowledgeConflictPayload, detectedBy: string];
+  /** A concurrent edit of an edge this agent detected (and sent as `ocp.sync.conflict`), or one reported to it. */
+  edgeConflict: [conflict: EdgeConflict, detectedBy: string];
   proposal: [proposal: ConsensusProposePayload, from: string];
   vote: [vote: VoteMessage];
   voteRejected: [vote: VoteMessage, rejection: VoteRejection];

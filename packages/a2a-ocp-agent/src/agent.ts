@@ -26,8 +26,9 @@ import {
   CollectiveService,
 } from "./agent-collective.js";
 import { ConsensusService, type ProposeOptions } from "./agent-consensus.js";
+import { EventService } from "./agent-events.js";
 import { KnowledgeService } from "./agent-knowledge.js";
-import { type SyncReport, SyncService } from "./agent-sync.js";
+import { type SyncOptions, type SyncReport, SyncService } from "./agent-sync.js";
 import {
   DEFAULT_VISIBILITY_POLICY,
   type OCPAgentEvents,
@@ -38,20 +39,13 @@ import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
 import type { AgentContext, SendOptions } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
-import { matchingSubscriptions } from "./events.js";
 import type { KnowledgeGraph } from "./graph.js";
 import { messageTtl } from "./lifetimes.js";
-import { MAX_EVENT_SUBSCRIPTIONS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
+import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
-
-interface EventSub {
-  readonly eventTypes: string[];
-  readonly filters?: Record<string, unknown>;
-  readonly handler?: (event: EventPublishPayload) => void;
-}
 
 /**
  * An agent of an OCP team (§5): what a developer embeds in an agent. It
@@ -76,7 +70,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   readonly #sync: SyncService;
   readonly #consensus: ConsensusService;
   readonly #collective: CollectiveService;
-  readonly #eventSubs = new Map<string, EventSub>();
+  readonly #events: EventService;
   readonly #awarenessWaiters = new Waiters<AwarenessResponsePayload>();
   #off: (() => void) | undefined;
   #chain: Promise<void> = Promise.resolve();
@@ -103,9 +97,12 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       knowledge: (nodes, from, receipt) => this.emit("knowledge", nodes, from, receipt),
       deleted: (ids, from) => this.emit("deleted", ids, from),
       conflict: (conflict, by) => this.emit("conflict", conflict, by),
+      edgeConflict: (conflict, by) => this.emit("edgeConflict", conflict, by),
     });
     this.#sync = new SyncService(this.#ctx, {
       applied: (result, from, receipt) => this.#knowledge.applied(result, from, receipt),
+      isConflicted: (id) => this.#knowledge.isConflicted(id),
+      conflictReport: (p, from, receipt, at) => this.#knowledge.reported(p, from, receipt, at),
       awarenessEntries: () => this.presence.entries(),
       mergeAwareness: (agents) => {
         for (const a of agents)
@@ -122,6 +119,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         decision: (d) => this.emit("consensus", d),
       },
     );
+    this.#events = new EventService(this.#ctx, (e, id) => this.emit("event", e, id));
     this.#collective = new CollectiveService(
       this.#ctx,
       options.synthesizer ?? new ExtractiveSynthesizer(),
@@ -195,8 +193,12 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     return this.#sync.syncKnowledge(peer, filters);
   }
   /** The generic sync exchange (§5.6) for `knowledge` and/or `awareness`. */
-  sync(peer: string, scope?: readonly ("knowledge" | "awareness")[]): Promise<SyncReport> {
-    return this.#sync.sync(peer, scope);
+  sync(
+    peer: string,
+    scope?: readonly ("knowledge" | "awareness")[],
+    options?: SyncOptions,
+  ): Promise<SyncReport> {
+    return this.#sync.sync(peer, scope, options);
   }
   /** A node of the local graph (undefined when absent or deleted). */
   node(id: string): KnowledgeNode | undefined {
@@ -262,47 +264,24 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   // Events (§5.5)
 
   /** Publishes an event to the team; `options.source`: who raised it, when relayed for another (this agent by default). */
-  async publishEvent(
+  publishEvent(
     eventType: string,
     eventData: unknown,
     severity?: EventPublishPayload["severity"],
     options: { source?: string } = {},
   ): Promise<EventPublishPayload> {
-    const event: EventPublishPayload = {
-      eventId: `evt-${globalThis.crypto.randomUUID()}`,
-      eventType,
-      eventData,
-      timestamp: new Date(this.#ctx.now()).toISOString(),
-      source: options.source ?? this.id,
-      ...(severity === undefined ? {} : { severity }),
-    };
-    await this.#send("ocp.event.publish", BROADCAST, event);
-    return event;
+    return this.#events.publish(eventType, eventData, severity, options.source);
   }
   /** Subscribes to event types (wildcards `*`, `**`) with filters; the hub routes, `handler` and `event` fire. */
-  async subscribeEvents(
+  subscribeEvents(
     eventTypes: string[],
     filters?: Record<string, unknown>,
     handler?: (event: EventPublishPayload) => void,
   ): Promise<string> {
-    if (this.#eventSubs.size >= MAX_EVENT_SUBSCRIPTIONS)
-      throw agentError("limit_exceeded", "too many event subscriptions");
-    const subscriptionId = `esub-${globalThis.crypto.randomUUID()}`;
-    this.#eventSubs.set(subscriptionId, {
-      eventTypes,
-      ...(filters === undefined ? {} : { filters }),
-      ...(handler === undefined ? {} : { handler }),
-    });
-    await this.#send("ocp.event.subscribe", BROADCAST, {
-      subscriptionId,
-      eventTypes,
-      ...(filters === undefined ? {} : { filters }),
-    });
-    return subscriptionId;
+    return this.#events.subscribe(eventTypes, filters, handler);
   }
-  async unsubscribeEvents(subscriptionId: string): Promise<void> {
-    this.#eventSubs.delete(subscriptionId);
-    await this.#send("ocp.event.unsubscribe", BROADCAST, { subscriptionId });
+  unsubscribeEvents(subscriptionId: string): Promise<void> {
+    return this.#events.unsubscribe(subscriptionId);
   }
 
   async #send<T extends KnownMessageType>(
@@ -311,7 +290,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     payload: PayloadInit<T>,
     options: SendOptions = {},
   ): Promise<MessageOf<T>> {
-    const { correlationId, deadline } = options;
+    const { correlationId, deadline, priority } = options;
     const message = createMessage({
       type,
       from: this.id,
@@ -319,6 +298,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       payload,
       ttl: messageTtl(type, this.#ctx.now(), deadline),
       ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
+      ...(priority === undefined ? {} : { priority }),
     });
     const signed = signObject(
       message as Record<string, unknown>,
@@ -383,16 +363,9 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
           await this.#sync.handle(m);
         return;
       case "ocp.event.publish":
-        return this.#onEvent(m.payload);
+        return this.#events.received(m.payload);
       case "ocp.event.notification":
-        return this.#onEvent(m.payload.event, m.payload.subscriptionId);
-    }
-  }
-
-  #onEvent(event: EventPublishPayload, only?: string): void {
-    for (const [id, sub] of matchingSubscriptions(this.#eventSubs, event, only)) {
-      sub.handler?.(event);
-      this.emit("event", event, id);
+        return this.#events.received(m.payload.event, m.payload.subscriptionId);
     }
   }
 }

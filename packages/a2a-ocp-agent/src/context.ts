@@ -16,6 +16,8 @@ export interface SendOptions {
    * responses): its `ttl` follows from it (see `lifetimes.ts`).
    */
   readonly deadline?: number;
+  /** The envelope `priority` (hubs order queued deliveries by it). */
+  readonly priority?: "low" | "normal" | "high" | "urgent";
 }
 
 /** What the agent's services share: identity, graph, and a signed send. */

@@ -4,6 +4,8 @@ import { OcpError } from "@ocp/types";
 export const AGENT_ERROR_CODES = {
   sync_checksum_mismatch: "sync: a page's SHA-256 checksum differs from its content",
   sync_failed: "sync: the peer refused, timed out, or answered out of order",
+  update_skipped:
+    "knowledge: a NodeUpdate names a deleted node, or an unknown one whose changes are not a whole node",
   duplicate_vote: "consensus: this agent already voted on the proposal; the first vote counts",
   vote_rejected: "consensus: the vote is unsigned, forged, late, or for an unknown proposal",
   unknown_proposal: "consensus: no proposal with this id",

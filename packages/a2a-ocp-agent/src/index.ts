@@ -13,7 +13,8 @@ export {
   DEFAULT_COLLECTIVE_TIMEOUT_MS,
 } from "./agent-collective.js";
 export type { ConsensusDecision, ProposeOptions } from "./agent-consensus.js";
-export type { SyncReport } from "./agent-sync.js";
+export type { EdgeConflict } from "./agent-knowledge.js";
+export type { SyncOptions, SyncReport } from "./agent-sync.js";
 export {
   DEFAULT_VISIBILITY_POLICY,
   type OCPAgentEvents,
@@ -63,6 +64,14 @@ export {
   type VersionedItem,
   type VersionedNode,
 } from "./merge.js";
+export {
+  listenForPeers,
+  PEER_FEATURES,
+  type PeerLinkOptions,
+  type PeerListener,
+  type PeerListenerOptions,
+  peerLink,
+} from "./peer.js";
 export { type MessageReceipt, messageDigest, receiptOf } from "./receipt.js";
 export { excerptOf, type SearchOptions, searchNodes } from "./search.js";
 export { matchesFilters, nodeDomains, SubscriptionTable } from "./subscriptions.js";

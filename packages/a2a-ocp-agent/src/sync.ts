@@ -11,6 +11,7 @@ import {
   type VersionedItem,
   type VersionedNode,
 } from "./merge.js";
+import { deriveVersion } from "./spec-version.js";
 import { nodeDomains } from "./subscriptions.js";
 
 /**
@@ -105,17 +106,22 @@ export function* deltaPages(
   yield page(true);
 }
 
-/** The items of a page as {@link applyRemote} takes them (items without a version vector are skipped). */
+/**
+ * The items of a page as {@link applyRemote} takes them. Items without our
+ * `ocpVersion` (a plain a2a+ocp peer) get a version derived from what they
+ * carry ({@link deriveVersion}); `at` is the page's message timestamp.
+ */
 export function pageItems(
+  graph: KnowledgeGraph,
   page: KnowledgeSyncResponsePayload,
+  peer: string,
+  at: string,
 ): { kind: ItemKind; item: VersionedItem }[] {
   const out: { kind: ItemKind; item: VersionedItem }[] = [];
-  const versioned = (item: Record<string, unknown>) =>
-    typeof item["ocpVersion"] === "object" && item["ocpVersion"] !== null;
   for (const node of page.nodes)
-    if (versioned(node)) out.push({ kind: "node", item: node as VersionedNode });
+    out.push({ kind: "node", item: deriveVersion(node, peer, at, graph.getNode(node.id)) });
   for (const edge of page.edges)
-    if (versioned(edge)) out.push({ kind: "edge", item: edge as VersionedEdge });
+    out.push({ kind: "edge", item: deriveVersion(edge, peer, at, graph.getEdge(edge.id)) });
   return out;
 }
 
@@ -132,12 +138,13 @@ export class SyncReceiver {
   ) {}
 
   /** Verifies and merges one page; a page whose checksum differs throws and merges nothing. */
-  accept(page: KnowledgeSyncResponsePayload): ApplyResult {
+  accept(page: KnowledgeSyncResponsePayload, at = new Date().toISOString()): ApplyResult {
     if (this.#done) throw agentError("sync_failed", `sync ${page.syncId} already complete`);
     if (!verifyPage(page))
       throw agentError("sync_checksum_mismatch", `sync ${page.syncId}: page checksum mismatch`);
-    const result = applyRemote(this.graph, pageItems(page));
-    this.#items += page.nodes.length + page.edges.length;
+    const result = applyRemote(this.graph, pageItems(this.graph, page, this.peer, at));
+    // Only what was merged counts: items we already had (or had newer) do not.
+    this.#items += result.applied.length;
     this.#conflicts += result.conflicts.length;
     if (page.isComplete) {
       this.#done = true;
