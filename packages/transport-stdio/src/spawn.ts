@@ -6,6 +6,8 @@ import {
   type ContextQueryResult,
   decodeLine,
   type Envelope,
+  EXTENSIONS,
+  EXTENSIONS_ENV,
   encodeLine,
   PROTOCOL_VERSION,
   type ProviderInfo,
@@ -142,7 +144,8 @@ class StdioConnection implements StdioProvider {
 
     this.#child = spawn(options.command, options.args ?? [], {
       cwd: options.cwd,
-      env: scrubbedEnv(options.env),
+      // OCP_EXTENSIONS asks for our extensions out of band: the handshake stays the reference's.
+      env: { [EXTENSIONS_ENV]: EXTENSIONS.join(","), ...scrubbedEnv(options.env) },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
       windowsHide: true,
