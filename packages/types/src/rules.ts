@@ -165,8 +165,7 @@ export const RULES = [
   {
     id: "T1",
     source: "extension",
-    summary:
-      "no frame's token_cost understates its content: counted > declared × 2 + 16 (o200k_base)",
+    summary: "no frame's content counts more than 2 × its token_cost + 16 tokens (o200k_base)",
     host: "drop",
     check: "cost-truth",
     suite: "fail",
