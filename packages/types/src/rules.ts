@@ -246,15 +246,21 @@ const SUITE_WORDS: Record<SuiteVerdict, string> = {
   host: "host harness check",
 };
 
-/** The rule table as Markdown, as `docs/design.md` shows it. */
+/** The rule table as Markdown, as `docs/design.md` shows it (columns aligned, as the formatter leaves them). */
 export function renderRuleTable(): string {
-  const rows = RULES.map(
-    (rule) =>
-      `| ${rule.id} | ${rule.source === "spec" ? "spec MUST" : "extension"} | ${rule.summary} | ${rule.host}: ${HOST_WORDS[rule.host]} | \`${rule.check}\` | ${SUITE_WORDS[rule.suite]} |`,
+  const head = ["rule", "source", "requirement", "`@ocp/host`", "check", "`ocp-inspect`"];
+  const rows = RULES.map((rule) => [
+    rule.id,
+    rule.source === "spec" ? "spec MUST" : "extension",
+    rule.summary,
+    `${rule.host}: ${HOST_WORDS[rule.host]}`,
+    `\`${rule.check}\``,
+    SUITE_WORDS[rule.suite],
+  ]);
+  const widths = head.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => row[column]!.length)),
   );
-  return [
-    "| rule | source | requirement | `@ocp/host` | check | `ocp-inspect` |",
-    "| --- | --- | --- | --- | --- | --- |",
-    ...rows,
-  ].join("\n");
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
+  return [line(head), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
 }
