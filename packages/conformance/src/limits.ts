@@ -60,13 +60,6 @@ export const MAX_HTTP_BODY_BYTES = 16 * 1024 * 1024;
 /** Latest bytes of a stdio provider's stderr kept for evidence. */
 export const MAX_STDERR_BYTES = 8 * 1024;
 
-/**
- * cost-truth: a frame fails when its declared `token_cost` is below this
- * share of the o200k_base count of its content (a provider that claims 1
- * token for 10 KB fails; one counting with another BPE passes).
- */
-export const COST_TRUTH_MIN_RATIO = 0.5;
-
 /** cost-truth: a declared cost above this multiple of the count is reported (never failed). */
 export const COST_TRUTH_OVER_RATIO = 2;
 

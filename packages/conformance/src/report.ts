@@ -1,4 +1,4 @@
-import type { Capabilities, ProviderInfo } from "@ocp/types";
+import { type Capabilities, type ProviderInfo, RULES } from "@ocp/types";
 
 /** The stable check names, shared with the Rust reference where it has them. */
 export const CHECKS = {
@@ -38,20 +38,28 @@ export interface CheckSpec {
   readonly advisory: boolean;
 }
 
-/** Every provider check, in report order. */
-export const CHECK_SPECS: readonly CheckSpec[] = [
-  { name: "handshake", requirements: ["H1", "H2"], advisory: false },
-  { name: "version-mismatch", requirements: ["H3"], advisory: false },
-  { name: "frame-validity", requirements: ["F1", "F2", "F3"], advisory: false },
-  { name: "budget-honesty", requirements: ["B1"], advisory: false },
-  { name: "cost-truth", requirements: ["T1"], advisory: false },
-  { name: "schema", requirements: ["S1"], advisory: false },
-  { name: "kinds-filter", requirements: ["K1"], advisory: true },
-  { name: "max-frames", requirements: ["M1"], advisory: true },
-  { name: "correlation", requirements: ["X-CORR"], advisory: true },
-  { name: "malformed-input-tolerance", requirements: ["R1"], advisory: false },
-  { name: "shutdown-clean", requirements: ["R2"], advisory: false },
-];
+/** Whether the rule table (`RULES` of `@ocp/types`) makes a check advisory. */
+function advisoryByRules(name: CheckName): boolean {
+  const rules = RULES.filter((rule) => rule.check === name);
+  return rules.length > 0 && rules.every((rule) => rule.suite === "advisory");
+}
+
+/** Every provider check, in report order; advisory exactly where the rule table says so. */
+export const CHECK_SPECS: readonly CheckSpec[] = (
+  [
+    ["handshake", ["H1", "H2"]],
+    ["version-mismatch", ["H3"]],
+    ["frame-validity", ["F1", "F2", "F3"]],
+    ["budget-honesty", ["B1"]],
+    ["cost-truth", ["T1"]],
+    ["schema", ["S1"]],
+    ["kinds-filter", ["K1"]],
+    ["max-frames", ["M1"]],
+    ["correlation", ["X-CORR"]],
+    ["malformed-input-tolerance", ["R1"]],
+    ["shutdown-clean", ["R2"]],
+  ] as const
+).map(([name, requirements]) => ({ name, requirements, advisory: advisoryByRules(name) }));
 
 /** Every host-side check, in report order. All of them decide. */
 export const HOST_CHECK_SPECS: readonly CheckSpec[] = [

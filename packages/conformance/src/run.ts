@@ -1,4 +1,4 @@
-import { type ContextQuery, PROTOCOL_VERSION } from "@ocp/types";
+import { type ContextQuery, EXTENSIONS, PROTOCOL_VERSION } from "@ocp/types";
 import { checkCorrelation } from "./checks/correlation.js";
 import { judgeKinds, judgeMaxFrames, MAX_FRAMES_PROBE, pickKind } from "./checks/filters.js";
 import { judgeProbe } from "./checks/frames.js";
@@ -222,7 +222,12 @@ async function runMain(
   found: Found,
   settleProbe: (reply: Reply) => void,
 ): Promise<{ identity?: NegotiatedIdentity; probe?: Reply }> {
-  session.send({ type: "handshake", protocol_version: PROTOCOL_VERSION }, "handshake");
+  // The main connection asks for our extensions (correlation is checked here);
+  // the version-mismatch and malformed-input connections stay plain (S1).
+  session.send(
+    { type: "handshake", protocol_version: PROTOCOL_VERSION, extensions: [...EXTENSIONS] },
+    "handshake",
+  );
   const handshake = judgeHandshake(await session.next(bounds.handshake));
   found.handshake = handshake.check;
   const later: CheckName[] = [

@@ -53,11 +53,10 @@ describe("report verdicts", () => {
     expect(tally({ checks })).toEqual({ passed: 1, failed: 1, skipped: 1, advisoryFailed: 1 });
   });
 
-  it("exactly kinds-filter, max-frames and correlation are advisory", () => {
+  it("exactly kinds-filter and max-frames are advisory: the rules the host only trims", () => {
     expect(CHECK_SPECS.filter((spec) => spec.advisory).map((spec) => spec.name)).toEqual([
       "kinds-filter",
       "max-frames",
-      "correlation",
     ]);
   });
 
@@ -76,7 +75,7 @@ describe("report verdicts", () => {
     const text = formatReport(report);
     expect(text).toContain("  ✓ handshake [H1, H2]\n      ok");
     expect(text).toContain("  ✗ budget-honesty [B1]\n      B1: over");
-    expect(text).toContain("  – correlation [X-CORR] (advisory)");
+    expect(text).toContain("  – correlation [X-CORR]\n");
     expect(text).toMatch(/NOT CONFORMANT — 1 failed, 1 passed, 1 skipped\n$/);
     expect(text).not.toContain("\u001b[");
     expect(formatReport(report, { color: true })).toContain("\u001b[31m");
@@ -91,7 +90,7 @@ describe("cost-truth (T1)", () => {
     );
     expect(check.status).toBe("fail");
     expect(check.evidence).toBe(
-      `T1: under-reports by more than 2×: frame 0 ("f-1") declares 1, its content counts ${countContentTokens(content)} o200k_base tokens`,
+      `T1: under-reports by more than 2× + 16: frame 0 ("f-1") declares 1, its content counts ${countContentTokens(content)} o200k_base tokens (allowed 18)`,
     );
   });
 
@@ -194,10 +193,18 @@ describe("probes", () => {
         .evidence,
     ).toBe("H3: no named answer to a handshake of ocp/99.0: the provider exited with code 1");
     const reply = (raw: string) => new FixtureLogic().handle(raw);
+    // A plain peer gets a plain error; one that asked for error_code gets the code (X-CODE).
     expect(reply('{"type":"handshake","protocol_version":"ocp/99.0"}')).toMatchObject({
       kind: "reply",
-      envelope: { type: "error", code: "incompatible_version" },
+      envelope: { type: "error" },
     });
+    expect(
+      (reply('{"type":"handshake","protocol_version":"ocp/99.0"}') as { envelope: object })
+        .envelope,
+    ).not.toHaveProperty("code");
+    expect(
+      reply('{"type":"handshake","protocol_version":"ocp/99.0","extensions":["error_code"]}'),
+    ).toMatchObject({ kind: "reply", envelope: { type: "error", code: "incompatible_version" } });
   });
 
   it("R2: a non-zero exit on shutdown fails; a clean exit passes", () => {

@@ -1,5 +1,6 @@
 import type { Capabilities, ProviderInfo } from "@ocp/types";
 import type { ConsentReceipt } from "./consent.js";
+import type { LegOutcome } from "./fanout.js";
 
 /** How a provider reaches the host. */
 export type ProviderTransport = "in-process" | "stdio" | "http";
@@ -28,6 +29,8 @@ export interface HostEvents {
   };
   /** B2: a provider's frames were dropped, with the figures that condemned them. */
   frames_dropped: { providerId: string; frames: number; rules: string[]; message: string };
+  /** K1, M1: frames of kinds not asked for, or past max_frames, were removed; the rest kept. */
+  frames_trimmed: { providerId: string; removed: number; rules: string[]; message: string };
 }
 
 export type HostEventName = keyof HostEvents;
@@ -72,4 +75,46 @@ export class HostEventEmitter {
       }
     }
   }
+}
+
+/**
+ * Reports one finished leg: the loud line and `frames_trimmed` (K1, M1) or
+ * `frames_dropped` (B2) when the audit acted, then `leg_finished`.
+ */
+export function reportLeg(
+  events: HostEventEmitter,
+  warn: (message: string) => void,
+  providerId: string,
+  outcome: LegOutcome,
+): void {
+  if (outcome.kind === "ok" && outcome.trimmed !== undefined) {
+    warn(outcome.trimmed.message);
+    events.emit("frames_trimmed", {
+      providerId,
+      removed: outcome.trimmed.removed,
+      rules: [...new Set(outcome.trimmed.violations.map((v) => v.rule))],
+      message: outcome.trimmed.message,
+    });
+  }
+  if (outcome.kind === "dropped") {
+    warn(outcome.liar.message);
+    events.emit("frames_dropped", {
+      providerId,
+      frames: outcome.liar.frames.length,
+      rules: [...new Set(outcome.liar.violations.map((v) => v.rule))],
+      message: outcome.liar.message,
+    });
+  }
+  events.emit("leg_finished", {
+    providerId,
+    outcome: outcome.kind,
+    ...(outcome.kind === "failed" ? { reason: outcome.failure.reason } : {}),
+    frames: outcome.kind === "failed" ? 0 : outcome.result.frames.length,
+    latencyMs:
+      outcome.kind === "ok"
+        ? outcome.latencyMs
+        : outcome.kind === "failed"
+          ? outcome.failure.latencyMs
+          : outcome.liar.latencyMs,
+  });
 }

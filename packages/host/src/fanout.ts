@@ -8,8 +8,9 @@ import {
   describeIssues,
   isOcpError,
   type OcpError,
+  StrictContextQueryResultSchema,
 } from "@ocp/types";
-import { type AuditViolation, auditResult, describeViolations } from "./audit.js";
+import { type AuditViolation, auditAnswer, describeViolations } from "./audit.js";
 import { hostError } from "./errors.js";
 
 /** Why a fan-out leg produced no frames. Every one is a value, never a throw. */
@@ -38,6 +39,20 @@ export interface Liar {
   /** The loud report: provider, rules and figures. */
   readonly message: string;
   readonly latencyMs: number;
+}
+
+/**
+ * K1, M1 (extensions): a provider that sent frames of kinds not asked for or
+ * more than `max_frames`; those frames were removed and the rest kept, as the
+ * rule table says (the suite only advises on these).
+ */
+export interface Trim {
+  readonly providerId: string;
+  readonly violations: readonly AuditViolation[];
+  /** Frames removed. */
+  readonly removed: number;
+  /** The report: provider, rules and figures. */
+  readonly message: string;
 }
 
 export interface AcceptedFrame {
@@ -71,6 +86,8 @@ export interface FanOutResult {
   readonly accepted: readonly AcceptedFrame[];
   readonly failures: readonly LegFailure[];
   readonly liars: readonly Liar[];
+  /** Providers whose answers were trimmed (K1, M1), their remaining frames accepted. */
+  readonly trimmed: readonly Trim[];
   readonly skipped: readonly SkippedProvider[];
   readonly usage: readonly ProviderUsage[];
   readonly elapsedMs: number;
@@ -83,6 +100,8 @@ export type LegOutcome =
       readonly providerId: string;
       readonly result: ContextQueryResult;
       readonly latencyMs: number;
+      /** Set when frames were removed (K1, M1); `result` is what was kept. */
+      readonly trimmed?: Trim;
     }
   | { readonly kind: "failed"; readonly failure: LegFailure }
   | { readonly kind: "dropped"; readonly liar: Liar; readonly result: ContextQueryResult };
@@ -217,8 +236,29 @@ export async function runLeg(
       return failure(providerId, "invalid_response", error, elapsed());
     }
     const result = parsed.data;
-    const violations = auditResult(query, result, { measureCosts: options.measureCosts });
-    if (violations.length > 0) {
+    const audit = auditAnswer(query, result, { measureCosts: options.measureCosts });
+    const violations = audit.violations;
+    const strict =
+      audit.verdict === "drop" ? undefined : StrictContextQueryResultSchema.safeParse(audit.result);
+    if (strict?.success === false) {
+      // S1: what the reference's schema refuses (an empty id, an empty provenance type, …).
+      const error = hostError(
+        "invalid_response",
+        `provider "${providerId}" answered with a result the envelope schema refuses (S1): ${describeIssues(strict.error)}`,
+        { details: { providerId } },
+      );
+      return failure(providerId, "invalid_response", error, elapsed());
+    }
+    if (audit.verdict === "trim") {
+      const trimmed: Trim = {
+        providerId,
+        violations,
+        removed: audit.removed,
+        message: describeViolations(providerId, query, result, violations, "trimmed"),
+      };
+      return { kind: "ok", providerId, result: audit.result, latencyMs: elapsed(), trimmed };
+    }
+    if (audit.verdict === "drop") {
       const liar: Liar = {
         providerId,
         violations,
@@ -249,9 +289,11 @@ export function assembleFanOut(
   const accepted: AcceptedFrame[] = [];
   const failures: LegFailure[] = [];
   const liars: Liar[] = [];
+  const trimmed: Trim[] = [];
   const usage: ProviderUsage[] = [];
   for (const outcome of outcomes) {
     if (outcome.kind === "ok") {
+      if (outcome.trimmed !== undefined) trimmed.push(outcome.trimmed);
       for (const frame of outcome.result.frames)
         accepted.push({ providerId: outcome.providerId, frame });
       usage.push({
@@ -287,7 +329,7 @@ export function assembleFanOut(
       });
     }
   }
-  return { query, accepted, failures, liars, skipped, usage, elapsedMs };
+  return { query, accepted, failures, liars, trimmed, skipped, usage, elapsedMs };
 }
 
 function sumCost(frames: readonly ContextFrame[]): number {

@@ -13,6 +13,7 @@ import {
   type HostEventName,
   type HostListener,
   type ProviderTransport,
+  reportLeg,
 } from "./events.js";
 import {
   assembleFanOut,
@@ -235,8 +236,9 @@ export class Host {
   /**
    * Queries one provider. Throws `consent_required` (before transmitting
    * anything, C2), `timeout`, `aborted`, `provider_error` and, when its answer
-   * breaks a rule (B1, F1-F3, K1, M1, T1), `provider_violation` with the
-   * violations in `details`: its frames are never returned (B2).
+   * breaks a rule that drops (B1, F1-F3, T1), `provider_violation` with the
+   * violations in `details`: its frames are never returned (B2). An answer
+   * that only breaks K1 or M1 comes back trimmed (see the rule table).
    */
   async queryProvider(
     providerId: string,
@@ -347,27 +349,7 @@ export class Host {
         measureCosts: this.#measureCosts,
       });
     }
-    if (outcome.kind === "dropped") {
-      this.#warn(outcome.liar.message);
-      this.#events.emit("frames_dropped", {
-        providerId: id,
-        frames: outcome.liar.frames.length,
-        rules: [...new Set(outcome.liar.violations.map((v) => v.rule))],
-        message: outcome.liar.message,
-      });
-    }
-    this.#events.emit("leg_finished", {
-      providerId: id,
-      outcome: outcome.kind,
-      ...(outcome.kind === "failed" ? { reason: outcome.failure.reason } : {}),
-      frames: outcome.kind === "failed" ? 0 : outcome.result.frames.length,
-      latencyMs:
-        outcome.kind === "ok"
-          ? outcome.latencyMs
-          : outcome.kind === "failed"
-            ? outcome.failure.latencyMs
-            : outcome.liar.latencyMs,
-    });
+    reportLeg(this.#events, (message) => this.#warn(message), id, outcome);
     return outcome;
   }
 

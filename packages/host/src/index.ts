@@ -1,6 +1,8 @@
 export {
+  type Audit,
   type AuditOptions,
   type AuditViolation,
+  auditAnswer,
   auditResult,
   type CostViolation,
   describeViolations,
@@ -43,6 +45,7 @@ export {
   runLeg,
   type SkippedProvider,
   servesKinds,
+  type Trim,
 } from "./fanout.js";
 export {
   attribute,

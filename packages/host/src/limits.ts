@@ -32,14 +32,11 @@ export const DEFAULT_COMPOSE_MAX_FRAMES = 256;
 export const MAX_COMPOSE_CANDIDATES = 200_000;
 
 /**
- * T1 (extension): a frame's declared `token_cost` understates its content
- * when the measured count (o200k_base over title and content) exceeds
- * `declared * COST_TOLERANCE_RATIO + COST_TOLERANCE_SLACK`. The slack covers
- * providers that count with another tokenizer; the ratio covers short text.
+ * T1 (extension): the one threshold of the rule table, shared with the suite
+ * (`@ocp/types`): a frame breaks T1 when the o200k_base count of its content
+ * exceeds `declared * COST_TOLERANCE_RATIO + COST_TOLERANCE_SLACK`.
  */
-export const COST_TOLERANCE_RATIO = 2;
-/** See {@link COST_TOLERANCE_RATIO}. */
-export const COST_TOLERANCE_SLACK = 16;
+export { COST_TOLERANCE_RATIO, COST_TOLERANCE_SLACK } from "@ocp/types";
 
 /** Largest consent file `ConsentStore.open` reads; larger is refused. */
 export const MAX_CONSENT_FILE_BYTES = 16 * 1024 * 1024;

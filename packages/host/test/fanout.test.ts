@@ -96,12 +96,15 @@ describe("queryAll fan-out", () => {
     expect(result.liars[0]!.message).toContain("score 1.5 is outside [0, 1]");
   });
 
-  it("K1, M1: drops a provider that returns a kind not asked for or more than max_frames", async () => {
+  it("K1, M1: trims (never drops) a provider that returns a kind not asked for or more than max_frames, and reports it", async () => {
     const { host } = quietHost();
     host.add(
       fakeProvider({
         id: "wrong-kind",
-        answer: async () => ({ frames: [frame({ id: "s", kind: "snippet" })], truncated: false }),
+        answer: async () => ({
+          frames: [frame({ id: "s", kind: "snippet" }), frame({ id: "d" })],
+          truncated: false,
+        }),
       }),
     );
     host.add(
@@ -114,10 +117,19 @@ describe("queryAll fan-out", () => {
       }),
     );
     const result = await host.queryAll({ ...QUERY, max_frames: 2 });
-    expect(result.liars.map((l) => [l.providerId, l.violations.map((v) => v.rule)])).toEqual([
-      ["wrong-kind", ["K1"]],
-      ["too-many", ["M1"]],
+    expect(result.liars).toEqual([]);
+    expect(
+      result.trimmed.map((t) => [t.providerId, t.violations.map((v) => v.rule), t.removed]),
+    ).toEqual([
+      ["wrong-kind", ["K1"], 1],
+      ["too-many", ["M1"], 1],
     ]);
+    expect(result.accepted.map((a) => `${a.providerId}:${a.frame.id}`)).toEqual([
+      "wrong-kind:d",
+      "too-many:f1",
+      "too-many:f2",
+    ]);
+    expect(result.trimmed[0]!.message).toMatch(/^provider "wrong-kind" trimmed \(K1\)/);
   });
 
   it("T1: drops a provider whose declared token_cost understates the measured content", async () => {
@@ -134,7 +146,9 @@ describe("queryAll fan-out", () => {
     const result = await host.queryAll(QUERY);
     const violation = result.liars[0]!.violations[0]!;
     expect(violation.rule).toBe("T1");
-    expect(result.liars[0]!.message).toMatch(/declares token_cost 1 but measures \d+ tokens/);
+    expect(result.liars[0]!.message).toMatch(
+      /declares token_cost 1 but its content counts \d+ o200k_base tokens/,
+    );
   });
 
   it("H3: reports a provider that answers incompatible_version as incompatible", async () => {

@@ -6,6 +6,8 @@ import {
   decodeEnvelope,
   type Envelope,
   type EnvelopeInit,
+  EXTENSIONS,
+  EXTENSIONS_HEADER,
   encodeJson,
   isOcpError,
   PROTOCOL_VERSION,
@@ -105,6 +107,8 @@ class HttpClient {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json",
+      // Our extensions, asked for out of band: the envelopes stay the reference's (X-CORR, X-CODE).
+      [EXTENSIONS_HEADER]: EXTENSIONS.join(","),
     };
     if (options.token !== undefined) {
       // RFC 6750 token characters only: a CR or LF could forge headers. The token is not echoed.

@@ -1,16 +1,22 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import {
   type ContextProvider,
+  ContextQueryResultSchema,
   decodeEnvelope,
   type EnvelopeInit,
+  EXTENSIONS_HEADER,
+  type Extension,
   encodeJson,
+  forPeer,
   isOcpError,
   PROTOCOL_VERSION,
   parseJsonText,
+  readExtensions,
   readWireErrorCode,
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
+import { guardResult } from "@ocp/types/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
 
@@ -33,6 +39,8 @@ export interface HttpProviderServerOptions {
   readonly onShutdown?: "stop" | "acknowledge";
   /** Diagnostics (a failing `provider.shutdown()`); default one line on stderr. Requests are not logged. */
   readonly log?: (message: string) => void;
+  /** The provider kit's guard rail on every answer, as `serveStdio`'s: `fix` (default), `refuse` or `off`. */
+  readonly guard?: "fix" | "refuse" | "off";
 }
 
 export interface HttpProviderServer {
@@ -49,9 +57,27 @@ export interface HttpProviderServer {
   readonly shutdownRequested: Promise<void>;
 }
 
-/** Answers the HTTP status and one envelope. */
+/**
+ * Answers the HTTP status and one envelope, as the peer may see it: an
+ * extension only when the request asked for it (the {@link EXTENSIONS_HEADER}
+ * header, or `extensions` on a handshake).
+ */
 function answer(reply: FastifyReply, status: number, envelope: EnvelopeInit): FastifyReply {
-  return reply.code(status).type("application/json").send(encodeJson(envelope));
+  const request = reply.request;
+  const body = request.body;
+  let asked: unknown[] = String(request.headers[EXTENSIONS_HEADER] ?? "").split(",");
+  if (typeof body === "string" && body.includes('"extensions"')) {
+    const json = parseJsonText(body);
+    const listed = json.ok
+      ? (json.value as { extensions?: unknown } | null)?.extensions
+      : undefined;
+    if (Array.isArray(listed)) asked = [...asked, ...listed];
+  }
+  const peer: ReadonlySet<Extension> = readExtensions(asked);
+  return reply
+    .code(status)
+    .type("application/json")
+    .send(encodeJson(forPeer(envelope, peer)));
 }
 
 function failure(code: WireErrorCode, message: string, id?: string): EnvelopeInit {
@@ -168,7 +194,17 @@ export function createHttpProviderServer(
           if (!reply.raw.writableFinished) goneAway();
         });
         try {
-          const result = await provider.query(envelope.query, { signal: abandoned.signal });
+          const raw = await provider.query(envelope.query, { signal: abandoned.signal });
+          const guard = options.guard ?? "fix";
+          const decoded = guard === "off" ? undefined : ContextQueryResultSchema.safeParse(raw);
+          const result =
+            decoded?.success !== true
+              ? raw
+              : guardResult(envelope.query, decoded.data, {
+                  mode: guard === "refuse" ? "refuse" : "fix",
+                  declaredKinds: provider.capabilities.query.kinds,
+                  warn: log,
+                });
           return answer(reply, 200, { type: "frames", id: envelope.id, result });
         } catch (error) {
           const code = isOcpError(error) ? readWireErrorCode(error.code) : "internal";

@@ -10,7 +10,11 @@ async function serve(...args: Parameters<typeof createHttpProviderServer>) {
   const url = await server.listen();
   const post = async (
     body: string,
-    headers: Record<string, string> = { "content-type": "application/json" },
+    // As our client does: it asks for our extensions (X-CORR, X-CODE) on every request.
+    headers: Record<string, string> = {
+      "content-type": "application/json",
+      "ocp-extensions": "correlation,error_code",
+    },
     to = url,
   ) => {
     const response = await request(to, { method: "POST", body, headers });

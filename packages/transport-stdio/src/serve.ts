@@ -2,15 +2,21 @@ import type { Readable, Writable } from "node:stream";
 import {
   type ContextProvider,
   type ContextQuery,
+  ContextQueryResultSchema,
   decodeLine,
   type EnvelopeInit,
+  EXTENSIONS_ENV,
+  type Extension,
   encodeLine,
+  forPeer,
   isOcpError,
   PROTOCOL_VERSION,
+  readExtensions,
   readWireErrorCode,
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
+import { guardResult } from "@ocp/types/kit";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { settlesWithin } from "./settles-within.js";
@@ -27,6 +33,19 @@ export interface ServeStdioOptions {
   readonly maxLineBytes?: number;
   /** Bound on `provider.shutdown()` before the process exits anyway. */
   readonly shutdownGraceMs?: number;
+  /**
+   * The provider kit's guard rail on every answer (`guardResult` of
+   * `@ocp/types/kit`): `fix` (default) repairs what breaks a rule and logs a
+   * warning, `refuse` answers an `internal` error instead, `off` sends what
+   * the provider returned.
+   */
+  readonly guard?: "fix" | "refuse" | "off";
+  /**
+   * Extensions the host asked for out of band; default the `OCP_EXTENSIONS`
+   * environment variable (set by `@ocp/transport-stdio`'s spawn). A handshake
+   * may add to them with its `extensions` list. A plain host gets none.
+   */
+  readonly extensions?: string;
 }
 
 export interface StdioServer {
@@ -67,6 +86,10 @@ export function serveStdio(
   const running = new Set<Promise<void>>();
   let ordered: Promise<void> = Promise.resolve();
   let handshaken = false;
+  /** What the host asked for (environment, handshake); a plain host gets no extension. */
+  const asked = options.extensions ?? process.env[EXTENSIONS_ENV] ?? "";
+  let peer: ReadonlySet<Extension> = readExtensions(asked);
+  const guard = options.guard ?? "fix";
   let ending = false;
   let silent = false;
   let resolveDone!: (code: number) => void;
@@ -78,7 +101,7 @@ export function serveStdio(
     if (silent) return;
     let line: string;
     try {
-      line = encodeLine(envelope);
+      line = encodeLine(forPeer(envelope, peer));
     } catch (error) {
       const id = "id" in envelope ? envelope.id : undefined;
       log(`provider returned an unencodable reply: ${(error as Error).message}`);
@@ -89,7 +112,17 @@ export function serveStdio(
 
   const answer = async (query: ContextQuery, id: string | undefined): Promise<void> => {
     try {
-      const result = await provider.query(query, { signal: inFlight.signal });
+      const raw = await provider.query(query, { signal: inFlight.signal });
+      // The guard repairs what decodes; what does not is refused by the encoder below.
+      const decoded = guard === "off" ? undefined : ContextQueryResultSchema.safeParse(raw);
+      const result =
+        decoded?.success !== true
+          ? raw
+          : guardResult(query, decoded.data, {
+              mode: guard === "refuse" ? "refuse" : "fix",
+              declaredKinds: provider.capabilities.query.kinds,
+              warn: log,
+            });
       send({ type: "frames", id, result });
     } catch (error) {
       send(errorReply(error, id));
@@ -148,6 +181,7 @@ export function serveStdio(
     const envelope = decoded.value;
     switch (envelope.type) {
       case "handshake":
+        peer = readExtensions([...asked.split(","), ...(envelope.extensions ?? [])]);
         if (!versionsCompatible(version, envelope.protocol_version)) {
           refuse(
             "incompatible_version",

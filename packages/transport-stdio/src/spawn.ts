@@ -6,6 +6,8 @@ import {
   type ContextQueryResult,
   decodeLine,
   type Envelope,
+  EXTENSIONS,
+  EXTENSIONS_ENV,
   encodeLine,
   PROTOCOL_VERSION,
   type ProviderInfo,
@@ -125,7 +127,11 @@ class StdioConnection implements StdioProvider {
         ),
     });
 
-    this.#child = spawnInGroup(options);
+    // OCP_EXTENSIONS asks for our extensions out of band: the handshake stays the reference's.
+    this.#child = spawnInGroup({
+      ...options,
+      env: { [EXTENSIONS_ENV]: EXTENSIONS.join(","), ...options.env },
+    });
     this.pid = this.#child.pid ?? -1;
     const { stdin, stdout, stderr } = this.#child;
     stdin!.on("error", () => {});

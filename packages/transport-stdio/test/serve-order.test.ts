@@ -39,6 +39,7 @@ afterEach(() => {
 function serveChild(args: string[] = []): Served {
   const child = spawn(process.execPath, [fixture("served.mjs"), "--trace", ...args], {
     stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, OCP_EXTENSIONS: "correlation,error_code" },
   });
   children.push(child);
   let pending = "";

@@ -48,8 +48,12 @@ function inMemoryProvider(options: { correlation?: boolean } = {}) {
   return { provider, calls };
 }
 
-/** Serves `provider` over in-memory streams; `next()` reads the next reply. */
-function serve(provider: ContextProvider) {
+/**
+ * Serves `provider` over in-memory streams; `next()` reads the next reply.
+ * The host asked for our extensions, as `@ocp/transport-stdio`'s spawn does,
+ * unless `plain`.
+ */
+function serve(provider: ContextProvider, plain = false) {
   const input = new PassThrough();
   const output = new PassThrough();
   const logs: string[] = [];
@@ -57,6 +61,7 @@ function serve(provider: ContextProvider) {
   const server = serveStdio(provider, {
     input,
     output,
+    extensions: plain ? "" : "correlation,error_code",
     log: (m) => logs.push(m),
     exit: (c) => exits.push(c),
   });
@@ -145,7 +150,14 @@ describe("serveStdio", () => {
     const input = new PassThrough();
     const output = new PassThrough();
     const { provider } = inMemoryProvider();
-    serveStdio(provider, { input, output, maxLineBytes: 100, log: () => {}, exit: () => {} });
+    serveStdio(provider, {
+      input,
+      output,
+      maxLineBytes: 100,
+      log: () => {},
+      exit: () => {},
+      extensions: "error_code",
+    });
     const replies: string[] = [];
     output.on("data", (chunk: Buffer) => replies.push(...chunk.toString().trim().split("\n")));
     input.write(HANDSHAKE);

@@ -46,15 +46,21 @@ describe("spawnStdioProvider against the reference transcript", () => {
 });
 
 describe("spawnStdioProvider environment and diagnostics", () => {
-  it("gives the child PATH, HOME and the named variables only", async () => {
+  it("gives the child PATH, HOME, OCP_EXTENSIONS (what the host asks for) and the named variables only", async () => {
     process.env.OCP_TEST_SECRET = "must-not-leak";
     try {
       const provider = await start("env.mjs", [], { env: { NAMED: "yes" } });
       const result = await provider.query(query("env"));
       const env = JSON.parse(result.frames[0]!.content) as Record<string, string>;
-      const expected = ["NAMED", "PATH", ...(process.env.HOME === undefined ? [] : ["HOME"])];
+      const expected = [
+        "NAMED",
+        "OCP_EXTENSIONS",
+        "PATH",
+        ...(process.env.HOME === undefined ? [] : ["HOME"]),
+      ];
       expect(Object.keys(env).sort()).toEqual(expected.sort());
       expect(env.NAMED).toBe("yes");
+      expect(env.OCP_EXTENSIONS).toBe("correlation,error_code");
       expect(env.PATH).toBe(process.env.PATH);
       expect(env.OCP_TEST_SECRET).toBeUndefined();
     } finally {

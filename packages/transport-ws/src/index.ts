@@ -60,7 +60,12 @@ export {
   type WsErrorCode,
   wsError,
 } from "./errors.js";
-export { type FramingLimits, TEXT_FRAME_CLOSE, TEXT_FRAME_OPEN, unwrapTextFrame } from "./framing.js";
+export {
+  type FramingLimits,
+  TEXT_FRAME_CLOSE,
+  TEXT_FRAME_OPEN,
+  unwrapTextFrame,
+} from "./framing.js";
 export type { HeartbeatOptions } from "./heartbeat.js";
 export {
   CLOSE_TIMEOUT_MS,

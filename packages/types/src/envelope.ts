@@ -17,6 +17,9 @@ export const MAX_CORRELATION_ID_LENGTH = 128;
 const CorrelationIdSchema = z.string().min(1).max(MAX_CORRELATION_ID_LENGTH);
 
 /**
+ * Extension: the host's `extensions` on `handshake` name what it understands
+ * (see `extensions.ts`); a plain host sends none and gets none.
+ *
  * Builds the six envelope variants over a given level of payload schemas, so
  * the decoding level and the conformance level share one definition.
  */
@@ -31,7 +34,11 @@ function envelopeVariants<
     strict ? schema.meta({ id, description }) : schema;
   return [
     tag(
-      z.object({ type: z.literal("handshake"), protocol_version: version }),
+      z.object({
+        type: z.literal("handshake"),
+        protocol_version: version,
+        extensions: z.array(z.string().max(MAX_CORRELATION_ID_LENGTH)).max(16).optional(),
+      }),
       "Handshake",
       "host -> provider: the protocol version the host speaks.",
     ),

@@ -50,6 +50,14 @@ export {
   type WireErrorCode,
 } from "./errors.js";
 export {
+  EXTENSIONS,
+  EXTENSIONS_ENV,
+  EXTENSIONS_HEADER,
+  type Extension,
+  forPeer,
+  readExtensions,
+} from "./extensions.js";
+export {
   type ContextFrame,
   type ContextFrameInit,
   ContextFrameSchema,
@@ -83,6 +91,20 @@ export {
   StrictContextQuerySchema,
   totalTokenCost,
 } from "./query.js";
+export {
+  allowedTokens,
+  COST_TOLERANCE_RATIO,
+  COST_TOLERANCE_SLACK,
+  type HostAction,
+  RULES,
+  type Rule,
+  type RuleId,
+  type RuleSource,
+  renderRuleTable,
+  ruleOf,
+  type SuiteVerdict,
+  understatesCost,
+} from "./rules.js";
 export { type RequirementId, type Violation, validateFrame, validateResult } from "./validate.js";
 export {
   isVersionString,

@@ -1,23 +1,25 @@
 import {
+  allowedTokens,
+  COST_TOLERANCE_RATIO,
+  COST_TOLERANCE_SLACK,
   type ContextQuery,
   type ContextQueryResult,
   totalTokenCost,
+  understatesCost,
   validateFrame,
 } from "@ocp/types";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens, TOKENIZER } from "@ocp/types/tokens";
 import { excerpt, listOf } from "../evidence.js";
-import { COST_TRUTH_MIN_RATIO, COST_TRUTH_OVER_RATIO } from "../limits.js";
+import { COST_TRUTH_OVER_RATIO } from "../limits.js";
 import { describeReply, type Reply } from "../probe.js";
 import { type CheckResult, fail, pass, skip } from "../report.js";
 
-/** The BPE the suite counts content with (the GPT-4o family's). */
-export const TOKENIZER = "o200k_base";
-
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
+/** The BPE the suite counts content with: the one shared counter of `@ocp/types/tokens`. */
+export { TOKENIZER };
 
 /** Exact o200k_base token count; special-token spellings count as text. */
 export function countContentTokens(text: string): number {
-  return countTokens(text, AS_TEXT);
+  return countTokens(text);
 }
 
 /** The probe's answer, judged by frame-validity, budget-honesty and cost-truth. */
@@ -91,9 +93,10 @@ function judgeBudget(result: ContextQueryResult, query: ContextQuery): CheckResu
 }
 
 /**
- * cost-truth: B1 checks arithmetic, not truth. Each frame's content is counted
- * with a real BPE ({@link TOKENIZER}); a declared cost below
- * {@link COST_TRUTH_MIN_RATIO} of the count is a lie about the cost and fails.
+ * cost-truth (T1): B1 checks arithmetic, not truth. Each frame's content is
+ * counted with a real BPE ({@link TOKENIZER}); a count over the rule table's
+ * one threshold (`declared × 2 + 16`, the host's too) is a lie about the cost
+ * and fails.
  * Over-reporting wastes the host's budget but deceives nobody: it is reported,
  * never failed.
  */
@@ -104,18 +107,19 @@ export function judgeCosts(result: ContextQueryResult): CheckResult {
   result.frames.forEach((frame, index) => {
     const counted = countContentTokens(frame.content);
     const line = `${frameName(result, index)} declares ${frame.token_cost}, its content counts ${counted} ${TOKENIZER} tokens`;
-    if (frame.token_cost < COST_TRUTH_MIN_RATIO * counted) under.push(line);
-    else if (frame.token_cost > COST_TRUTH_OVER_RATIO * counted + 16) over.push(line);
+    if (understatesCost(frame.token_cost, counted)) {
+      under.push(`${line} (allowed ${allowedTokens(frame.token_cost)})`);
+    } else if (frame.token_cost > COST_TRUTH_OVER_RATIO * counted + 16) over.push(line);
   });
   if (under.length > 0) {
     return fail(
       "cost-truth",
-      `T1: under-reports by more than ${1 / COST_TRUTH_MIN_RATIO}×: ${listOf(under)}`,
+      `T1: under-reports by more than ${COST_TOLERANCE_RATIO}× + ${COST_TOLERANCE_SLACK}: ${listOf(under)}`,
     );
   }
   const note = over.length > 0 ? `; over-reported (not a failure): ${listOf(over)}` : "";
   return pass(
     "cost-truth",
-    `${result.frames.length} frame(s): every declared token_cost is at least ${COST_TRUTH_MIN_RATIO}× the ${TOKENIZER} count of its content${note}`,
+    `${result.frames.length} frame(s): no ${TOKENIZER} count of a frame's content exceeds ${COST_TOLERANCE_RATIO}× its declared token_cost + ${COST_TOLERANCE_SLACK}${note}`,
   );
 }

@@ -1,6 +1,7 @@
 import { ENVELOPE_SCHEMA_ID, envelopeJsonSchema } from "@ocp/types";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { excerpt, listOf } from "../evidence.js";
+import { REFERENCE_ENVELOPE_SCHEMA } from "../reference-schema.js";
 import { type CheckResult, fail, pass, skip } from "../report.js";
 import type { Recorded } from "../session.js";
 
@@ -21,18 +22,27 @@ const VARIANTS: Readonly<Record<string, string>> = {
   error: "Error",
 };
 
-let validators: { root: Validator; variant: (name: string) => Validator | undefined } | undefined;
+interface Validators {
+  readonly root: Validator;
+  readonly variant: (name: string) => Validator | undefined;
+}
 
-function compile() {
-  if (validators !== undefined) return validators;
+const compiled = new Map<"ours" | "reference", Validators>();
+
+/** Our envelope schema, or the reference's published one (closed objects). */
+function compile(which: "ours" | "reference" = "ours"): Validators {
+  const found = compiled.get(which);
+  if (found !== undefined) return found;
+  const schema = which === "ours" ? envelopeJsonSchema() : REFERENCE_ENVELOPE_SCHEMA;
+  const id = which === "ours" ? ENVELOPE_SCHEMA_ID : String(REFERENCE_ENVELOPE_SCHEMA.$id);
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const root = ajv.compile(envelopeJsonSchema()) as Validator;
-  validators = {
+  const root = ajv.compile(schema) as Validator;
+  const made: Validators = {
     root,
-    variant: (name) =>
-      ajv.getSchema(`${ENVELOPE_SCHEMA_ID}#/$defs/${name}`) as Validator | undefined,
+    variant: (name) => ajv.getSchema(`${id}#/$defs/${name}`) as Validator | undefined,
   };
-  return validators;
+  compiled.set(which, made);
+  return made;
 }
 
 /**
@@ -49,14 +59,17 @@ const ATTRIBUTED: readonly { path: RegExp; check: string }[] = [
  * (`attributed` counts the fields). The "or null" branch of an optional field
  * adds no information and is left out.
  */
-export function schemaErrors(raw: string): { errors: string[]; attributed: number } {
+export function schemaErrors(
+  raw: string,
+  which: "ours" | "reference" = "ours",
+): { errors: string[]; attributed: number } {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
     return { errors: ["not JSON"], attributed: 0 };
   }
-  const { root, variant } = compile();
+  const { root, variant } = compile(which);
   if (root(value)) return { errors: [], attributed: 0 };
   const type =
     typeof value === "object" && value !== null && "type" in value
@@ -86,8 +99,26 @@ export function schemaErrors(raw: string): { errors: string[]; attributed: numbe
 }
 
 /**
+ * The published schema requires a frame's `provenance` and `relations`, but
+ * the reference itself has since omitted them when empty
+ * (`skip_serializing_if`), as we do: their absence is not held against a
+ * plain peer's traffic. Everything else of the published schema is.
+ */
+const REVISED_REQUIRED =
+  /^\/result\/frames\/\d+ must have required property '(provenance|relations)'$/;
+
+/**
+ * Connections on which the suite behaves as a plain `ocp/1.0-draft` host
+ * (no extension asked for): what the provider sends there must also validate
+ * against the reference's published schema, extensions and all.
+ */
+export const PLAIN_SESSIONS: ReadonlySet<string> = new Set(["version-mismatch", "malformed"]);
+
+/**
  * schema (S1): every message the provider sent, on every connection of the
- * run, validates against `schema/ocp-envelope.schema.json` (draft 2020-12).
+ * run, validates against `schema/ocp-envelope.schema.json` (draft 2020-12);
+ * on a plain connection ({@link PLAIN_SESSIONS}), against the reference's
+ * published schema as well, so no extension reaches a peer that never asked.
  */
 export function judgeSchema(records: readonly Recorded[]): CheckResult {
   if (records.length === 0)
@@ -96,6 +127,14 @@ export function judgeSchema(records: readonly Recorded[]): CheckResult {
   let attributed = 0;
   records.forEach((record, index) => {
     const found = schemaErrors(record.raw);
+    if (found.errors.length === 0 && PLAIN_SESSIONS.has(record.session)) {
+      const reference = schemaErrors(record.raw, "reference").errors.filter(
+        (error) => !REVISED_REQUIRED.test(error),
+      );
+      found.errors.push(
+        ...reference.map((error) => `${error} (reference schema, to a plain peer)`),
+      );
+    }
     attributed += found.attributed;
     if (found.errors.length > 0) {
       problems.push(
