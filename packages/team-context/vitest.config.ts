@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: "team-context",
     include: ["test/**/*.test.ts"],
-    testTimeout: 120_000,
+    testTimeout: 60_000,
     hookTimeout: 120_000,
   },
 });

@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: "test-suite",
     include: ["test/**/*.test.ts"],
-    testTimeout: 120_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });
