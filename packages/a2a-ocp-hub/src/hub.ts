@@ -26,10 +26,11 @@ import { CLOSE_CODES, createWsServer, MAX_PAYLOAD_BYTES } from "@ocp/transport-w
 import { CommitQueue } from "./acks.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions } from "./check.js";
-import { clusterStep, learnProfile, profileOf } from "./cluster.js";
+import { clusterStep, learnProfile, profileOf, teamOf } from "./cluster.js";
 import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
 import { HUB_FRAME_OVERHEAD_BYTES, HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
+import { type HubListener, HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { isDurable, route } from "./router.js";
 import { AgentSession } from "./session.js";
@@ -65,6 +66,7 @@ export class OCPHub {
   readonly #commits: CommitQueue;
   #closing: Promise<void> | undefined;
   readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
+  readonly #observers: HubObservers;
 
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
@@ -72,6 +74,7 @@ export class OCPHub {
     this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ?? ((error) => process.stderr.write(`ocp-hub: ${String(error)}\n`));
+    this.#observers = new HubObservers({ now: this.#now, onError: this.#onError });
     this.store =
       options.store ??
       new SqliteStore({
@@ -179,6 +182,11 @@ export class OCPHub {
     return [...this.#sessions.keys()];
   }
 
+  /** Calls `listener` with each {@link HubEvent} (observe.ts); returns the function that stops. */
+  observe(listener: HubListener): () => void {
+    return this.#observers.add(listener);
+  }
+
   stats(): HubStats {
     const server = this.#server?.stats();
     return {
@@ -249,6 +257,7 @@ export class OCPHub {
       onError: this.#onError,
     });
     this.#sessions.set(agentId, session);
+    this.#observers.agent(agentId, true);
     const detach = this.bus.attach(agentId, (delivery) => {
       this.#counts.delivered += 1;
       session.deliver(delivery);
@@ -257,6 +266,7 @@ export class OCPHub {
     connection.once("close", () => {
       detach();
       if (this.#sessions.get(agentId) === session) this.#sessions.delete(agentId);
+      this.#observers.agent(agentId, false);
     });
     const start =
       lastSeq !== undefined && lastSeq > 0
@@ -306,6 +316,7 @@ export class OCPHub {
     );
     if (published !== undefined) {
       this.#counts.accepted += 1;
+      this.#observers.accepted(wire, payload, this.#mustVerify(wire));
       const refused = () =>
         this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
       const ack = { id: wire.id, durable: false, recipients: 0, excluded: 0, expiresAt: deadline };
@@ -317,11 +328,12 @@ export class OCPHub {
       attached: () => this.bus.attached(),
       subscriptions: this.subscriptions,
       policy: {
-        teamOf: this.options.teamOf ?? ((agentId) => this.#teamOf(agentId)),
+        teamOf: this.options.teamOf ?? ((agentId) => teamOf(this.#known, agentId)),
         defaultVisibility: this.options.defaultVisibility ?? "workspace",
       },
     });
     this.#counts.accepted += 1;
+    this.#observers.accepted(wire, payload, this.#mustVerify(wire), decided);
     if (decided.durable) {
       this.#commits.push({
         stored: {
@@ -367,13 +379,6 @@ export class OCPHub {
     return (wire as { payload: unknown }).payload;
   }
 
-  #teamOf(agentId: string): string | undefined {
-    const team = (this.#known.get(agentId)?.profile as Record<string, unknown> | undefined)?.[
-      "team"
-    ];
-    return typeof team === "string" ? team : undefined;
-  }
-
   #ack(session: AgentSession, ack: AckInit): void {
     if (session.open) session.connection.send(ackFrame(ack));
   }
@@ -387,6 +392,7 @@ export class OCPHub {
     id?: string,
   ): void {
     this.#counts.rejected += 1;
+    this.#observers.refused(session.agentId, code, message, id);
     if (!session.open) return;
     session.connection.send(rejectFrame(raw, code, message, details, id));
   }
