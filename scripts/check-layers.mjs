@@ -25,6 +25,8 @@ export const LAYERS = [
   ["@ocp/host", "@ocp/a2a-ocp-messaging"],
   ["@ocp/conformance", "@ocp/a2a-ocp-client"],
   ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent"],
+  // The hub's dashboard: it reads a hub through `hub.observe()`, which it types itself.
+  ["@ocp/a2a-ocp-dashboard"],
   ["@ocp/a2a-compat"],
   // Bridges between the two protocols, and to MCP.
   ["@ocp/team-context", "@ocp/mcp-bridge"],

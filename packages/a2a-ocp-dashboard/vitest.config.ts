@@ -1,0 +1,10 @@
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  test: {
+    name: "a2a-ocp-dashboard",
+    include: ["test/**/*.test.ts"],
+    // The browser tests start Chromium, a hub and agent processes: one file at a time.
+    fileParallelism: false,
+  },
+});
