@@ -129,7 +129,9 @@ describe("live updates", () => {
           }
         });
       });
-      req.on("error", (error) => (received.join("").includes("a2a://carol") ? resolve() : reject(error)));
+      req.on("error", (error) =>
+        received.join("").includes("a2a://carol") ? resolve() : reject(error),
+      );
       req.end();
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -176,7 +178,10 @@ describe("what the model shows", () => {
       node("none", undefined),
       node("odd", "galaxy"),
     ];
-    const state = new DashboardState({ showAllVisibilities: false, defaultVisibility: "workspace" });
+    const state = new DashboardState({
+      showAllVisibilities: false,
+      defaultVisibility: "workspace",
+    });
     state.push(stream(nodes));
     state.flush();
     const text = JSON.stringify(state.snapshot());
@@ -197,7 +202,10 @@ describe("what the model shows", () => {
   });
 
   it("counts verified votes only, and decides by the agents' rules", () => {
-    const state = new DashboardState({ showAllVisibilities: false, defaultVisibility: "workspace" });
+    const state = new DashboardState({
+      showAllVisibilities: false,
+      defaultVisibility: "workspace",
+    });
     const at = Date.now();
     const msg = (from: string, type: string, payload: unknown, verified = true) =>
       state.push({

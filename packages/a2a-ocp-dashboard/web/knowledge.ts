@@ -42,11 +42,11 @@ const svgEl = (tag: string, attributes: Record<string, string | number>) => {
   return element;
 };
 
-/** Colour of an author: a stable hue from its id. */
+/** Colour of an author: a stable hue from its id, never red (red marks contradictions). */
 function hue(author: string): number {
   let h = 0;
-  for (const c of author) h = (h * 31 + c.charCodeAt(0)) % 360;
-  return h;
+  for (const c of author) h = (h * 31 + c.charCodeAt(0)) % 280;
+  return 40 + h;
 }
 
 /** Lays the graph out with d3-force (a fixed number of ticks, no animation) and draws it. */
