@@ -41,9 +41,9 @@ describe("the dashboard of a live hub, in headless Chromium", () => {
     problems = watchProblems(page);
     await page.goto(started.dashboardUrl);
     await page.waitForSelector('#connection[data-state="live"]', WAIT);
-    [alice, bob, carol] = await Promise.all(
-      ["alice", "bob", "carol"].map((name) => startAgentProcess(name, hubUrl)),
-    );
+    alice = await startAgentProcess("alice", hubUrl);
+    bob = await startAgentProcess("bob", hubUrl);
+    carol = await startAgentProcess("carol", hubUrl);
   }, 120_000);
 
   afterAll(async () => {
