@@ -265,7 +265,8 @@ export class OCPHub {
     connection.on("message", (raw) => this.#onMessage(session, raw));
     connection.once("close", () => {
       detach();
-      if (this.#sessions.get(agentId) === session) this.#sessions.delete(agentId);
+      if (this.#sessions.get(agentId) !== session) return; // Replaced by a new connection.
+      this.#sessions.delete(agentId);
       this.#observers.agent(agentId, false);
     });
     const start =

@@ -59,3 +59,18 @@ it("reports agents, accepted messages and refusals to its observers", async () =
   expect(refused).toMatchObject({ from: alice.id });
   expect(typeof (refused as { code: string }).code).toBe("string");
 }, 30_000);
+
+it("does not report an agent as left when a new connection replaces its old one", async () => {
+  const events: HubEvent[] = [];
+  hub.observe((event) => events.push(event));
+  const bob = identity("bob");
+  const first = await rawAgent(hub.url, bob);
+  const closed = new Promise((resolve) => first.ws.once("close", resolve));
+  const second = await rawAgent(hub.url, bob);
+  await closed;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(events.filter((e) => e.kind === "agent.left")).toEqual([]);
+  second.close();
+  await until(() => events.some((e) => e.kind === "agent.left"), "the departure", 10_000);
+  expect(events.map((e) => e.kind)).toEqual(["agent.registered", "agent.registered", "agent.left"]);
+}, 30_000);
