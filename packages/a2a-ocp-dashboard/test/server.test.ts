@@ -156,7 +156,7 @@ const node = (id: string, visibility: string | undefined) => ({
   ...(visibility === undefined ? {} : { visibility }),
 });
 
-const stream = (nodes: unknown[]): DashboardHubEvent => ({
+const stream = (nodes: unknown[]): Extract<DashboardHubEvent, { kind: "message.accepted" }> => ({
   kind: "message.accepted",
   at: Date.now(),
   id: "m1",
@@ -199,6 +199,33 @@ describe("what the model shows", () => {
     const everything = JSON.stringify(all.snapshot());
     for (const id of ["ws", "priv", "none"]) expect(everything).toContain(`secret title ${id}`);
     expect(everything).not.toContain("secret title odd"); // not a visibility level: fail closed
+  });
+
+  it("marks contradictions and keeps the graph bounded, most recent first", () => {
+    const state = new DashboardState(
+      { showAllVisibilities: false, defaultVisibility: "workspace" },
+      { graphNodes: 3 },
+    );
+    const contra = { ...node("c", "public"), metadata: { contradicts: "secret title pub" } };
+    state.push(stream([node("a", "public"), node("b", "public")]));
+    state.push({
+      ...stream([contra]),
+      payload: {
+        streamId: "s",
+        nodes: [contra],
+        edges: [{ id: "e", source: "c", target: "b", relationship: "contradicts", weight: 1 }],
+      },
+    });
+    state.push(stream([node("d", "private")]));
+    state.flush();
+    const { graph, knowledge } = state.snapshot();
+    expect(graph.nodes.map((n) => n.id)).toEqual(["d", "c", "b"]);
+    expect(graph.nodes[0]).toMatchObject({ label: "(private)", hidden: true });
+    expect(graph.nodes[1]!.label).toBe("⚠ secret title c");
+    expect(graph.edges).toEqual([
+      { source: "c", target: "b", relationship: "contradicts", contradiction: true },
+    ]);
+    expect(knowledge.map((k) => k.contradiction)).toEqual([false, true, false]);
   });
 
   it("counts verified votes only, and decides by the agents' rules", () => {
