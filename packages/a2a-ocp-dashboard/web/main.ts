@@ -43,10 +43,11 @@ function draw(): void {
   }
   if (dirty.has("consensus")) drawProposals($("proposals"), model.proposals.values());
   if (dirty.has("health") && model.health) health.update(model.health, model.refusals);
-  const h = model.health;
-  $("summary").textContent = h
-    ? `${h.connected} connected · ${model.proposals.size} proposals · ${h.rejected} refused`
-    : "";
+  // From the events (live), not the counters sampled once a second.
+  let connected = 0;
+  for (const agent of model.agents.values()) if (agent.presence !== "offline") connected += 1;
+  $("summary").textContent =
+    `${connected} connected · ${model.proposals.size} proposals · ${model.refusals.length} refused recently`;
   for (const view of VIEWS) dirty.delete(view);
 }
 
