@@ -18,6 +18,10 @@ import ts from "typescript";
  * layers. The a2a+ocp stack is types → transport-ws → a2a-ocp-messaging →
  * a2a-ocp-client → (a2a-ocp-hub | a2a-ocp-agent | test-suite) → a2a-compat; the OCP one
  * types → transports → host → conformance.
+ *
+ * One way up: a package may reach a higher layer's package that is its
+ * optional peer, only from the files OPTIONAL_PEERS names for it (loaded
+ * lazily from the rest): a plug-in, like the hub's `--dashboard`.
  */
 export const LAYERS = [
   ["@ocp/types"],
@@ -26,6 +30,8 @@ export const LAYERS = [
   ["@ocp/conformance", "@ocp/a2a-ocp-client"],
   // The compatibility suite tests hubs and agents over the wire and imports neither.
   ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent", "@ocp/test-suite"],
+  // The hub's dashboard: it reads a hub through `hub.observe()`, which it types itself.
+  ["@ocp/a2a-ocp-dashboard"],
   ["@ocp/a2a-compat"],
   // Bridges between the two protocols, and to MCP.
   ["@ocp/team-context", "@ocp/mcp-bridge"],
@@ -51,7 +57,10 @@ export const PORTABLE = {
  */
 export const OPTIONAL_PEERS = {
   "@ocp/a2a-ocp-agent": { "better-sqlite3": { files: ["src/sqlite/**"], lazy: [] } },
-  "@ocp/a2a-ocp-hub": { "@nats-io/*": { files: ["src/nats/**"], lazy: ["src/cli.ts"] } },
+  "@ocp/a2a-ocp-hub": {
+    "@nats-io/*": { files: ["src/nats/**"], lazy: ["src/cli.ts"] },
+    "@ocp/a2a-ocp-dashboard": { files: ["src/cli-dashboard.ts"], lazy: ["src/cli.ts"] },
+  },
   "@ocp/a2a-compat": { express: { files: ["src/server.ts", "src/server-entry.ts"], lazy: [] } },
   // The shared token counter (`@ocp/types/tokens`, used by `./kit`); never by the root entry.
   "@ocp/types": {
@@ -361,7 +370,11 @@ function checkPackageImport(pkg, file, entry, { packages, rank, report }) {
   if (target !== undefined) {
     const layer = rank.get(name);
     const targetLayer = rank.get(dependency);
-    if (layer !== undefined && targetLayer !== undefined && targetLayer >= layer) {
+    const plugin =
+      rule !== undefined &&
+      optionalPeers(manifest).includes(dependency) &&
+      [...rule.files, ...rule.lazy].some((glob) => matches(glob, file.rel));
+    if (layer !== undefined && targetLayer !== undefined && targetLayer >= layer && !plugin) {
       report(file, line, `imports ${dependency} (layer ${targetLayer}) from layer ${layer}`);
     }
     if (entry.target === undefined) {

@@ -3,6 +3,8 @@
 // processes, real sockets, SQLite files in a temporary directory), runs a
 // scripted scenario and prints a readable transcript. Exits 0 and cleans up.
 //   pnpm demo:team, or node apps/demo-team/bin/team-demo.mjs after `pnpm build`
+//   --dashboard: the hub also serves its live dashboard (printed URL); the demo
+//   pauses between steps so it can be watched, and waits for Ctrl-C at the end.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -18,6 +20,10 @@ const hubCli = join(
   "cli.js",
 );
 const STEP_TIMEOUT_MS = 20_000;
+const DASHBOARD = process.argv.slice(2).includes("--dashboard");
+/** With --dashboard, a pause between steps so that each shows on the dashboard. */
+const pause = () =>
+  DASHBOARD ? new Promise((resolve) => setTimeout(resolve, 2500)) : Promise.resolve();
 const dir = mkdtempSync(join(tmpdir(), "ocp-team-demo-"));
 const children = [];
 const say = (line) => process.stdout.write(`${line}\n`);
@@ -52,14 +58,29 @@ function bounded(promise, what) {
 }
 
 function startHub() {
-  const hub = spawn(process.execPath, [hubCli, "--db", join(dir, "hub.sqlite"), "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
+  const args = [hubCli, "--db", join(dir, "hub.sqlite"), "--port", "0"];
+  const hub = spawn(process.execPath, DASHBOARD ? [...args, "--dashboard"] : args, {
+    stdio: ["ignore", "pipe", DASHBOARD ? "pipe" : "inherit"],
   });
   children.push(hub);
-  return bounded(
+  const url = bounded(
     new Promise((resolve) => createInterface({ input: hub.stdout }).once("line", resolve)),
     "hub start",
   );
+  if (!DASHBOARD) return url.then((hubUrl) => ({ hubUrl }));
+  // The hub says where its dashboard is on stderr; everything else it says passes through.
+  const dashboard = bounded(
+    new Promise((resolve) =>
+      createInterface({ input: hub.stderr }).on("line", (line) => {
+        const found = /dashboard on (http:\/\/\S+)/.exec(line);
+        if (found) resolve(found[1]);
+        else if (!line.startsWith("ocp-hub: listening") && !line.includes("registration is"))
+          process.stderr.write(`${line}\n`);
+      }),
+    ),
+    "dashboard start",
+  );
+  return Promise.all([url, dashboard]).then(([hubUrl, dashboardUrl]) => ({ hubUrl, dashboardUrl }));
 }
 
 let nextId = 0;
@@ -104,8 +125,12 @@ function startAgent(name, url) {
 }
 
 async function main() {
-  const url = await startHub();
+  const { hubUrl: url, dashboardUrl } = await startHub();
   say(`hub     listening on ${url} (SQLite in ${dir})`);
+  if (dashboardUrl !== undefined) {
+    say(`dashboard         ${dashboardUrl}  (open it in a browser; the demo starts in 5 s)`);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
   const [alice, bob, carol, dave] = ["alice", "bob", "carol", "dave"].map((n) =>
     startAgent(n, url),
   );
@@ -132,6 +157,7 @@ async function main() {
   const got = await received;
   say(`bob     receives ${got.titles.map((t) => `"${t}"`).join(", ")} from ${got.from}\n`);
 
+  await pause();
   say('== 2. Alice asks the team: "What\'s our approach to authentication?"');
   const jwt = {
     title: "Authentication uses short-lived JWT access tokens",
@@ -181,6 +207,7 @@ async function main() {
   );
   say(`          sources:   ${synthesis.sources.join(", ")}\n`);
 
+  await pause();
   say("== 3. Bob proposes a change; the others vote");
   const seen = Promise.all(
     [alice, carol, dave].map((a) => a.waitFor((e) => e.ev === "proposal", "proposal")),
@@ -215,6 +242,7 @@ async function main() {
   }
   say("");
 
+  await pause();
   say("== 4. Carol reports she is blocked");
   const heard = alice.waitFor(
     (e) => e.ev === "awareness" && e.status === "blocked",
@@ -243,6 +271,10 @@ async function main() {
   await Promise.all(
     [alice, bob, carol, dave].map((a) => a.run({ cmd: "quit" }).catch(() => undefined)),
   );
+  if (DASHBOARD) {
+    say("\nall agents left; the dashboard stays up: press Ctrl-C to stop the hub");
+    await new Promise((resolve) => process.once("SIGINT", resolve));
+  }
   say("\nall agents left; hub stopped; temporary files removed");
 }
 

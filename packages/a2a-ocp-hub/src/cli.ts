@@ -52,6 +52,12 @@ Options:
                          3 on a NATS cluster of three servers)
   --allow FILE           admit only the agents whose signed profiles this JSON file
                          lists ({"profiles": [...]} or an array), id and key both
+  --dashboard            serve the live dashboard (needs @ocp/a2a-ocp-dashboard)
+  --dashboard-host HOST  its interface (default 127.0.0.1); anything not loopback
+                         needs a token in the OCP_HUB_DASHBOARD_TOKEN variable
+  --dashboard-port PORT  its port (default 0, a free one)
+  --dashboard-show-all   also show the content of workspace and private knowledge
+                         nodes (default: only public and team nodes show content)
   -h, --help             show this help
 
 Who may join: without --allow, registration is OPEN — any agent with a valid
@@ -60,7 +66,7 @@ pinned to it (first come, first pinned, across restarts): whoever registers an
 id first owns it. For a team of known agents, list their profiles in a file and
 pass --allow FILE.
 
-Prints the hub's URL on the first line of stdout.
+Prints the hub's URL on the first line of stdout (the dashboard's goes to stderr).
 `;
 
 /** The signed profiles of an allow-list file: `{"profiles": [...]}` or an array; exits 2 when unreadable. */
@@ -91,6 +97,10 @@ const OptionsSchema = z.object({
   "messages-per-minute": PositiveInt.optional(),
   "broadcasts-per-minute": PositiveInt.optional(),
   help: z.boolean().default(false),
+  dashboard: z.boolean().default(false),
+  "dashboard-host": z.string().min(1).default("127.0.0.1"),
+  "dashboard-port": z.coerce.number().int().min(0).max(65_535).default(0),
+  "dashboard-show-all": z.boolean().default(false),
   allow: z.string().min(1).optional(),
   nats: z
     .string()
@@ -117,6 +127,10 @@ async function main(): Promise<void> {
         "messages-per-minute": { type: "string" },
         "broadcasts-per-minute": { type: "string" },
         help: { type: "boolean", short: "h" },
+        dashboard: { type: "boolean" },
+        "dashboard-host": { type: "string" },
+        "dashboard-port": { type: "string" },
+        "dashboard-show-all": { type: "boolean" },
         allow: { type: "string" },
         nats: { type: "string" },
         workspace: { type: "string" },
@@ -182,8 +196,17 @@ async function main(): Promise<void> {
       ? "ocp-hub: registration is OPEN: any agent with a self-signed profile may join; the first key seen for an id is pinned (use --allow FILE to admit only listed agents)\n"
       : `ocp-hub: registration limited to the ${allowed.length} profiles of ${o.allow}\n`,
   );
+  const dashboard = o.dashboard
+    ? await (await import("./cli-dashboard.js")).startCliDashboard(hub, {
+        host: o["dashboard-host"],
+        port: o["dashboard-port"],
+        token: process.env["OCP_HUB_DASHBOARD_TOKEN"] || undefined,
+        showAllVisibilities: o["dashboard-show-all"],
+      })
+    : undefined;
+  if (dashboard !== undefined) process.stderr.write(`ocp-hub: dashboard on ${dashboard.url}\n`);
   const stop = () => {
-    hub.close().then(
+    Promise.all([dashboard?.close(), hub.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

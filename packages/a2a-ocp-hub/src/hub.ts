@@ -21,6 +21,7 @@ import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./contro
 import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
+import { type HubListener, HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { readablePayload, teamOfProfile } from "./readable.js";
 import { isDurable, route } from "./router.js";
@@ -59,6 +60,7 @@ export class OCPHub {
   readonly #commits: CommitQueue;
   #closing: Promise<void> | undefined;
   readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
+  readonly #observers: HubObservers;
 
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
@@ -70,6 +72,7 @@ export class OCPHub {
     this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ?? ((error) => process.stderr.write(`ocp-hub: ${String(error)}\n`));
+    this.#observers = new HubObservers({ now: this.#now, onError: this.#onError });
     this.store =
       options.store ??
       new SqliteStore({
@@ -165,6 +168,11 @@ export class OCPHub {
     return [...this.#sessions.keys()];
   }
 
+  /** Calls `listener` with each {@link HubEvent} (observe.ts); returns the function that stops. */
+  observe(listener: HubListener): () => void {
+    return this.#observers.add(listener);
+  }
+
   stats(): HubStats {
     const server = this.#server?.stats();
     return {
@@ -219,6 +227,7 @@ export class OCPHub {
       onError: this.#onError,
     });
     this.#sessions.set(agentId, session);
+    this.#observers.agent(agentId, true);
     const detach = this.bus.attach(agentId, (delivery) => {
       this.#counts.delivered += 1;
       session.deliver(delivery);
@@ -226,7 +235,9 @@ export class OCPHub {
     connection.on("message", (raw) => this.#onMessage(session, raw));
     connection.once("close", () => {
       detach();
-      if (this.#sessions.get(agentId) === session) this.#sessions.delete(agentId);
+      if (this.#sessions.get(agentId) !== session) return; // Replaced by a new connection.
+      this.#sessions.delete(agentId);
+      this.#observers.agent(agentId, false);
     });
     const start =
       lastSeq !== undefined && lastSeq > 0
@@ -292,6 +303,7 @@ export class OCPHub {
     );
     if (published !== undefined) {
       this.#counts.accepted += 1;
+      this.#observers.accepted(wire, payload, this.#mustVerify(wire));
       const refused = () =>
         this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
       const ack = { id: wire.id, durable: false, recipients: 0, excluded: 0, expiresAt: deadline };
@@ -308,6 +320,7 @@ export class OCPHub {
       },
     });
     this.#counts.accepted += 1;
+    this.#observers.accepted(wire, payload, this.#mustVerify(wire), decided);
     if (decided.durable) {
       this.#commits.push({
         stored: {
@@ -378,6 +391,7 @@ export class OCPHub {
     id?: string,
   ): void {
     this.#counts.rejected += 1;
+    this.#observers.refused(session.agentId, code, message, id);
     if (!session.open) return;
     session.connection.send(rejectFrame(raw, code, message, details, id));
   }

@@ -14,6 +14,14 @@ export type {
 export { type HubStats, OCPHub } from "./hub.js";
 export * from "./limits.js";
 export { MemoryBus } from "./memory-bus.js";
+export type {
+  AgentLeftEvent,
+  AgentRegisteredEvent,
+  HubEvent,
+  HubListener,
+  MessageAcceptedEvent,
+  MessageRefusedEvent,
+} from "./observe.js";
 export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 export { isDurable, isDurableType } from "./router.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";

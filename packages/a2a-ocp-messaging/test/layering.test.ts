@@ -179,6 +179,17 @@ const cases: Case[] = [
     expected: natsLoadedBy("packages/a2a-ocp-hub/src/bad.ts"),
   },
   {
+    rule: "the hub reaches up to its dashboard plug-in only from src/cli-dashboard.ts",
+    write: {
+      "packages/a2a-ocp-hub/src/bad.ts":
+        'export const d = () => import("@ocp/a2a-ocp-dashboard");\n',
+    },
+    expected: [
+      "packages/a2a-ocp-hub/src/bad.ts:1: imports @ocp/a2a-ocp-dashboard (layer 5) from layer 4",
+      'packages/a2a-ocp-hub/src/bad.ts:1: imports optional peer "@ocp/a2a-ocp-dashboard" outside src/cli-dashboard.ts',
+    ],
+  },
+  {
     rule: "express is imported (dynamically too) only by the A2A server entry",
     write: { "packages/a2a-compat/src/bad.ts": 'export const load = () => import("express");\n' },
     expected: [

@@ -1,0 +1,102 @@
+/**
+ * Knowledge messages (`ocp.knowledge.stream`, `.update`, `.conflict`) read
+ * into the recent-knowledge list and a bounded graph of the nodes and edges
+ * the hub has seen, most recent first, contradictions marked: an edge whose
+ * relationship names one, a node whose `metadata.contradicts` is set, or a
+ * conflict of type `contradiction`. Content passes through {@link nodeView}.
+ */
+import type { AcceptedEvent } from "./events.js";
+import { contradicts, nodeView, type RedactionPolicy } from "./redact.js";
+import type { GraphView, KnowledgeView, NodeView } from "./views.js";
+
+const str = (value: unknown): string | undefined =>
+  typeof value === "string" ? value.slice(0, 200) : undefined;
+const obj = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+
+/** At most this many nodes and edges are read from one message. */
+const PER_MESSAGE = { nodes: 50, edges: 100 };
+
+const KINDS: Record<string, KnowledgeView["kind"]> = {
+  "ocp.knowledge.stream": "stream",
+  "ocp.knowledge.update": "update",
+  "ocp.knowledge.conflict": "conflict",
+};
+
+export class KnowledgeGraph {
+  readonly #nodes = new Map<string, GraphView["nodes"][number]>();
+  readonly #edges: GraphView["edges"] = [];
+
+  constructor(readonly limits: { graphNodes: number; graphEdges: number }) {}
+
+  /** Reads one knowledge message into the graph; returns its entry for the recent list. */
+  read(event: AcceptedEvent, payload: Record<string, unknown>, policy: RedactionPolicy) {
+    const kind = KINDS[event.type] ?? "stream";
+    const chunks = Array.isArray(payload["items"]) ? payload["items"].map(obj) : [payload];
+    const raw: unknown[] = [];
+    const edges: unknown[] = [];
+    for (const chunk of chunks) {
+      if (Array.isArray(chunk["nodes"])) raw.push(...chunk["nodes"]);
+      if (Array.isArray(chunk["edges"])) edges.push(...chunk["edges"]);
+      if (Array.isArray(chunk["newEdges"])) edges.push(...chunk["newEdges"]);
+      for (const update of Array.isArray(chunk["updates"]) ? chunk["updates"] : []) {
+        raw.push({ ...obj(obj(update)["changes"]), id: obj(update)["nodeId"] });
+      }
+      if (kind === "conflict") raw.push(chunk["localVersion"], chunk["remoteVersion"]);
+    }
+    let contradiction = kind === "conflict" && payload["conflictType"] === "contradiction";
+    const nodes: NodeView[] = [];
+    for (const value of raw.slice(0, PER_MESSAGE.nodes)) {
+      const view = nodeView(value, policy);
+      if (view === undefined) continue;
+      nodes.push(view);
+      const marked = contradicts(value) !== undefined;
+      contradiction ||= marked;
+      this.#node(view, marked);
+    }
+    for (const value of edges.slice(0, PER_MESSAGE.edges)) {
+      const edge = obj(value);
+      const source = str(edge["source"]);
+      const target = str(edge["target"]);
+      if (source === undefined || target === undefined) continue;
+      const relationship = str(edge["relationship"]) ?? "";
+      const marked = /contradict/i.test(relationship);
+      this.#edges.push({ source, target, relationship, contradiction: marked });
+      if (this.#edges.length > this.limits.graphEdges) this.#edges.shift();
+      contradiction ||= marked;
+    }
+    const item: KnowledgeView = {
+      at: event.at,
+      messageId: event.id,
+      kind,
+      from: event.from,
+      streamId: str(payload["streamId"]),
+      nodes,
+      recipients: event.recipients,
+      excluded: event.excluded,
+      contradiction,
+    };
+    return item;
+  }
+
+  #node(view: NodeView, contradiction: boolean): void {
+    this.#nodes.delete(view.id);
+    const label = view.hidden ? `(${view.visibility})` : (view.title ?? view.id);
+    this.#nodes.set(view.id, {
+      id: view.id,
+      author: view.author,
+      label: contradiction ? `⚠ ${label}` : label,
+      hidden: view.hidden,
+    });
+    while (this.#nodes.size > this.limits.graphNodes) {
+      this.#nodes.delete(this.#nodes.keys().next().value!);
+    }
+  }
+
+  /** The graph, most recent nodes first; edges between nodes it still holds. */
+  view(): GraphView {
+    const nodes = [...this.#nodes.values()].reverse();
+    const edges = this.#edges.filter((e) => this.#nodes.has(e.source) && this.#nodes.has(e.target));
+    return { nodes, edges };
+  }
+}

@@ -1,0 +1,10 @@
+import { defineProject } from "vitest/config";
+
+/** The heavy tier (`pnpm test:heavy`): 1,000 agents and the dashboard in Chromium. */
+export default defineProject({
+  test: {
+    name: "a2a-ocp-dashboard (heavy)",
+    include: ["test/**/*.heavy.test.ts"],
+    fileParallelism: false,
+  },
+});

@@ -1,0 +1,57 @@
+/** The page's copy of the dashboard model: a snapshot, then deltas merged in. */
+import type {
+  AgentView,
+  Delta,
+  GraphView,
+  HealthView,
+  KnowledgeView,
+  ProposalView,
+  RefusalView,
+  Snapshot,
+} from "../src/views.js";
+
+const MAX_RECENT = 200;
+
+export class Model {
+  agents = new Map<string, AgentView>();
+  knowledge: KnowledgeView[] = [];
+  graph: GraphView = { nodes: [], edges: [] };
+  proposals = new Map<string, ProposalView>();
+  refusals: RefusalView[] = [];
+  health: HealthView | undefined;
+
+  reset(snapshot: Snapshot): void {
+    this.agents = new Map(snapshot.agents.map((a) => [a.id, a]));
+    this.knowledge = snapshot.knowledge;
+    this.graph = snapshot.graph;
+    this.proposals = new Map(snapshot.proposals.map((p) => [p.id, p]));
+    this.refusals = snapshot.refusals;
+    this.health = snapshot.health;
+  }
+
+  /** Merges a delta; returns which views changed. */
+  merge(delta: Delta): Set<string> {
+    const changed = new Set<string>();
+    for (const agent of delta.agents ?? []) this.agents.set(agent.id, agent);
+    if (delta.agents) changed.add("awareness");
+    if (delta.knowledge) {
+      this.knowledge = [...this.knowledge, ...delta.knowledge].slice(-MAX_RECENT);
+      changed.add("knowledge");
+    }
+    if (delta.graph) {
+      this.graph = delta.graph;
+      changed.add("graph");
+    }
+    for (const p of delta.proposals ?? []) this.proposals.set(p.id, p);
+    if (delta.proposals) changed.add("consensus");
+    if (delta.refusals) {
+      this.refusals = [...this.refusals, ...delta.refusals].slice(-MAX_RECENT);
+      changed.add("health");
+    }
+    if (delta.health) {
+      this.health = delta.health;
+      changed.add("health");
+    }
+    return changed;
+  }
+}

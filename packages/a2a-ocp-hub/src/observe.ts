@@ -1,0 +1,120 @@
+/**
+ * What a hub lets an observer (a dashboard, a log) see as it happens:
+ * `hub.observe(listener)` calls the listener synchronously with each
+ * {@link HubEvent}. Nothing is computed while no listener is attached, so an
+ * unobserved hub pays one size check per message. Listeners must be quick and
+ * must not change the events they get (payloads are the hub's own parsed
+ * objects); one that throws is reported through the hub's `onError`.
+ */
+
+/** An agent registered on a connection. */
+export interface AgentRegisteredEvent {
+  kind: "agent.registered";
+  at: number;
+  agentId: string;
+}
+
+/** An agent's connection closed. */
+export interface AgentLeftEvent {
+  kind: "agent.left";
+  at: number;
+  agentId: string;
+}
+
+/** A message passed the checks and was routed. */
+export interface MessageAcceptedEvent {
+  kind: "message.accepted";
+  at: number;
+  id: string;
+  type: string;
+  from: string;
+  /** Whether the hub verified its signature (always, unless `verifyForwarded` is off for a transient one). */
+  verified: boolean;
+  /** The payload as the hub read it (inflated); `undefined` when encrypted. Read-only. */
+  payload: unknown;
+  /** Recipients it was routed to; `undefined` when a cluster bus routes it. */
+  recipients?: number | undefined;
+  /** Recipients left out by §8.5 visibility. */
+  excluded: number;
+}
+
+/** A message the hub refused, with the code it answered. */
+export interface MessageRefusedEvent {
+  kind: "message.refused";
+  at: number;
+  from: string;
+  code: string;
+  message: string;
+  id?: string | undefined;
+}
+
+export type HubEvent =
+  | AgentRegisteredEvent
+  | AgentLeftEvent
+  | MessageAcceptedEvent
+  | MessageRefusedEvent;
+
+export type HubListener = (event: HubEvent) => void;
+
+/** The hub's listeners; `emit*` do nothing (and allocate nothing) while there are none. */
+export class HubObservers {
+  readonly #listeners = new Set<HubListener>();
+  readonly #now: () => number;
+  readonly #onError: (error: unknown) => void;
+
+  constructor(hub: { now: () => number; onError: (error: unknown) => void }) {
+    this.#now = hub.now;
+    this.#onError = hub.onError;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  add(listener: HubListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  agent(agentId: string, joined: boolean): void {
+    if (this.#listeners.size === 0) return;
+    const at = this.#now();
+    this.#emit(
+      joined ? { kind: "agent.registered", at, agentId } : { kind: "agent.left", at, agentId },
+    );
+  }
+
+  accepted(
+    wire: { id: string; type: string; from: string },
+    payload: unknown,
+    verified: boolean,
+    routed?: { recipients: readonly string[]; excluded: readonly string[] },
+  ): void {
+    if (this.#listeners.size === 0) return;
+    this.#emit({
+      kind: "message.accepted",
+      at: this.#now(),
+      id: wire.id,
+      type: wire.type,
+      from: wire.from,
+      verified,
+      payload,
+      recipients: routed?.recipients.length,
+      excluded: routed?.excluded.length ?? 0,
+    });
+  }
+
+  refused(from: string, code: string, message: string, id?: string): void {
+    if (this.#listeners.size === 0) return;
+    this.#emit({ kind: "message.refused", at: this.#now(), from, code, message, id });
+  }
+
+  #emit(event: HubEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+  }
+}
