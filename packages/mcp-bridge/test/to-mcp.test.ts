@@ -156,9 +156,7 @@ describe("ocp-to-mcp", () => {
       const client = await connect({ provider: [trickyProvider] });
       const lie = await query(client, "lie");
       expect(lie.isError).toBe(true);
-      expect(texts(lie)).toMatch(
-        /provider_dishonest: .*\(T1\).*declares token_cost 1 but measures/,
-      );
+      expect(texts(lie)).toMatch(/provider_dishonest: .*\(T1\).*declares token_cost 1 but/);
       expect((await query(client, "honest")).isError).toBeFalsy();
     },
     SLOW,
