@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalizeSlow } from "../src/canonical.js";
 import { canonicalize, isOcpError, MAX_JSON_DEPTH } from "../src/index.js";
 
 describe("RFC 8785 canonical JSON", () => {
@@ -90,6 +92,49 @@ describe("RFC 8785 canonical JSON", () => {
   it("has no whitespace and keeps arrays in order", () => {
     expect(canonicalize({ b: [3, 1, 2], a: { d: null, c: "x" } })).toBe(
       '{"a":{"c":"x","d":null},"b":[3,1,2]}',
+    );
+  });
+
+  it("the fast path (one native JSON.stringify of a sorted copy) writes exactly what the member-by-member writer writes", () => {
+    const key = fc.oneof(
+      fc.string(),
+      fc.constantFrom("10", "9", "0", "01", "-1", "1e3", "é", "\u{1F600}"),
+    );
+    const value = fc.letrec((tie) => ({
+      json: fc.oneof(
+        { depthSize: "small" },
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer(),
+        fc.string({ unit: "grapheme" }),
+        fc.string({ unit: "binary" }),
+        fc.array(tie("json"), { maxLength: 4 }),
+        fc.dictionary(key, tie("json"), { maxKeys: 5 }),
+      ),
+    })).json;
+    fc.assert(
+      fc.property(value, (v) => {
+        let fast: string | Error;
+        let slow: string | Error;
+        try {
+          fast = canonicalize(v);
+        } catch (error) {
+          fast = error as Error;
+        }
+        try {
+          slow = canonicalizeSlow(v);
+        } catch (error) {
+          slow = error as Error;
+        }
+        if (typeof slow === "string") expect(fast).toBe(slow);
+        else {
+          expect((slow as { code?: string }).code).toBe("canonicalization_failed");
+          expect(typeof fast).not.toBe("string");
+          expect((fast as { code?: string }).code).toBe("canonicalization_failed");
+        }
+      }),
+      { numRuns: 2000 },
     );
   });
 });
