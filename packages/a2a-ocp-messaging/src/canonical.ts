@@ -125,7 +125,9 @@ function sortedCopy(value: unknown, depth: number): unknown {
   }
   const record = value as Record<string, unknown>;
   const names = Object.keys(record);
-  const keys = [...names].sort();
+  let ordered = true;
+  for (let i = 1; i < names.length && ordered; i++) ordered = names[i - 1]! < names[i]!;
+  const keys = ordered ? names : [...names].sort();
   let changed = false;
   const out: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) {
@@ -136,7 +138,8 @@ function sortedCopy(value: unknown, depth: number): unknown {
       changed = true;
       continue;
     }
-    if (INDEX_LIKE.test(key)) return SLOW;
+    const first = key.charCodeAt(0);
+    if (first >= 0x30 && first <= 0x39 && INDEX_LIKE.test(key)) return SLOW;
     const copy = sortedCopy(member, depth + 1);
     if (copy === SLOW) return SLOW;
     if (copy !== member) changed = true;
