@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,3 +26,35 @@ export const demoProviderCli = join(
 
 /** A generous bound per test: real child processes on a shared, loaded machine. */
 export const SLOW = 60_000;
+
+export interface Listening {
+  /** The endpoint the server printed on stderr ("listening on URL"). */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node ...args` as a child process and waits for the
+ * "listening on URL" line it prints on stderr once its socket is bound.
+ */
+export function listen(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Listening> {
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match !== null) resolve({ url: match[1]!, stop });
+    });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      reject(new Error(`${args.join(" ")} exited (${code}) before listening:\n${stderr}`)),
+    );
+  });
+}
