@@ -112,10 +112,20 @@ async function main(): Promise<void> {
     "./provider.js"
   );
   // Serve at once: the handshake needs nothing from the hub; a query waits for the join.
-  const joining = joinTeam({ hubUrl, identity, peers: values.peer ?? [] }).then((agent) => {
-    agent.on("error", (error) =>
-      process.stderr.write(`ocp-team-context: ${(error as Error).message ?? String(error)}\n`),
+  const joining = joinTeam({ hubUrl, identity, peers: [] }).then(async (agent) => {
+    const warn = (error: unknown) =>
+      process.stderr.write(`ocp-team-context: ${(error as Error).message ?? String(error)}\n`);
+    agent.on("error", warn);
+    // Subscribing to peers is best effort: a peer that is away, or a second process of this
+    // identity taking the hub connection over, costs the pushed knowledge, not the provider.
+    const subscribed = await Promise.allSettled(
+      (values.peer ?? []).map((peer) => agent.subscribe(peer, { deliveryMode: "push" })),
     );
+    subscribed.forEach((outcome, i) => {
+      if (outcome.status === "rejected") {
+        warn(new Error(`could not subscribe to ${values.peer?.[i]}: ${String(outcome.reason)}`));
+      }
+    });
     const served = new TeamContextProvider({
       agent,
       hubUrl,

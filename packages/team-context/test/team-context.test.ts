@@ -90,8 +90,8 @@ describe("ocp-team-context", () => {
       "--team-wait-ms",
       "300",
     ]);
+    expect(out.code, out.stdout).toBe(0);
     expect(out.stdout).toContain("CONFORMANT");
-    expect(out.code).toBe(0);
   });
 
   it("H1-R2: ocp-inspect --strict passes the provider over HTTP", async () => {
@@ -115,8 +115,8 @@ describe("ocp-team-context", () => {
       "websocket reconnect",
       url,
     ]);
+    expect(out.code, out.stdout).toBe(0);
     expect(out.stdout).toContain("CONFORMANT");
-    expect(out.code).toBe(0);
   });
 
   it("frames carry the node's a2a:// uri, a citation naming author and node, and provenance with author, version and the signed message's digest", async () => {
