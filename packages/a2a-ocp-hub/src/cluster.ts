@@ -100,12 +100,3 @@ export function profileOf(
     return profile;
   });
 }
-
-/** The `team` field of an agent's signed profile, if it has one (§8.5 `team` visibility). */
-export function teamOf(
-  known: ReadonlyMap<string, { profile: AgentProfile }>,
-  agentId: string,
-): string | undefined {
-  const team = (known.get(agentId)?.profile as Record<string, unknown> | undefined)?.["team"];
-  return typeof team === "string" ? team : undefined;
-}
