@@ -89,7 +89,7 @@ const SLOW = Symbol("slow");
  * (finite numbers, JSON types, depth). {@link SLOW} when an object has an
  * index-like member name, which an engine would not keep in insertion order.
  */
-function sortedCopy(value: unknown, depth: number): unknown {
+function sortedCopy(value: unknown, depth: number, omit?: string): unknown {
   if (value === null) return null;
   switch (typeof value) {
     case "boolean":
@@ -128,25 +128,36 @@ function sortedCopy(value: unknown, depth: number): unknown {
   let ordered = true;
   for (let i = 1; i < names.length && ordered; i++) ordered = names[i - 1]! < names[i]!;
   const keys = ordered ? names : [...names].sort();
-  let changed = false;
-  const out: Record<string, unknown> = {};
+  // Copied only once a member differs (or the prototype is not Object's); until then nothing
+  // is allocated, so an object already in JCS form costs one walk.
+  let out: Record<string, unknown> | undefined =
+    ordered && Object.getPrototypeOf(record) === Object.prototype ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (key !== names[i]) changed = true;
     const member = record[key];
-    if (member === undefined) {
-      changed = true;
-      continue;
-    }
     const first = key.charCodeAt(0);
     if (first >= 0x30 && first <= 0x39 && INDEX_LIKE.test(key)) return SLOW;
+    if (member === undefined || key === omit) {
+      out ??= copyMembers(record, keys, i);
+      continue;
+    }
     const copy = sortedCopy(member, depth + 1);
     if (copy === SLOW) return SLOW;
-    if (copy !== member) changed = true;
-    out[key] = copy;
+    if (copy !== member) out ??= copyMembers(record, keys, i);
+    if (out !== undefined) out[key] = copy;
   }
-  // An object whose members are already in JCS order, all unchanged, is used as it is.
-  return changed || Object.getPrototypeOf(record) !== Object.prototype ? out : record;
+  return out ?? record;
+}
+
+/** A new object holding the members `keys[0..end)` of `record`, as the fast path found them. */
+function copyMembers(
+  record: Record<string, unknown>,
+  keys: readonly string[],
+  end: number,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < end; i++) out[keys[i]!] = record[keys[i]!];
+  return out;
 }
 
 /**
@@ -160,8 +171,27 @@ function sortedCopy(value: unknown, depth: number): unknown {
  * the member-by-member writer.
  */
 export function canonicalize(value: unknown): string {
-  const copy = sortedCopy(value, 0);
-  if (copy === SLOW) return write(value, 0);
+  return canonicalText(value, undefined);
+}
+
+/**
+ * The canonical form of an object without its member `omit` (what a
+ * signature covers), with no intermediate copy of the object.
+ */
+export function canonicalizeWithout(
+  value: Readonly<Record<string, unknown>>,
+  omit: string,
+): string {
+  return canonicalText(value, omit);
+}
+
+function canonicalText(value: unknown, omit: string | undefined): string {
+  const copy = sortedCopy(value, 0, omit);
+  if (copy === SLOW) {
+    if (omit === undefined || typeof value !== "object" || value === null) return write(value, 0);
+    const { [omit]: _omitted, ...rest } = value as Record<string, unknown>;
+    return write(rest, 0);
+  }
   const text = JSON.stringify(copy);
   if (text.includes("\\u") && ESCAPED_SURROGATE.test(text)) {
     throw messagingError("canonicalization_failed", "a string holds a lone surrogate (not I-JSON)");
@@ -172,6 +202,17 @@ export function canonicalize(value: unknown): string {
 /** The member-by-member writer: the reference the fast path is tested against. */
 export function canonicalizeSlow(value: unknown): string {
   return write(value, 0);
+}
+
+/**
+ * A deep copy of a JSON value with every object's members in JCS order, so
+ * that its later canonicalization (signing, verifying) copies nothing. Values
+ * with index-like member names are returned as they are (an engine orders
+ * those itself). Throws `canonicalization_failed` as {@link canonicalize} does.
+ */
+export function inCanonicalOrder<T>(value: T): T {
+  const copy = sortedCopy(value, 0);
+  return (copy === SLOW ? value : copy) as T;
 }
 
 /** The canonical form as UTF-8 bytes: what gets signed. */

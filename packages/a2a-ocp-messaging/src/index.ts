@@ -15,6 +15,8 @@ export {
 export {
   canonicalBytes,
   canonicalize,
+  canonicalizeWithout,
+  inCanonicalOrder,
 } from "./canonical.js";
 export { decodeMessage } from "./decode.js";
 export {

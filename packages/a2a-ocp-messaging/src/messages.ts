@@ -1,5 +1,6 @@
 import { describeIssues } from "@ocp/types";
 import { z } from "zod";
+import { inCanonicalOrder } from "./canonical.js";
 import {
   CompressedMessageSchema,
   type CustomMessageType,
@@ -249,5 +250,6 @@ export function createMessage<T extends KnownMessageType | CustomMessageType>(
       },
     );
   }
-  return parsed.data as MessageOf<T>;
+  // Members in JCS order: signing and verifying it then copy nothing (and the wire form is canonical).
+  return inCanonicalOrder(parsed.data) as MessageOf<T>;
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalizeSlow } from "../src/canonical.js";
+import { canonicalizeSlow, canonicalizeWithout, inCanonicalOrder } from "../src/canonical.js";
 import { canonicalize, isOcpError, MAX_JSON_DEPTH } from "../src/index.js";
 
 describe("RFC 8785 canonical JSON", () => {
@@ -136,5 +136,33 @@ describe("RFC 8785 canonical JSON", () => {
       }),
       { numRuns: 2000 },
     );
+    // The same values through the omitting writer and the reordering copy that signing uses.
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 6 }), key, (record, omit) => {
+        let expected: string | undefined;
+        try {
+          const { [omit]: _gone, ...rest } = record;
+          expected = canonicalizeSlow(rest);
+        } catch {
+          expect(() => canonicalizeWithout(record, omit)).toThrow(/./);
+          return;
+        }
+        expect(canonicalizeWithout(record, omit)).toBe(expected);
+        const ordered = inCanonicalOrder(record);
+        expect(canonicalize(ordered)).toBe(canonicalizeSlow(record));
+        expect(JSON.parse(JSON.stringify(ordered))).toEqual(JSON.parse(JSON.stringify(record)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("inCanonicalOrder puts members in JCS order so the plain JSON of the copy is canonical", () => {
+    const value = { z: 1, a: { y: [{ c: 2, b: 1 }], x: "s" }, m: undefined };
+    const ordered = inCanonicalOrder(value);
+    expect(JSON.stringify(ordered)).toBe('{"a":{"x":"s","y":[{"b":1,"c":2}]},"z":1}');
+    expect(JSON.stringify(ordered)).toBe(canonicalize(value));
+    // Already canonical: the very same object back, nothing copied.
+    expect(inCanonicalOrder(ordered)).toBe(ordered);
+    expect(() => inCanonicalOrder({ n: Number.NaN })).toThrow(/no JSON form/);
   });
 });

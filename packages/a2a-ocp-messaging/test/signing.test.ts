@@ -118,6 +118,12 @@ describe("message signatures (§8.2, §8.3)", () => {
     for (const field of ["ttl", "version", "priority"])
       expect(canonicalize(rest)).toContain(`"${field}"`);
     expect(signature).toMatch(/^[A-Za-z0-9+/]{86}==$/);
+    // Built and signed here, the message goes out in canonical form, signature in its JCS place.
+    expect(JSON.stringify(signed)).toBe(canonicalize(signed));
+    // Signing a message that carries a signature replaces it, wherever it was.
+    const again = signObject({ signature: "old", ...rest }, alice.secretKey);
+    expect(again.signature).toBe(signature);
+    expect(Object.keys(again).filter((k) => k === "signature")).toHaveLength(1);
   });
 
   it("property: any valid message signs and verifies after a JSON round trip, with both backends", () => {

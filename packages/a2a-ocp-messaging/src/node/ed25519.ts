@@ -59,7 +59,11 @@ export function hasNativeEd25519(): boolean {
 export const nativeEd25519: Ed25519Backend = {
   name: "native",
   sign(message, secretKey) {
-    return new Uint8Array(sign(null, message, secretKeyObject(secretKey)));
+    // A Buffer is a Uint8Array: returned as it is, not copied.
+    return sign(null, message, secretKeyObject(secretKey));
+  },
+  signBase64(message, secretKey) {
+    return sign(null, message, secretKeyObject(secretKey)).toString("base64");
   },
   verify(signature, message, publicKey) {
     if (publicKey.length !== 32 || signature.length !== 64) return false;
