@@ -9,6 +9,7 @@ export const A2A_ERROR_CODES = {
   invalid_reply: "a2a: the A2A reply carries no valid output for the task",
   feature_not_confirmed:
     "negotiation: the peer did not confirm the feature of this message (§7.2); nothing was sent",
+  invalid_option: "a2a: an option is missing or out of range (e.g. the deadline a vote needs)",
   negotiation_failed:
     "negotiation: no capability.confirm from the peer in time, or an incompatible version",
 } as const;

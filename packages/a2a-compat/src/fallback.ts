@@ -9,6 +9,7 @@
 
 import { AGENT_CARD_PATH, AgentCard, type Message, type Task, TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
+import { MESSAGE_LIFETIMES, messageTtl } from "@ocp/a2a-ocp-agent";
 import type { AgentIdentity, KnownMessageType } from "@ocp/a2a-ocp-messaging";
 import {
   createMessage,
@@ -205,6 +206,26 @@ export interface A2AFallbackOptions {
   /** The SDK client factory; `new ClientFactory()` (JSON-RPC and REST) by default. */
   clientFactory?: ClientFactory;
   taskTimeoutMs?: number;
+  /** The clock the messages' `ttl` is computed against (ms); `Date.now` by default. */
+  now?: () => number;
+}
+
+/**
+ * The deadline a message's own payload sets (a proposal's voting period, a
+ * query's timeout); for a type that lives until a deadline its payload does
+ * not carry, a clear `invalid_option` error.
+ */
+function deadlineIn(type: KnownMessageType, payload: unknown, now: number): number | undefined {
+  if (!("untilDeadline" in MESSAGE_LIFETIMES[type])) return undefined;
+  const p = payload as { votingPeriod?: unknown; timeout?: unknown };
+  if (type === "ocp.consensus.propose" && typeof p.votingPeriod === "number")
+    return now + p.votingPeriod * 1000;
+  if (type === "ocp.collective.query" && typeof p.timeout === "number") return now + p.timeout;
+  throw a2aError(
+    "invalid_option",
+    `${type} lives until the deadline of the proposal or query it answers: pass options.deadline`,
+    { type },
+  );
 }
 
 /** Sends OCP messages to one agent, over OCP when its card says so, else as A2A tasks. */
@@ -217,14 +238,22 @@ export class A2AFallback {
     this.#factory = options.clientFactory ?? new ClientFactory();
   }
 
-  /** Sends a message of `type` to `to` (one agent) by the path its card allows. */
+  /**
+   * Sends a message of `type` to `to` (one agent) by the path its card allows.
+   * Over OCP the message carries the `ttl` its type's lifetime gives (as the
+   * agent runtime's, `messageTtl`): a proposal lives until its voting period
+   * ends, a collective query until its timeout; a vote or a collective
+   * response needs `options.deadline` (ms since the epoch: the proposal's or
+   * the query's), else it is refused with `invalid_option` before anything is sent.
+   */
   async send<T extends KnownMessageType>(
     to: string,
     type: T,
     payload: PayloadInit<T>,
+    options: { deadline?: number } = {},
   ): Promise<FallbackResult> {
     const resolved = await this.#options.resolver.resolve(to);
-    if (resolved.ocp !== undefined) return this.#sendOcp(resolved, type, payload);
+    if (resolved.ocp !== undefined) return this.#sendOcp(resolved, type, payload, options.deadline);
     if (!(type in A2A_TASKS))
       throw a2aError(
         "no_a2a_equivalent",
@@ -238,8 +267,11 @@ export class A2AFallback {
     resolved: ResolvedCard,
     type: T,
     payload: PayloadInit<T>,
+    deadline: number | undefined,
   ): Promise<FallbackResult> {
     const to = resolved.agentId;
+    const now = (this.#options.now ?? Date.now)();
+    const ttl = messageTtl(type, now, deadline ?? deadlineIn(type, payload, now));
     if (this.#options.negotiator !== undefined) {
       await this.#options.negotiator.assertAllowed(to, type);
     } else {
@@ -253,6 +285,7 @@ export class A2AFallback {
       from: this.#options.identity.id,
       to,
       payload,
+      ttl,
     } as never);
     const signed = signObject(
       message as Record<string, unknown>,

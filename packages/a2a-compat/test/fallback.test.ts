@@ -1,4 +1,5 @@
 import { TaskState } from "@a2a-js/sdk";
+import { KNOWLEDGE_TTL_SECONDS } from "@ocp/a2a-ocp-agent";
 import type { OCPHub } from "@ocp/a2a-ocp-hub";
 import type { KnowledgeNode } from "@ocp/a2a-ocp-messaging";
 import { sampleNode as node } from "@ocp/testkit";
@@ -143,6 +144,8 @@ describe("§9.1 fallback to A2A", () => {
       }),
     );
     expect(sent.path).toBe("ocp");
+    // The lifetime of knowledge (24 h), not the hub's 5-minute default.
+    expect(sent.path === "ocp" && sent.message["ttl"]).toBe(KNOWLEDGE_TTL_SECONDS);
     const [nodes, from] = await within(got, 15_000, "bob to merge the stream");
     expect(nodes.map((n) => n.id)).toEqual(["n-ocp"]);
     expect(from).toBe(alice.identity.id);
@@ -154,6 +157,18 @@ describe("§9.1 fallback to A2A", () => {
     });
     // §7.2 ran first: bob confirmed alice's features.
     expect(alice.negotiator.confirmedWith(bob.identity.id)).toContain("knowledge_streaming");
+  });
+
+  it("a vote over OCP needs the proposal's deadline for its ttl: without it nothing is sent", async () => {
+    const before = routes.length;
+    await expect(
+      fallback.send(bob.identity.id, "ocp.consensus.vote", {
+        proposalId: "prop-x",
+        vote: "approve",
+        votedBy: alice.identity.id,
+      }),
+    ).rejects.toMatchObject({ code: "invalid_option" });
+    expect(routes.length).toBe(before);
   });
 
   it("resolves each card once while it is fresh", async () => {
