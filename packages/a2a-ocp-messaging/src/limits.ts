@@ -36,8 +36,19 @@ export const MAX_TTL_SECONDS = 86_400;
 /** How far a message's `timestamp` may be ahead of the receiver's clock, and the grace after expiry. */
 export const MAX_CLOCK_SKEW_MS = 30_000;
 
-/** Most message ids the replay window remembers at once. */
+/** Most message ids the replay window remembers exactly at once. */
 export const REPLAY_WINDOW_MAX_ENTRIES = 100_000;
+
+/**
+ * Bytes of Bloom filters the replay window may hold for the ids it had to
+ * evict (16 MiB: 32 filters of 512 KiB, each for one hour of deadlines and
+ * about 420,000 ids at a 1% false-positive rate).
+ */
+export const REPLAY_FILTER_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Size of one replay Bloom filter, and the span of deadlines it covers. */
+export const REPLAY_FILTER_BYTES = 512 * 1024;
+export const REPLAY_FILTER_SPAN_MS = 3_600_000;
 
 /** The refill period of every rate limit bucket (§12.3 states its limits per minute). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;

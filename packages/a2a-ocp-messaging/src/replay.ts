@@ -1,16 +1,29 @@
 import { fail, messagingError, type Result } from "./errors.js";
-import { REPLAY_WINDOW_MAX_ENTRIES } from "./limits.js";
+import {
+  REPLAY_FILTER_BYTES,
+  REPLAY_FILTER_MAX_BYTES,
+  REPLAY_FILTER_SPAN_MS,
+  REPLAY_WINDOW_MAX_ENTRIES,
+} from "./limits.js";
+import { EvictedIds } from "./replay-filter.js";
 
 /**
  * The replay window: the ids of accepted messages, each remembered until its
  * deadline (timestamp + ttl + clock skew), after which freshness alone
  * rejects a copy and the id can be forgotten.
  *
- * Memory is bounded by `maxEntries`. When the window is full of live ids,
- * the one with the earliest deadline is evicted and that deadline becomes a
- * floor: from then on a message whose deadline is not after the floor is
- * refused with `replay_window_saturated`, because the window can no longer
- * prove it unseen. Under pressure it fails closed; a replay never gets in.
+ * Memory is bounded by `maxEntries` exact ids plus `filterBytes` of Bloom
+ * filters. When the window is full of live ids, the one with the earliest
+ * deadline is evicted into the Bloom filter of its deadline's hour (a replay
+ * carries the same signed timestamp and ttl, so the same deadline, and is
+ * looked up in that one filter). A message whose id the filter may hold is
+ * refused with `replay_window_saturated` (the window cannot prove it
+ * unseen): every replay of an evicted id, and about 1% of fresh messages
+ * while the filter of their hour is loaded to its design capacity. Past that
+ * capacity, or when no filter can be allocated within `filterBytes`, the
+ * window falls back to a floor: a message whose deadline is not after the
+ * floor (or inside an overflowed hour) is refused the same way. Under
+ * pressure it fails closed; a replay never gets in.
  */
 export class ReplayWindow {
   readonly maxEntries: number;
@@ -18,8 +31,19 @@ export class ReplayWindow {
   /** Min-heap of [deadline, id], by deadline. */
   readonly #heap: Array<[number, string]> = [];
   #floor = Number.NEGATIVE_INFINITY;
+  readonly #evicted: EvictedIds;
 
-  constructor(options: { maxEntries?: number } = {}) {
+  constructor(
+    options: {
+      maxEntries?: number;
+      /** Bytes of Bloom filters for evicted ids; 0 for none (the floor alone). */
+      filterBytes?: number;
+      /** Bytes of one filter (a power of two, at least 64). */
+      bytesPerFilter?: number;
+      /** The span of deadlines one filter covers (ms). */
+      filterSpanMs?: number;
+    } = {},
+  ) {
     const maxEntries = options.maxEntries ?? REPLAY_WINDOW_MAX_ENTRIES;
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
       throw messagingError("invalid_option", "maxEntries must be a positive integer", {
@@ -27,6 +51,20 @@ export class ReplayWindow {
       });
     }
     this.maxEntries = maxEntries;
+    try {
+      this.#evicted = new EvictedIds(
+        options.filterBytes ?? REPLAY_FILTER_MAX_BYTES,
+        options.bytesPerFilter ?? REPLAY_FILTER_BYTES,
+        options.filterSpanMs ?? REPLAY_FILTER_SPAN_MS,
+      );
+    } catch (cause) {
+      throw messagingError("invalid_option", (cause as Error).message, { cause });
+    }
+  }
+
+  /** Bytes the Bloom filters of evicted ids hold now. */
+  get filterBytes(): number {
+    return this.#evicted.bytes;
   }
 
   /** How many ids are remembered. */
@@ -48,7 +86,7 @@ export class ReplayWindow {
     if (this.#deadlines.has(id)) {
       return fail("replay_detected", `message ${id} was already accepted`, { details: { id } });
     }
-    if (deadlineMs <= this.#floor) {
+    if (deadlineMs <= this.#floor || this.#evicted.mayHold(id, deadlineMs)) {
       return fail("replay_window_saturated", `replay window full; cannot prove ${id} unseen`, {
         details: { id, floor: this.#floor },
       });
@@ -63,7 +101,7 @@ export class ReplayWindow {
     while (this.#deadlines.size >= this.maxEntries) {
       const [deadline, evicted] = this.#pop();
       this.#deadlines.delete(evicted);
-      this.#floor = Math.max(this.#floor, deadline);
+      if (!this.#evicted.add(evicted, deadline)) this.#floor = Math.max(this.#floor, deadline);
     }
     this.#deadlines.set(id, deadlineMs);
     this.#push([deadlineMs, id]);
@@ -81,6 +119,7 @@ export class ReplayWindow {
   }
 
   #expire(nowMs: number): void {
+    this.#evicted.expire(nowMs);
     while (this.#heap.length > 0 && this.#heap[0]![0] < nowMs) {
       const [, id] = this.#pop();
       this.#deadlines.delete(id);

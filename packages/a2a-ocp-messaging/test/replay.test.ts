@@ -26,8 +26,8 @@ describe("replay window", () => {
     expect(window.size).toBe(100);
   });
 
-  it("when full, fails closed: an evicted id's replay is refused as replay_window_saturated, never accepted", () => {
-    const window = new ReplayWindow({ maxEntries: 3 });
+  it("without filters (filterBytes 0), a full window fails closed with a floor", () => {
+    const window = new ReplayWindow({ maxEntries: 3, filterBytes: 0 });
     for (const [id, deadline] of [
       ["a", 100],
       ["b", 200],
@@ -42,6 +42,77 @@ describe("replay window", () => {
     expect(!lateNewcomer.ok && lateNewcomer.error.code).toBe("replay_window_saturated");
     expect(window.admit("f", 500, 0).ok).toBe(true);
     expect(window.admit("b", 200, 0).ok).toBe(false);
+  });
+
+  it("with filters, an evicted id's replay is refused, a fresh message with an earlier deadline is not", () => {
+    const window = new ReplayWindow({ maxEntries: 3 });
+    for (const [id, deadline] of [
+      ["a", 100],
+      ["b", 200],
+      ["c", 300],
+      ["d", 400], // evicts "a" into the filter of its hour
+    ] as const)
+      expect(window.admit(id, deadline, 0).ok).toBe(true);
+    const replayOfA = window.admit("a", 100, 0);
+    expect(!replayOfA.ok && replayOfA.error.code).toBe("replay_window_saturated");
+    expect(window.admit("e", 50, 0).ok).toBe(true);
+    expect(window.filterBytes).toBeGreaterThan(0);
+  });
+
+  it("long-lived traffic past maxEntries: every replay refused, short-lived fresh messages still accepted", () => {
+    // 20,000 messages with 24 h deadlines through a window of 1,000 exact ids (a hub at ~1
+    // long-lived message a second for 5.5 hours), then fresh 30-second messages.
+    const hour = 3_600_000;
+    const window = new ReplayWindow({ maxEntries: 1_000 });
+    const now = 10 * hour;
+    for (let i = 0; i < 20_000; i++) {
+      expect(window.admit(`long-${i}`, now + 24 * hour + i * 1_000, now).ok).toBe(true);
+    }
+    for (let i = 0; i < 20_000; i += 7) {
+      const replay = window.admit(`long-${i}`, now + 24 * hour + i * 1_000, now);
+      expect(replay.ok).toBe(false);
+    }
+    let refused = 0;
+    for (let i = 0; i < 2_000; i++)
+      if (!window.admit(`short-${i}`, now + 30_000, now).ok) refused++;
+    expect(refused).toBe(0); // no evicted deadline in their hour: nothing to confuse them with
+    // Fresh long-lived ids in the loaded hours: false positives stay near the designed 1%.
+    let falsePositives = 0;
+    for (let i = 0; i < 5_000; i++)
+      if (!window.check(`fresh-${i}`, now + 24 * hour + i * 1_000, now).ok) falsePositives++;
+    expect(falsePositives / 5_000).toBeLessThan(0.02);
+    // Memory: one 512 KiB filter per hour of evicted deadlines, nothing more.
+    expect(window.filterBytes).toBeLessThanOrEqual(8 * 512 * 1024);
+    // Once their hours have passed, the filters are gone.
+    window.check("probe", now + 36 * hour, now + 36 * hour);
+    expect(window.filterBytes).toBe(0);
+  }, 30_000);
+
+  it("past a filter's capacity or its byte budget, the window fails closed for those deadlines", () => {
+    // 64-byte filters (512 bits, 51 ids each), room for two.
+    const window = new ReplayWindow({
+      maxEntries: 1,
+      bytesPerFilter: 64,
+      filterBytes: 128,
+      filterSpanMs: 1_000,
+    });
+    for (let i = 0; i < 60; i++) window.admit(`a-${i}`, 10_500, 0); // fills, then overflows hour 10
+    const inOverflowed = window.admit("fresh-a", 10_600, 0);
+    expect(!inOverflowed.ok && inOverflowed.error.code).toBe("replay_window_saturated");
+    window.admit("b-0", 20_500, 0);
+    window.admit("b-1", 20_500, 0); // evicts b-0 into a second filter: the budget is spent
+    window.admit("c-0", 30_500, 0);
+    window.admit("c-1", 30_500, 0); // no filter left for c-0: the floor rises to 30,500
+    const underFloor = window.admit("fresh-c", 30_400, 0);
+    expect(!underFloor.ok && underFloor.error.code).toBe("replay_window_saturated");
+    expect(window.admit("later", 40_000, 0).ok).toBe(true);
+    expect(window.filterBytes).toBe(128);
+  });
+
+  it("refuses filter options it cannot honour with invalid_option", () => {
+    expect(() => new ReplayWindow({ bytesPerFilter: 100 })).toThrow(/power of two/);
+    expect(() => new ReplayWindow({ filterBytes: -1 })).toThrow(/non-negative/);
+    expect(() => new ReplayWindow({ filterSpanMs: 0 })).toThrow(/positive/);
   });
 
   it("expires ids in deadline order, whatever the insertion order", () => {
