@@ -1,5 +1,5 @@
 import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { canonicalize, generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { afterEach, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import type { EdgeConflict } from "../src/agent-knowledge.js";
@@ -75,7 +75,7 @@ describe("§5.6 sync as the specification shapes it", () => {
     const report = await bob.sync(alice.id, ["knowledge"]);
     expect(report.conflicts).toBe(1);
     await until(
-      () => JSON.stringify(alice.node(shared.id)) === JSON.stringify(bob.node(shared.id)),
+      () => canonicalize(alice.node(shared.id)) === canonicalize(bob.node(shared.id)),
       "alice merged bob's version from the sync conflict",
     );
   }, 30_000);
@@ -104,8 +104,7 @@ describe("§5.6 sync as the specification shapes it", () => {
     expect(atBob?.[1].remoteVersion.weight).toBe(0.9);
     expect(seen.find(([at]) => at === "alice")?.[2]).toBe(bob.id);
     await until(
-      () =>
-        JSON.stringify(alice.graph.getEdge(edge.id)) === JSON.stringify(bob.graph.getEdge(edge.id)),
+      () => canonicalize(alice.graph.getEdge(edge.id)) === canonicalize(bob.graph.getEdge(edge.id)),
       "edge converged",
     );
   }, 30_000);
