@@ -16,6 +16,8 @@ targets:
                 registers fresh agents of its own and judges what the hub does
   --agent URL   an agent that listens at ws://… or wss://… (§10.4); the suite's
                 agents connect to it as peers and judge what it does
+  --agent-id ID the listening agent's a2a:// id, when it neither names itself
+                at registration nor answers a broadcast ocp.awareness.query
   --agent-cmd -- COMMAND [ARGS…]
                 an agent the suite starts (last on the line): the suite runs a
                 hub and passes its URL as the environment variable OCP_HUB_URL
@@ -51,7 +53,7 @@ export type Parsed =
   | { kind: "usage-error"; message: string }
   | {
       kind: "run";
-      target: { hub: string } | { agent: string } | { agentCommand: string[] };
+      target: { hub: string } | { agent: string; agentId?: string } | { agentCommand: string[] };
       json: boolean;
       strict: boolean;
       timeoutMs?: number;
@@ -74,6 +76,7 @@ function names(text: string | undefined, flag: string): string[] | string {
 export function parseArgs(argv: readonly string[]): Parsed {
   let hub: string | undefined;
   let agent: string | undefined;
+  let agentId: string | undefined;
   let agentCommand: string[] | undefined;
   let json = false;
   let strict = false;
@@ -93,6 +96,11 @@ export function parseArgs(argv: readonly string[]): Parsed {
     else if (flag === "--strict") strict = true;
     else if (flag === "--hub") hub = value();
     else if (flag === "--agent") agent = value();
+    else if (flag === "--agent-id") {
+      agentId = value();
+      if (agentId === undefined || !/^a2a:\/\/\S+$/.test(agentId))
+        return { kind: "usage-error", message: "--agent-id needs an a2a:// URI" };
+    }
     else if (flag === "--agent-cmd") {
       const rest = argv.slice(index + 1);
       agentCommand = rest[0] === "--" ? rest.slice(1) : rest;
@@ -119,6 +127,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
   if (targets === 0)
     return { kind: "usage-error", message: "missing target: --hub URL, --agent URL or --agent-cmd -- COMMAND" };
   if (targets > 1) return { kind: "usage-error", message: "give one target: --hub, --agent or --agent-cmd" };
+  if (agentId !== undefined && agent === undefined)
+    return { kind: "usage-error", message: "--agent-id goes with --agent URL" };
   for (const url of [hub, agent]) {
     if (url === undefined) continue;
     let parsed: URL;
@@ -140,7 +150,11 @@ export function parseArgs(argv: readonly string[]): Parsed {
   return {
     kind: "run",
     target:
-      hub !== undefined ? { hub } : agent !== undefined ? { agent } : { agentCommand: agentCommand! },
+      hub !== undefined
+        ? { hub }
+        : agent !== undefined
+          ? { agent, ...(agentId === undefined ? {} : { agentId }) }
+          : { agentCommand: agentCommand! },
     json,
     strict,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

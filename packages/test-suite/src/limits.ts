@@ -42,8 +42,11 @@ export const AGENT_START_TIMEOUT_MS = 20_000;
 /** After SIGTERM to the agent command's process group, how long before SIGKILL. */
 export const CHILD_KILL_GRACE_MS = 2_000;
 
-/** How much of the agent command's stderr is kept and quoted in failures, in characters. */
-export const STDERR_TAIL_CHARS = 2_000;
+/** How much of the agent command's stderr is kept, in characters. */
+export const STDERR_TAIL_CHARS = 4_000;
+
+/** How much of that tail a failing check quotes, in characters. */
+export const STDERR_QUOTE_CHARS = 600;
 
 /** The `timeout` of the suite's collective queries, ms (the spec's example, §5.2.1). */
 export const QUERY_TIMEOUT_MS = 5_000;

@@ -18,6 +18,8 @@ export interface HubTarget {
 /** A listening agent at a WebSocket URL (§10.4 `ocp-test --agent wss://…`). */
 export interface AgentTarget {
   readonly agent: string;
+  /** The agent's id, when the suite cannot learn it (see the README). */
+  readonly agentId?: string;
 }
 /** An agent the suite starts (`OCP_HUB_URL` and `{hub}` in its arguments name the suite's hub). */
 export interface AgentCommandTarget {

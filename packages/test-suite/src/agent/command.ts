@@ -9,7 +9,12 @@
  * {@link CHILD_KILL_GRACE_MS}. The tail of its stderr is quoted in failures.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { AGENT_START_TIMEOUT_MS, CHILD_KILL_GRACE_MS, STDERR_TAIL_CHARS } from "../limits.js";
+import {
+  AGENT_START_TIMEOUT_MS,
+  CHILD_KILL_GRACE_MS,
+  STDERR_QUOTE_CHARS,
+  STDERR_TAIL_CHARS,
+} from "../limits.js";
 import { startAgentHarness } from "./harness.js";
 import type { AgentSession } from "./session.js";
 
@@ -60,7 +65,7 @@ export async function startAgentCommand(
     onExit(exited);
   });
   const tail = () => {
-    const text = stderr.trim();
+    const text = stderr.trim().slice(-STDERR_QUOTE_CHARS);
     return text === "" ? "" : ` — agent stderr (tail): ${text}`;
   };
   const stop = async () => {

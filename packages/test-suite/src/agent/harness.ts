@@ -35,6 +35,18 @@ const HARNESS_FEATURES = [
   "bidirectional_sync",
 ];
 
+/**
+ * The limits the harness announces in its ack (some clients require them):
+ * what it accepts, and its heartbeat (a WebSocket ping every interval).
+ */
+const HARNESS_LIMITS = {
+  maxPayloadBytes: 16 * 1024 * 1024,
+  maxBatchRecords: 100,
+  heartbeatIntervalMs: 15_000,
+  heartbeatTimeoutMs: 60_000,
+  handshakeTimeoutMs: 10_000,
+};
+
 const control = (type: string, payload: Record<string, unknown>) =>
   JSON.stringify({ protocol: "a2a+ocp", version: "1.0.0", type, payload });
 
@@ -63,7 +75,7 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
     host,
     port: 0,
     perMessageDeflate: false,
-    maxPayload: 16 * 1024 * 1024,
+    maxPayload: HARNESS_LIMITS.maxPayloadBytes,
     handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
   });
   await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
@@ -112,7 +124,16 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
   wss.on("connection", (ws) => {
     const nonce = randomBytes(32).toString("base64url");
     let registered = false;
-    ws.send(control("ocp.connection.ack", { nonce, serverTime: new Date().toISOString() }));
+    ws.send(
+      control("ocp.connection.ack", {
+        nonce,
+        serverTime: new Date().toISOString(),
+        limits: HARNESS_LIMITS,
+      }),
+    );
+    const heartbeat = setInterval(() => ws.ping(), HARNESS_LIMITS.heartbeatIntervalMs);
+    heartbeat.unref();
+    ws.on("close", () => clearInterval(heartbeat));
     ws.on("message", (data) => {
       const text = data.toString();
       if (registered) {

@@ -33,7 +33,7 @@ export async function runAgentCompatibility(
   try {
     session =
       "agent" in target
-        ? await openListeningAgent(target.agent, answerTimeoutMs)
+        ? await openListeningAgent(target.agent, answerTimeoutMs, target.agentId)
         : await startAgentCommand(target.agentCommand);
   } catch (error) {
     unreachable = `the agent could not be reached: ${(error as Error).message}`;
