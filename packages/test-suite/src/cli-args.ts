@@ -100,15 +100,16 @@ export function parseArgs(argv: readonly string[]): Parsed {
       agentId = value();
       if (agentId === undefined || !/^a2a:\/\/\S+$/.test(agentId))
         return { kind: "usage-error", message: "--agent-id needs an a2a:// URI" };
-    }
-    else if (flag === "--agent-cmd") {
+    } else if (flag === "--agent-cmd") {
       const rest = argv.slice(index + 1);
       agentCommand = rest[0] === "--" ? rest.slice(1) : rest;
       if (agentCommand.length === 0)
-        return { kind: "usage-error", message: "--agent-cmd needs a command: --agent-cmd -- COMMAND [ARGS…]" };
+        return {
+          kind: "usage-error",
+          message: "--agent-cmd needs a command: --agent-cmd -- COMMAND [ARGS…]",
+        };
       break;
-    }
-    else if (flag === "--timeout") {
+    } else if (flag === "--timeout") {
       const text = value();
       timeoutMs = Number(text);
       if (text === undefined || !/^\d+$/.test(text) || timeoutMs <= 0)
@@ -125,8 +126,12 @@ export function parseArgs(argv: readonly string[]): Parsed {
   }
   const targets = [hub, agent, agentCommand].filter((t) => t !== undefined).length;
   if (targets === 0)
-    return { kind: "usage-error", message: "missing target: --hub URL, --agent URL or --agent-cmd -- COMMAND" };
-  if (targets > 1) return { kind: "usage-error", message: "give one target: --hub, --agent or --agent-cmd" };
+    return {
+      kind: "usage-error",
+      message: "missing target: --hub URL, --agent URL or --agent-cmd -- COMMAND",
+    };
+  if (targets > 1)
+    return { kind: "usage-error", message: "give one target: --hub, --agent or --agent-cmd" };
   if (agentId !== undefined && agent === undefined)
     return { kind: "usage-error", message: "--agent-id goes with --agent URL" };
   for (const url of [hub, agent]) {

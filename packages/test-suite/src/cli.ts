@@ -30,15 +30,12 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`ocp-test: ${parsed.message}\n\n${USAGE}`);
     return EXIT_CODES.usage;
   }
-  const report = await runCompatibility(
-    parsed.target,
-    {
-      strict: parsed.strict,
-      ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
-      ...(parsed.only === undefined ? {} : { only: parsed.only }),
-      ...(parsed.skip === undefined ? {} : { skip: parsed.skip }),
-    },
-  );
+  const report = await runCompatibility(parsed.target, {
+    strict: parsed.strict,
+    ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
+    ...(parsed.only === undefined ? {} : { only: parsed.only }),
+    ...(parsed.skip === undefined ? {} : { skip: parsed.skip }),
+  });
   if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const color = process.stdout.isTTY === true && process.env["NO_COLOR"] === undefined;

@@ -5,8 +5,8 @@
  */
 import type { CheckResult } from "@ocp/conformance";
 import { runAgentCompatibility } from "./agent/run.js";
-import { HUB_CHECKS } from "./checks/index.js";
 import { bounded } from "./bounded.js";
+import { HUB_CHECKS } from "./checks/index.js";
 import { CheckContext } from "./context.js";
 import { ANSWER_TIMEOUT_MS, CHECK_TIMEOUT_MS } from "./limits.js";
 import { buildReport, type CompatibilityReport, result } from "./report.js";

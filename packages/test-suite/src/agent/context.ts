@@ -81,10 +81,12 @@ export class AgentCheckContext {
     payload: unknown,
     edit?: (value: Record<string, unknown>) => void,
   ): Sent {
-    const message = createMessage({ type, to, payload, from: from.id } as MessageInit<never>) as Record<
-      string,
-      unknown
-    >;
+    const message = createMessage({
+      type,
+      to,
+      payload,
+      from: from.id,
+    } as MessageInit<never>) as Record<string, unknown>;
     edit?.(message);
     const signed = signObject(message, from.secretKey, nativeEd25519);
     return { id: String(signed["id"]), text: JSON.stringify(signed) };
@@ -146,7 +148,9 @@ export class AgentCheckContext {
           .find((m) => (m.value["payload"] as { queryId?: unknown })?.queryId === queryId),
       this.queryTimeoutMs,
     );
-    return message === undefined ? undefined : { message, ms: Math.round(performance.now() - started) };
+    return message === undefined
+      ? undefined
+      : { message, ms: Math.round(performance.now() - started) };
   }
 
   /** The ids of the nodes an answer's findings carry. */

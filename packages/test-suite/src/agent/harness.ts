@@ -146,7 +146,9 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
         value = JSON.parse(text);
       } catch {}
       const verified = verifyAnnouncement(value, nonce, nativeEd25519);
-      const profile = verified.ok ? verifyAgentProfile(verified.value.profile, nativeEd25519) : undefined;
+      const profile = verified.ok
+        ? verifyAgentProfile(verified.value.profile, nativeEd25519)
+        : undefined;
       if (!verified.ok || profile === undefined || !profile.ok) {
         const reason = verified.ok ? "the profile does not verify" : verified.error.message;
         refusals.push(reason);
@@ -178,10 +180,15 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
     refusals,
     registered(stopped, timeoutMs) {
       return new Promise<RegisteredAgent>((resolve, reject) => {
+        const refused = () =>
+          refusals.length > 0 ? `; its announcement was refused: ${refusals.join("; ")}` : "";
         const timer = setTimeout(() => {
           arrivals.delete(check);
-          const refused = refusals.length > 0 ? `; refused: ${refusals.join("; ")}` : "";
-          reject(new Error(`the agent did not register at the suite's hub within ${timeoutMs} ms${refused}`));
+          reject(
+            new Error(
+              `the agent did not register at the suite's hub within ${timeoutMs} ms${refused()}`,
+            ),
+          );
         }, timeoutMs);
         const check = () => {
           if (agent === undefined) return;
@@ -194,7 +201,7 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
         stopped.then((reason) => {
           clearTimeout(timer);
           arrivals.delete(check);
-          reject(new Error(reason));
+          reject(new Error(`${reason}${refused()}`));
         });
       });
     },

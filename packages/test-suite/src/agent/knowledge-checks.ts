@@ -5,15 +5,17 @@
  * deletions. Knowledge goes in by `ocp.knowledge.stream` and is observed
  * through the agent's answers to collective queries.
  */
-import { excerpt } from "../context.js";
-import { failed, passed, skipped } from "../context.js";
+import { excerpt, failed, passed, skipped } from "../context.js";
 import type { AgentCheck, AgentCheckContext, Answer, Node } from "./context.js";
 import type { Tester } from "./session.js";
 
 function signatureProblem(context: AgentCheckContext, answer: Answer): string | undefined {
   const signed = context.signedByAgent(answer.message);
-  if (signed === undefined) return "the agent's key is unknown (no verified profile), so its signature cannot be checked";
-  return signed ? undefined : `its answer is not signed by the agent's key: ${excerpt(answer.message.text)}`;
+  if (signed === undefined)
+    return "the agent's key is unknown (no verified profile), so its signature cannot be checked";
+  return signed
+    ? undefined
+    : `its answer is not signed by the agent's key: ${excerpt(answer.message.text)}`;
 }
 
 export const agentCollectiveQuery: AgentCheck = {
@@ -63,8 +65,10 @@ async function served(
   const shown: string[] = [];
   for (const [word, node] of hidden) {
     const answer = await context.query(tester, word);
-    if (answer === undefined) shown.push(`${word}: no answer to the query within ${context.queryTimeoutMs} ms`);
-    else if (context.findingIds(answer).includes(node.id)) shown.push(`${word}: among the findings`);
+    if (answer === undefined)
+      shown.push(`${word}: no answer to the query within ${context.queryTimeoutMs} ms`);
+    else if (context.findingIds(answer).includes(node.id))
+      shown.push(`${word}: among the findings`);
   }
   for (const [word] of hidden)
     if (tester.inbox.messages.some((m) => m.text.includes(word)))
@@ -94,14 +98,22 @@ export const agentSignatures: AgentCheck = {
       const node = context.node(alice, word);
       let value: Record<string, unknown>;
       if (label === "unsigned") {
-        value = JSON.parse(context.signed(alice.identity, "ocp.knowledge.stream", context.agentId, stream(node)).text);
+        value = JSON.parse(
+          context.signed(alice.identity, "ocp.knowledge.stream", context.agentId, stream(node))
+            .text,
+        );
         delete value["signature"];
       } else if (label === "tampered payload") {
         const original = context.node(alice, context.word());
-        value = JSON.parse(context.signed(alice.identity, "ocp.knowledge.stream", context.agentId, stream(original)).text);
+        value = JSON.parse(
+          context.signed(alice.identity, "ocp.knowledge.stream", context.agentId, stream(original))
+            .text,
+        );
         value["payload"] = stream(node);
       } else {
-        value = JSON.parse(context.signed(stranger, "ocp.knowledge.stream", context.agentId, stream(node)).text);
+        value = JSON.parse(
+          context.signed(stranger, "ocp.knowledge.stream", context.agentId, stream(node)).text,
+        );
         value["from"] = alice.identity.id;
       }
       alice.send(JSON.stringify(value));
@@ -109,9 +121,15 @@ export const agentSignatures: AgentCheck = {
     }
     const reason = await context.seed(alice, []);
     if (reason !== undefined) return skipped(reason);
-    const shown = await served(context, alice, forged.map(([word, node]) => [word, node] as const));
+    const shown = await served(
+      context,
+      alice,
+      forged.map(([word, node]) => [word, node] as const),
+    );
     if (shown.length > 0) {
-      const labels = forged.filter(([word]) => shown.some((s) => s.startsWith(word))).map(([, , l]) => l);
+      const labels = forged
+        .filter(([word]) => shown.some((s) => s.startsWith(word)))
+        .map(([, , l]) => l);
       return failed(`forged knowledge was taken (${labels.join(", ")}): ${shown.join("; ")}`);
     }
     return passed(
@@ -133,7 +151,10 @@ export const agentVisibility: AgentCheck = {
     const carol = await context.tester("carol");
     const shared = context.word();
     const secret = context.word();
-    const forBob = context.node(alice, shared, { visibility: "private", sharedWith: [bob.identity.id] });
+    const forBob = context.node(alice, shared, {
+      visibility: "private",
+      sharedWith: [bob.identity.id],
+    });
     const forNoOne = context.node(alice, secret, { visibility: "private", sharedWith: [] });
     const reason = await context.seed(alice, [forBob, forNoOne]);
     if (reason !== undefined) return skipped(reason);
@@ -145,7 +166,8 @@ export const agentVisibility: AgentCheck = {
       [shared, forBob],
       [secret, forNoOne],
     ]);
-    if (shown.length > 0) return failed(`an outsider was shown private knowledge: ${shown.join("; ")}`);
+    if (shown.length > 0)
+      return failed(`an outsider was shown private knowledge: ${shown.join("; ")}`);
     const toBob = await context.query(bob, shared);
     const bobSees = toBob !== undefined && context.findingIds(toBob).includes(forBob.id);
     return passed(

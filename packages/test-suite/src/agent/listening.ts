@@ -44,7 +44,9 @@ async function discover(probe: Peer, probeId: AgentIdentity, timeoutMs: number):
     to: "broadcast",
     payload: { queryId: `ocp-test-who-${globalThis.crypto.randomUUID()}` },
   });
-  probe.send(JSON.stringify(signObject(query as Record<string, unknown>, probeId.secretKey, nativeEd25519)));
+  probe.send(
+    JSON.stringify(signObject(query as Record<string, unknown>, probeId.secretKey, nativeEd25519)),
+  );
   const sender = await inbox.waitFor(() => {
     const from = inbox.messages.find((m) => typeof m.value["from"] === "string")?.value["from"];
     return typeof from === "string" ? from : undefined;

@@ -6,9 +6,9 @@
  * every selected check fails with the reason.
  */
 import type { CheckResult } from "@ocp/conformance";
+import { bounded } from "../bounded.js";
 import { ANSWER_TIMEOUT_MS, CHECK_TIMEOUT_MS } from "../limits.js";
 import { buildReport, type CompatibilityReport, result } from "../report.js";
-import { bounded } from "../bounded.js";
 import type { AgentCommandTarget, AgentTarget, CompatibilityOptions } from "../run.js";
 import { AGENT_CHECKS } from "./checks.js";
 import { startAgentCommand } from "./command.js";
@@ -53,7 +53,9 @@ export async function runAgentCompatibility(
       const verdict = await bounded(check.run(context), timeoutMs);
       context.close();
       const evidence =
-        verdict.status === "fail" ? `${verdict.evidence}${session.diagnostics()}` : verdict.evidence;
+        verdict.status === "fail"
+          ? `${verdict.evidence}${session.diagnostics()}`
+          : verdict.evidence;
       checks.push(result(check.spec, verdict.status, evidence));
     }
   } finally {

@@ -17,7 +17,8 @@ export const agentRegistration: AgentCheck = {
   },
   async run(context) {
     const { session } = context;
-    if (session.agentKey === undefined) return failed(`${session.reached}: no verifiable signed profile`);
+    if (session.agentKey === undefined)
+      return failed(`${session.reached}: no verifiable signed profile`);
     return passed(session.reached);
   },
 };
@@ -29,7 +30,8 @@ export const agentVote: AgentCheck = {
     name: "agent-vote",
     sections: ["§5.3.1", "§5.3.2", "§8.2"],
     advisory: false,
-    summary: "an agent that votes on a proposal votes once, signed, as itself (skipped when it does not vote)",
+    summary:
+      "an agent that votes on a proposal votes once, signed, as itself (skipped when it does not vote)",
   },
   async run(context) {
     const proposer = await context.tester("proposer");
@@ -51,15 +53,20 @@ export const agentVote: AgentCheck = {
       return skipped(
         `the agent did not vote within ${context.answerTimeoutMs} ms (whether to vote is its program's choice; an agent that votes is checked)`,
       );
-    await proposer.inbox.waitFor(() => (votes().length > 1 ? true : undefined), SECOND_VOTE_WATCH_MS);
+    await proposer.inbox.waitFor(
+      () => (votes().length > 1 ? true : undefined),
+      SECOND_VOTE_WATCH_MS,
+    );
     const all = votes();
     const problems: string[] = [];
     if (all.length > 1) problems.push(`it voted ${all.length} times on one proposal`);
     for (const vote of all) {
       const payload = (vote.value["payload"] ?? {}) as Record<string, unknown>;
       const signed = context.signedByAgent(vote);
-      if (signed === undefined) problems.push("the agent's key is unknown, so its vote cannot be checked");
-      else if (!signed) problems.push(`a vote is not signed by the agent's key: ${excerpt(vote.text)}`);
+      if (signed === undefined)
+        problems.push("the agent's key is unknown, so its vote cannot be checked");
+      else if (!signed)
+        problems.push(`a vote is not signed by the agent's key: ${excerpt(vote.text)}`);
       if (payload["votedBy"] !== context.agentId)
         problems.push(`votedBy is ${JSON.stringify(payload["votedBy"])}, not the agent`);
       if (!VOTES.includes(String(payload["vote"])))
@@ -98,10 +105,17 @@ export const agentPresence: AgentCheck = {
       context.answerTimeoutMs,
     );
     if (answer === undefined)
-      return failed(`no ocp.awareness.response with the queryId within ${context.answerTimeoutMs} ms`);
+      return failed(
+        `no ocp.awareness.response with the queryId within ${context.answerTimeoutMs} ms`,
+      );
     const problems: string[] = [];
     const signed = context.signedByAgent(answer);
-    if (signed !== true) problems.push(signed === undefined ? "the agent's key is unknown" : "the response is not signed by the agent");
+    if (signed !== true)
+      problems.push(
+        signed === undefined
+          ? "the agent's key is unknown"
+          : "the response is not signed by the agent",
+      );
     const agents = (answer.value["payload"] as { agents?: unknown })?.agents;
     const entry = Array.isArray(agents)
       ? (agents.find((a) => (a as { agentId?: unknown })?.agentId === alice.identity.id) as
@@ -112,10 +126,13 @@ export const agentPresence: AgentCheck = {
     else {
       if (entry.awareness?.status !== "blocked")
         problems.push(`its status reads ${JSON.stringify(entry.awareness?.status)}, not "blocked"`);
-      if (entry.awareness?.currentContext?.task !== task) problems.push("its current task is not the one it beaconed");
+      if (entry.awareness?.currentContext?.task !== task)
+        problems.push("its current task is not the one it beaconed");
     }
     return problems.length > 0
       ? failed(problems.join("; "))
-      : passed("the awareness response lists the beaconing agent as blocked on the task it beaconed, signed");
+      : passed(
+          "the awareness response lists the beaconing agent as blocked on the task it beaconed, signed",
+        );
   },
 };
