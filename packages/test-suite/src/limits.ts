@@ -53,3 +53,11 @@ export const QUERY_TIMEOUT_MS = 5_000;
 
 /** After an agent's first vote, how long the suite watches for a second one. */
 export const SECOND_VOTE_WATCH_MS = 1_000;
+
+/** The slow-consumer check's messages to the stalled agent: how many, and the size of each. */
+export const SLOW_CONSUMER_MESSAGES = 40;
+export const SLOW_CONSUMER_MESSAGE_BYTES = 768 * 1024;
+/** Every this many large messages, a marker goes to another agent, which must receive it. */
+export const SLOW_CONSUMER_MARKER_EVERY = 8;
+/** After the stalled agent reads again, how long without a frame ends its reading. */
+export const SLOW_CONSUMER_SETTLE_MS = 1_500;
