@@ -13,7 +13,9 @@ usage:
 
 targets:
   --hub URL     a hub at ws://… or wss://… (subprotocol a2a-ocp-v1); the suite
-                registers fresh agents of its own and judges what the hub does
+                registers fresh agents of its own and judges what the hub does.
+                Repeat it for the hubs of one cluster: the suite's agents
+                connect to each in turn
   --agent URL   an agent that listens at ws://… or wss://… (§10.4); the suite's
                 agents connect to it as peers and judge what it does
   --agent-id ID the listening agent's a2a:// id, when it neither names itself
@@ -53,7 +55,10 @@ export type Parsed =
   | { kind: "usage-error"; message: string }
   | {
       kind: "run";
-      target: { hub: string } | { agent: string; agentId?: string } | { agentCommand: string[] };
+      target:
+        | { hub: string | string[] }
+        | { agent: string; agentId?: string }
+        | { agentCommand: string[] };
       json: boolean;
       strict: boolean;
       timeoutMs?: number;
@@ -74,7 +79,7 @@ function names(text: string | undefined, flag: string): string[] | string {
 
 /** Parses the command line (without `node` and the script). Never throws. */
 export function parseArgs(argv: readonly string[]): Parsed {
-  let hub: string | undefined;
+  let hub: string[] | undefined;
   let agent: string | undefined;
   let agentId: string | undefined;
   let agentCommand: string[] | undefined;
@@ -94,8 +99,10 @@ export function parseArgs(argv: readonly string[]): Parsed {
     if (flag === "-v" || flag === "--version") return { kind: "version" };
     if (flag === "--json") json = true;
     else if (flag === "--strict") strict = true;
-    else if (flag === "--hub") hub = value();
-    else if (flag === "--agent") agent = value();
+    else if (flag === "--hub") {
+      const url = value();
+      hub = [...(hub ?? []), url ?? ""];
+    } else if (flag === "--agent") agent = value();
     else if (flag === "--agent-id") {
       agentId = value();
       if (agentId === undefined || !/^a2a:\/\/\S+$/.test(agentId))
@@ -134,7 +141,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
     return { kind: "usage-error", message: "give one target: --hub, --agent or --agent-cmd" };
   if (agentId !== undefined && agent === undefined)
     return { kind: "usage-error", message: "--agent-id goes with --agent URL" };
-  for (const url of [hub, agent]) {
+  for (const url of [...(hub ?? []), agent]) {
     if (url === undefined) continue;
     let parsed: URL;
     try {
@@ -156,7 +163,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
     kind: "run",
     target:
       hub !== undefined
-        ? { hub }
+        ? { hub: hub.length === 1 ? hub[0]! : hub }
         : agent !== undefined
           ? { agent, ...(agentId === undefined ? {} : { agentId }) }
           : { agentCommand: agentCommand! },

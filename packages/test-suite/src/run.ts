@@ -13,7 +13,8 @@ import { buildReport, type CompatibilityReport, result } from "./report.js";
 
 /** What to test: a hub at a WebSocket URL. */
 export interface HubTarget {
-  readonly hub: string;
+  /** One hub, or the hubs of one cluster: the suite's agents connect to each in turn. */
+  readonly hub: string | readonly string[];
 }
 /** A listening agent at a WebSocket URL (§10.4 `ocp-test --agent wss://…`). */
 export interface AgentTarget {
@@ -60,5 +61,6 @@ export async function runCompatibility(
     context.close();
     checks.push(result(check.spec, verdict.status, verdict.evidence));
   }
-  return buildReport(`hub: ${target.hub}`, strict, checks);
+  const urls = typeof target.hub === "string" ? [target.hub] : target.hub;
+  return buildReport(`hub: ${urls.join(", ")}`, strict, checks);
 }

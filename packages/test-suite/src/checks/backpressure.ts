@@ -12,9 +12,9 @@
 import type { Socket } from "node:net";
 import { type Check, failed, outcome, passed } from "../context.js";
 import {
+  SLOW_CONSUMER_MARKER_EVERY,
   SLOW_CONSUMER_MESSAGE_BYTES,
   SLOW_CONSUMER_MESSAGES,
-  SLOW_CONSUMER_MARKER_EVERY,
   SLOW_CONSUMER_SETTLE_MS,
 } from "../limits.js";
 import type { Peer } from "../raw.js";
@@ -65,8 +65,11 @@ export const slowConsumer: Check = {
       if (index % SLOW_CONSUMER_MARKER_EVERY === 0) {
         const marker = context.marker("meanwhile");
         sender.peer.send(
-          context.signed(sender.id, { type: "ocp.custom.note", to: reader.id.id, payload: { marker } })
-            .text,
+          context.signed(sender.id, {
+            type: "ocp.custom.note",
+            to: reader.id.id,
+            payload: { marker },
+          }).text,
         );
         const got = await reader.peer
           .receivedMarker(marker, context.answerTimeoutMs)
@@ -80,7 +83,9 @@ export const slowConsumer: Check = {
     const mib = ((accepted * SLOW_CONSUMER_MESSAGE_BYTES) / 1024 / 1024).toFixed(0);
     socketOf(slow.peer).resume();
     await settle(slow.peer, SLOW_CONSUMER_SETTLE_MS);
-    const delivered = slow.peer.delivered().filter((text) => text.includes('"ocp.custom.blob"')).length;
+    const delivered = slow.peer
+      .delivered()
+      .filter((text) => text.includes('"ocp.custom.blob"')).length;
     const meanwhile = `the other agent received every message meanwhile`;
     const refused = refusals.size > 0 ? `; refused: ${[...refusals].join(", ")}` : "";
     if (slow.peer.closed !== undefined)
