@@ -9,7 +9,7 @@
  *   agent connects to the hub, and the testers live inside the hub.
  */
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
-import { ANSWER_TIMEOUT_MS } from "../limits.js";
+import { ANSWER_TIMEOUT_MS, MAX_FRAMES_PER_CONNECTION } from "../limits.js";
 
 /** One application message the agent sent: its exact text and its parsed value. */
 export interface Received {
@@ -17,13 +17,24 @@ export interface Received {
   value: Record<string, unknown>;
 }
 
-/** Messages the agent sent to one tester, in arrival order, with bounded waits. */
+/**
+ * Messages the agent sent to one tester, in arrival order, with bounded
+ * waits. At most {@link MAX_FRAMES_PER_CONNECTION} are kept; past that the
+ * inbox counts what it dropped (`overflow`), so a flooding agent cannot
+ * grow the suite's memory.
+ */
 export class Inbox {
   readonly messages: Received[] = [];
+  /** Messages dropped because the inbox was full. */
+  overflow = 0;
   readonly #waiters = new Set<() => void>();
 
   /** Records `text` when it parses to a message object; other text is ignored. */
   push(text: string): void {
+    if (this.messages.length >= MAX_FRAMES_PER_CONNECTION) {
+      this.overflow += 1;
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);
