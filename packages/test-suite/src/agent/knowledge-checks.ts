@@ -170,8 +170,9 @@ export const agentVisibility: AgentCheck = {
       return failed(`an outsider was shown private knowledge: ${shown.join("; ")}`);
     const toBob = await context.query(bob, shared);
     const bobSees = toBob !== undefined && context.findingIds(toBob).includes(forBob.id);
+    const streams = carol.inbox.ofType("ocp.knowledge.stream").length;
     return passed(
-      `an outsider (subscribed, and asking) never saw either private node${bobSees ? "; the agent it is shared with did" : "; (the agent shared no private node even with its named reader)"}`,
+      `an outsider (subscribed: ${streams} stream message(s) sent to it; and asking) never saw either private node${bobSees ? "; the agent it is shared with did" : "; (the agent shared no private node even with its named reader)"}`,
     );
   },
 };
