@@ -1,3 +1,4 @@
+import { AGENT_CHECK_NAMES } from "./agent/checks.js";
 import { HUB_CHECK_NAMES } from "./checks/index.js";
 
 /** The `--help` text of `ocp-test`. */
@@ -5,12 +6,26 @@ export const USAGE = `ocp-test — the a2a+ocp (Organizational Consciousness Pro
 compatibility test suite (§9.3, §10.4).
 
 usage:
-  ocp-test --hub URL [--json] [--strict] [--timeout MS] [--only A,B] [--skip A,B]
+  ocp-test --hub URL [options]
+  ocp-test --agent URL [options]
+  ocp-test [options] --agent-cmd -- COMMAND [ARGS…]
   ocp-test --help | --version
 
 targets:
   --hub URL     a hub at ws://… or wss://… (subprotocol a2a-ocp-v1); the suite
-                registers fresh agents of its own and judges what the hub does
+                registers fresh agents of its own and judges what the hub does.
+                Repeat it for the hubs of one cluster: the suite's agents
+                connect to each in turn
+  --agent URL   an agent that listens at ws://… or wss://… (§10.4); the suite's
+                agents connect to it as peers and judge what it does
+  --agent-id ID the listening agent's a2a:// id, when it neither names itself
+                at registration nor answers a broadcast ocp.awareness.query
+  --agent-cmd -- COMMAND [ARGS…]
+                an agent the suite starts (last on the line): the suite runs a
+                hub and passes its URL as the environment variable OCP_HUB_URL
+                and in place of every {hub} in ARGS; the agent connects to it.
+                The command runs in its own process group and is killed at the
+                end; the tail of its stderr is shown in failures
 
 options:
   --json        print only the JSON report on stdout
@@ -21,7 +36,8 @@ options:
   -h, --help    this text
   -v, --version the suite's version
 
-checks: ${HUB_CHECK_NAMES.join(", ")}
+hub checks: ${HUB_CHECK_NAMES.join(", ")}
+agent checks: ${AGENT_CHECK_NAMES.join(", ")}
 
 output: every check with ✓ (pass), ✗ (fail) or – (skipped), the spec sections
 it verifies, and evidence; then a verdict line. Advisory checks (SHOULDs and
@@ -39,7 +55,10 @@ export type Parsed =
   | { kind: "usage-error"; message: string }
   | {
       kind: "run";
-      hub: string;
+      target:
+        | { hub: string | string[] }
+        | { agent: string; agentId?: string }
+        | { agentCommand: string[] };
       json: boolean;
       strict: boolean;
       timeoutMs?: number;
@@ -48,18 +67,22 @@ export type Parsed =
     };
 
 function names(text: string | undefined, flag: string): string[] | string {
+  const known = [...HUB_CHECK_NAMES, ...AGENT_CHECK_NAMES];
   if (text === undefined || text.trim() === "") return `${flag} needs check names`;
   const list = text
     .split(",")
     .map((name) => name.trim())
     .filter((name) => name !== "");
-  const unknown = list.filter((name) => !HUB_CHECK_NAMES.includes(name));
+  const unknown = list.filter((name) => !known.includes(name));
   return unknown.length > 0 ? `${flag}: unknown check ${unknown.join(", ")}` : list;
 }
 
 /** Parses the command line (without `node` and the script). Never throws. */
 export function parseArgs(argv: readonly string[]): Parsed {
-  let hub: string | undefined;
+  let hub: string[] | undefined;
+  let agent: string | undefined;
+  let agentId: string | undefined;
+  let agentCommand: string[] | undefined;
   let json = false;
   let strict = false;
   let timeoutMs: number | undefined;
@@ -76,8 +99,24 @@ export function parseArgs(argv: readonly string[]): Parsed {
     if (flag === "-v" || flag === "--version") return { kind: "version" };
     if (flag === "--json") json = true;
     else if (flag === "--strict") strict = true;
-    else if (flag === "--hub") hub = value();
-    else if (flag === "--timeout") {
+    else if (flag === "--hub") {
+      const url = value();
+      hub = [...(hub ?? []), url ?? ""];
+    } else if (flag === "--agent") agent = value();
+    else if (flag === "--agent-id") {
+      agentId = value();
+      if (agentId === undefined || !/^a2a:\/\/\S+$/.test(agentId))
+        return { kind: "usage-error", message: "--agent-id needs an a2a:// URI" };
+    } else if (flag === "--agent-cmd") {
+      const rest = argv.slice(index + 1);
+      agentCommand = rest[0] === "--" ? rest.slice(1) : rest;
+      if (agentCommand.length === 0)
+        return {
+          kind: "usage-error",
+          message: "--agent-cmd needs a command: --agent-cmd -- COMMAND [ARGS…]",
+        };
+      break;
+    } else if (flag === "--timeout") {
       const text = value();
       timeoutMs = Number(text);
       if (text === undefined || !/^\d+$/.test(text) || timeoutMs <= 0)
@@ -92,18 +131,42 @@ export function parseArgs(argv: readonly string[]): Parsed {
       else skip = list;
     } else return { kind: "usage-error", message: `unknown argument ${JSON.stringify(arg)}` };
   }
-  if (hub === undefined) return { kind: "usage-error", message: "missing target: --hub URL" };
-  let url: URL;
-  try {
-    url = new URL(hub);
-  } catch {
-    return { kind: "usage-error", message: `not a URL: ${hub}` };
+  const targets = [hub, agent, agentCommand].filter((t) => t !== undefined).length;
+  if (targets === 0)
+    return {
+      kind: "usage-error",
+      message: "missing target: --hub URL, --agent URL or --agent-cmd -- COMMAND",
+    };
+  if (targets > 1)
+    return { kind: "usage-error", message: "give one target: --hub, --agent or --agent-cmd" };
+  if (agentId !== undefined && agent === undefined)
+    return { kind: "usage-error", message: "--agent-id goes with --agent URL" };
+  for (const url of [...(hub ?? []), agent]) {
+    if (url === undefined) continue;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return { kind: "usage-error", message: `not a URL: ${url}` };
+    }
+    if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:")
+      return { kind: "usage-error", message: `not a ws(s) URL: ${url}` };
   }
-  if (url.protocol !== "ws:" && url.protocol !== "wss:")
-    return { kind: "usage-error", message: `not a ws(s) URL: ${hub}` };
+  const pool = hub === undefined ? AGENT_CHECK_NAMES : HUB_CHECK_NAMES;
+  const foreign = [...(only ?? []), ...(skip ?? [])].filter((name) => !pool.includes(name));
+  if (foreign.length > 0)
+    return {
+      kind: "usage-error",
+      message: `not a check of this target: ${foreign.join(", ")} (${hub === undefined ? "agent" : "hub"} checks: ${pool.join(", ")})`,
+    };
   return {
     kind: "run",
-    hub,
+    target:
+      hub !== undefined
+        ? { hub: hub.length === 1 ? hub[0]! : hub }
+        : agent !== undefined
+          ? { agent, ...(agentId === undefined ? {} : { agentId }) }
+          : { agentCommand: agentCommand! },
     json,
     strict,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

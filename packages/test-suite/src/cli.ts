@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * `ocp-test`: runs the a2a+ocp compatibility suite against a hub.
+ * `ocp-test`: runs the a2a+ocp compatibility suite against a hub or an agent.
  *
  *   ocp-test --hub ws://127.0.0.1:8080/ [--json] [--strict] [--timeout MS] [--only A,B] [--skip A,B]
+ *   ocp-test --agent ws://127.0.0.1:9000/ [options]
+ *   ocp-test [options] --agent-cmd -- node my-agent.mjs --hub {hub}
  *
  * Exit codes (as `ocp-inspect`): 0 conformant, 1 not conformant, 2 bad usage.
  */
@@ -28,15 +30,12 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`ocp-test: ${parsed.message}\n\n${USAGE}`);
     return EXIT_CODES.usage;
   }
-  const report = await runCompatibility(
-    { hub: parsed.hub },
-    {
-      strict: parsed.strict,
-      ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
-      ...(parsed.only === undefined ? {} : { only: parsed.only }),
-      ...(parsed.skip === undefined ? {} : { skip: parsed.skip }),
-    },
-  );
+  const report = await runCompatibility(parsed.target, {
+    strict: parsed.strict,
+    ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
+    ...(parsed.only === undefined ? {} : { only: parsed.only }),
+    ...(parsed.skip === undefined ? {} : { skip: parsed.skip }),
+  });
   if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     const color = process.stdout.isTTY === true && process.env["NO_COLOR"] === undefined;

@@ -41,16 +41,26 @@ type Init = Omit<MessageInit<never>, "from" | "type" | "payload"> & {
 };
 
 export class CheckContext {
-  readonly url: string;
+  /** The hub's URLs: one, or every hub of a cluster (agents are spread over them in turn). */
+  readonly urls: readonly string[];
   /** Bound on each single wait (ack, delivery, close). */
   readonly answerTimeoutMs: number;
   readonly #run = randomUUID().slice(0, 8);
   readonly #peers: Peer[] = [];
   #counter = 0;
 
-  constructor(url: string, answerTimeoutMs: number) {
-    this.url = url;
+  #next = 0;
+
+  constructor(url: string | readonly string[], answerTimeoutMs: number) {
+    this.urls = typeof url === "string" ? [url] : url;
     this.answerTimeoutMs = answerTimeoutMs;
+  }
+
+  /** The URL for the next connection: each hub of the target in turn. */
+  get url(): string {
+    const url = this.urls[this.#next % this.urls.length]!;
+    this.#next += 1;
+    return url;
   }
 
   /** A fresh identity with a unique `a2a://` URI. */

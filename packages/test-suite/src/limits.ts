@@ -35,3 +35,29 @@ export const MAX_FRAMES_PER_CONNECTION = 10_000;
 
 /** Longest excerpt of target output quoted in evidence, in characters. */
 export const MAX_EXCERPT_CHARS = 160;
+
+/** How long `--agent-cmd` waits for the started agent to register at the suite's hub. */
+export const AGENT_START_TIMEOUT_MS = 20_000;
+
+/** After SIGTERM to the agent command's process group, how long before SIGKILL. */
+export const CHILD_KILL_GRACE_MS = 2_000;
+
+/** How much of the agent command's stderr is kept, in characters. */
+export const STDERR_TAIL_CHARS = 4_000;
+
+/** How much of that tail a failing check quotes, in characters. */
+export const STDERR_QUOTE_CHARS = 600;
+
+/** The `timeout` of the suite's collective queries, ms (the spec's example, §5.2.1). */
+export const QUERY_TIMEOUT_MS = 5_000;
+
+/** After an agent's first vote, how long the suite watches for a second one. */
+export const SECOND_VOTE_WATCH_MS = 1_000;
+
+/** The slow-consumer check's messages to the stalled agent: how many, and the size of each. */
+export const SLOW_CONSUMER_MESSAGES = 40;
+export const SLOW_CONSUMER_MESSAGE_BYTES = 768 * 1024;
+/** Every this many large messages, a marker goes to another agent, which must receive it. */
+export const SLOW_CONSUMER_MARKER_EVERY = 8;
+/** After the stalled agent reads again, how long without a frame ends its reading. */
+export const SLOW_CONSUMER_SETTLE_MS = 1_500;

@@ -13,9 +13,9 @@ export interface CompatibilityCheckSpec {
 
 /** The result of a run against one target, in the shape of `@ocp/conformance`'s reports. */
 export interface CompatibilityReport {
-  /** One line naming the target: `hub: ws://…`. */
+  /** One line naming the target: `hub: ws://…`, `agent: ws://…`, `agent-cmd: …`. */
   readonly target: string;
-  readonly kind: "hub";
+  readonly kind: "hub" | "agent";
   readonly strict: boolean;
   readonly checks: readonly CheckResult[];
   /** No deciding check failed (and, under `strict`, no advisory one either). */
@@ -44,6 +44,7 @@ export function buildReport(
   target: string,
   strict: boolean,
   checks: readonly CheckResult[],
+  kind: "hub" | "agent" = "hub",
 ): CompatibilityReport {
-  return { target, kind: "hub", strict, checks, conformant: isConformant(checks, strict) };
+  return { target, kind, strict, checks, conformant: isConformant(checks, strict) };
 }

@@ -4,16 +4,29 @@
  * agents (closed afterwards), and returns the report.
  */
 import type { CheckResult } from "@ocp/conformance";
+import { runAgentCompatibility } from "./agent/run.js";
+import { bounded } from "./bounded.js";
 import { HUB_CHECKS } from "./checks/index.js";
-import { CheckContext, type Verdict } from "./context.js";
+import { CheckContext } from "./context.js";
 import { ANSWER_TIMEOUT_MS, CHECK_TIMEOUT_MS } from "./limits.js";
 import { buildReport, type CompatibilityReport, result } from "./report.js";
 
 /** What to test: a hub at a WebSocket URL. */
 export interface HubTarget {
-  readonly hub: string;
+  /** One hub, or the hubs of one cluster: the suite's agents connect to each in turn. */
+  readonly hub: string | readonly string[];
 }
-export type Target = HubTarget;
+/** A listening agent at a WebSocket URL (§10.4 `ocp-test --agent wss://…`). */
+export interface AgentTarget {
+  readonly agent: string;
+  /** The agent's id, when the suite cannot learn it (see the README). */
+  readonly agentId?: string;
+}
+/** An agent the suite starts (`OCP_HUB_URL` and `{hub}` in its arguments name the suite's hub). */
+export interface AgentCommandTarget {
+  readonly agentCommand: readonly string[];
+}
+export type Target = HubTarget | AgentTarget | AgentCommandTarget;
 
 export interface CompatibilityOptions {
   /** Advisory checks decide the verdict too. */
@@ -26,33 +39,12 @@ export interface CompatibilityOptions {
   readonly skip?: readonly string[];
 }
 
-function bounded(promise: Promise<Verdict>, ms: number): Promise<Verdict> {
-  return new Promise<Verdict>((resolve) => {
-    const timer = setTimeout(
-      () => resolve({ status: "fail", evidence: `the check did not finish within ${ms} ms` }),
-      ms,
-    );
-    promise.then(
-      (verdict) => {
-        clearTimeout(timer);
-        resolve(verdict);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({
-          status: "fail",
-          evidence: error instanceof Error ? error.message : String(error),
-        });
-      },
-    );
-  });
-}
-
 /** Runs the compatibility suite against `target`. Never throws for a misbehaving target. */
 export async function runCompatibility(
   target: Target,
   options: CompatibilityOptions = {},
 ): Promise<CompatibilityReport> {
+  if (!("hub" in target)) return runAgentCompatibility(target, options);
   const strict = options.strict === true;
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   const answerTimeoutMs = Math.min(ANSWER_TIMEOUT_MS, timeoutMs);
@@ -69,5 +61,6 @@ export async function runCompatibility(
     context.close();
     checks.push(result(check.spec, verdict.status, verdict.evidence));
   }
-  return buildReport(`hub: ${target.hub}`, strict, checks);
+  const urls = typeof target.hub === "string" ? [target.hub] : target.hub;
+  return buildReport(`hub: ${urls.join(", ")}`, strict, checks);
 }

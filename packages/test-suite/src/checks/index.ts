@@ -1,4 +1,5 @@
 import type { Check } from "../context.js";
+import { slowConsumer } from "./backpressure.js";
 import { lifecycle, registrationProof, senderBinding, subprotocolRequired } from "./lifecycle.js";
 import { capabilityNegotiation, discovery, rateLimits, sizeLimits } from "./limits.js";
 import { durableDelivery, eventNotifications, eventRouting, visibility } from "./routing.js";
@@ -23,6 +24,7 @@ export const HUB_CHECKS: readonly Check[] = [
   discovery,
   rateLimits,
   sizeLimits,
+  slowConsumer,
 ];
 
 /** The names of every hub check. */

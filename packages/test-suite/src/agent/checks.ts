@@ -1,0 +1,22 @@
+import type { AgentCheck } from "./context.js";
+import {
+  agentCollectiveQuery,
+  agentKnowledgeUpdates,
+  agentSignatures,
+  agentVisibility,
+} from "./knowledge-checks.js";
+import { agentPresence, agentRegistration, agentVote } from "./team-checks.js";
+
+/** Every agent check, in report order. */
+export const AGENT_CHECKS: readonly AgentCheck[] = [
+  agentRegistration,
+  agentCollectiveQuery,
+  agentSignatures,
+  agentVisibility,
+  agentKnowledgeUpdates,
+  agentVote,
+  agentPresence,
+];
+
+/** The names of every agent check. */
+export const AGENT_CHECK_NAMES: readonly string[] = AGENT_CHECKS.map((check) => check.spec.name);

@@ -1,0 +1,104 @@
+/**
+ * `--agent ws://…`: the agent listens (§10.4, §6.2). Every tester opens its
+ * own connection and registers as a peer. The agent's id is, in order: the
+ * one given (`--agent-id`); the `agentId` of its `ocp.connection.registered`
+ * when that names someone other than the peer (a hub names the peer); else
+ * the sender of its answer to a broadcast `ocp.awareness.query` (§5.4.3).
+ * Its signed profile comes from `ocp.hub.lookup`.
+ */
+import {
+  type AgentIdentity,
+  createMessage,
+  encodeHubControl,
+  generateIdentity,
+  isHubFrame,
+  parseDeliver,
+  profilePublicKey,
+  signObject,
+  verifyAgentProfile,
+} from "@ocp/a2a-ocp-messaging";
+import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { type Peer, register } from "../raw.js";
+import { type AgentSession, Inbox, type Tester } from "./session.js";
+
+function testerOn(peer: Peer, identity: AgentIdentity): Tester {
+  const inbox = new Inbox();
+  const take = (text: string) => {
+    if (!isHubFrame(text)) inbox.push(text);
+    else {
+      const delivery = parseDeliver(text);
+      if (delivery !== undefined) inbox.push(delivery.raw);
+    }
+  };
+  for (const frame of peer.after) take(frame);
+  peer.ws.on("message", (data) => take(data.toString()));
+  return { identity, inbox, send: (text) => peer.send(text), close: () => peer.close() };
+}
+
+/** The sender of the first message the agent sends after a broadcast awareness query. */
+async function discover(probe: Peer, probeId: AgentIdentity, timeoutMs: number): Promise<string> {
+  const inbox = testerOn(probe, probeId).inbox;
+  const query = createMessage({
+    type: "ocp.awareness.query",
+    from: probeId.id,
+    to: "broadcast",
+    payload: { queryId: `ocp-test-who-${globalThis.crypto.randomUUID()}` },
+  });
+  probe.send(
+    JSON.stringify(signObject(query as Record<string, unknown>, probeId.secretKey, nativeEd25519)),
+  );
+  const sender = await inbox.waitFor(() => {
+    const from = inbox.messages.find((m) => typeof m.value["from"] === "string")?.value["from"];
+    return typeof from === "string" ? from : undefined;
+  }, timeoutMs);
+  if (sender === undefined)
+    throw new Error(
+      `the agent's id is unknown: its ocp.connection.registered names the peer, and no answer to a broadcast ocp.awareness.query came within ${timeoutMs} ms (give --agent-id)`,
+    );
+  return sender;
+}
+
+/** Connects to a listening agent; throws with the reason when it cannot register there. */
+export async function openListeningAgent(
+  url: string,
+  timeoutMs: number,
+  knownId?: string,
+): Promise<AgentSession> {
+  const probeId = generateIdentity(`a2a://ocp-test-probe-${globalThis.crypto.randomUUID()}`);
+  const probe = await register(url, probeId, { timeoutMs });
+  try {
+    const named = probe.control("ocp.connection.registered")?.payload["agentId"];
+    const agentId =
+      knownId ??
+      (typeof named === "string" && named !== "" && named !== probeId.id
+        ? named
+        : await discover(probe, probeId, timeoutMs));
+    probe.send(encodeHubControl("ocp.hub.lookup", { agentId }));
+    const answer = await probe
+      .waitFor(() => probe.control("ocp.hub.profile"), "profile", timeoutMs)
+      .catch(() => undefined);
+    let agentKey: Uint8Array | undefined;
+    let keyNote = "no profile at ocp.hub.lookup";
+    if (answer?.payload["profile"] !== undefined) {
+      const profile = verifyAgentProfile(answer.payload["profile"], nativeEd25519);
+      if (!profile.ok) keyNote = `its profile does not verify (${profile.error.message})`;
+      else if (profile.value.id !== agentId) keyNote = `its profile is ${profile.value.id}'s`;
+      else {
+        agentKey = profilePublicKey(profile.value);
+        keyNote = "its self-signed profile verifies";
+      }
+    }
+    return {
+      agentId,
+      agentKey,
+      reached: `registered at ${url} as a peer (ack, nonce, announcement); agent ${agentId}, ${keyNote}`,
+      async tester(identity) {
+        return testerOn(await register(url, identity, { timeoutMs }), identity);
+      },
+      diagnostics: () => "",
+      close: async () => undefined,
+    };
+  } finally {
+    probe.close();
+  }
+}
