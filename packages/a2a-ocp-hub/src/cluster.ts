@@ -11,11 +11,20 @@
  *
  * Durable messages (knowledge, sync, consensus, direct) still go through the
  * router and the store: each recipient gets its own sequence number in its
- * own JetStream inbox, and §8.5 visibility is decided per recipient.
+ * own JetStream inbox, and §8.5 visibility is decided per recipient. So does
+ * a transient broadcast that carries a knowledge node not every agent of the
+ * workspace may see (`team`, `private`, an unknown level): the bus would hand
+ * it to every hub's agents whole, so the hub resolves its recipients itself
+ * (cluster-wide, see `route`) and delivers to each over its live subject.
  */
 
-import type { WireMessage } from "@ocp/a2a-ocp-messaging";
-import { type AgentProfile, BROADCAST, profilePublicKey } from "@ocp/a2a-ocp-messaging";
+import type { NodeAccess, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
+import {
+  type AgentProfile,
+  accessControlledNodes,
+  BROADCAST,
+  profilePublicKey,
+} from "@ocp/a2a-ocp-messaging";
 import {
   EventSubscribePayloadSchema,
   EventUnsubscribePayloadSchema,
@@ -37,6 +46,7 @@ export function clusterStep(
   wire: WireMessage,
   payload: unknown,
   raw: string,
+  policy: VisibilityPolicy,
   onError: (error: unknown) => void,
 ): Promise<void> | undefined {
   if (cluster === undefined) return undefined;
@@ -55,7 +65,7 @@ export function clusterStep(
     const parsed = EventUnsubscribePayloadSchema.safeParse(payload);
     if (parsed.success) ready = cluster.unsubscribed(agentId, parsed.data.subscriptionId);
   }
-  if (wire.to !== BROADCAST || isDurable(wire)) {
+  if (wire.to !== BROADCAST || isDurable(wire) || restricted(wire, payload, policy)) {
     ready.catch(onError);
     return undefined;
   }
@@ -73,6 +83,19 @@ export function clusterStep(
       throw error;
     },
   );
+}
+
+/** Whether `payload` carries a node that not every agent of the workspace may see. */
+export function restricted(
+  wire: { type: string; from: string },
+  payload: unknown,
+  policy: VisibilityPolicy,
+): boolean {
+  if (payload === undefined) return false;
+  return accessControlledNodes(wire.type, wire.from, payload).some((node: NodeAccess) => {
+    const level = node.visibility ?? policy.defaultVisibility;
+    return level !== "public" && level !== "workspace";
+  });
 }
 
 /** The hub's table of registered agents. */

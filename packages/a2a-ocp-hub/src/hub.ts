@@ -293,12 +293,17 @@ export class OCPHub {
       return;
     }
     // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
+    const policy = {
+      teamOf: this.options.teamOf ?? ((id: string) => teamOfProfile(this.#known.get(id)?.profile)),
+      defaultVisibility: this.options.defaultVisibility ?? "workspace",
+    };
     const published = clusterStep(
       this.bus.cluster,
       session.agentId,
       wire,
       payload,
       raw,
+      policy,
       this.#onError,
     );
     if (published !== undefined) {
@@ -314,10 +319,8 @@ export class OCPHub {
       known: () => this.#known.keys(),
       attached: () => this.bus.attached(),
       subscriptions: this.subscriptions,
-      policy: {
-        teamOf: this.options.teamOf ?? ((agentId) => this.#teamOf(agentId)),
-        defaultVisibility: this.options.defaultVisibility ?? "workspace",
-      },
+      policy,
+      clusterWide: this.bus.cluster !== undefined,
     });
     this.#counts.accepted += 1;
     this.#observers.accepted(wire, payload, this.#mustVerify(wire), decided);
@@ -356,10 +359,6 @@ export class OCPHub {
       wire.type === "ocp.event.subscribe" ||
       wire.type === "ocp.event.unsubscribe"
     );
-  }
-
-  #teamOf(agentId: string): string | undefined {
-    return teamOfProfile(this.#known.get(agentId)?.profile);
   }
 
   /** A message addressed to the hub itself: §7.2 negotiation. */

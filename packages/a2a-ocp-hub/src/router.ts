@@ -43,6 +43,13 @@ export interface RouteContext {
   attached: () => Iterable<string>;
   subscriptions: Pick<SubscriptionTable, "match">;
   policy: VisibilityPolicy;
+  /**
+   * Set on a hub of a cluster: a transient broadcast routed here (one whose
+   * nodes not everyone may see) goes to every agent the hub knows and every
+   * agent a node names (`createdBy`, `sharedWith`), wherever attached, not
+   * only to this hub's connections.
+   */
+  clusterWide?: boolean;
 }
 
 export interface Route {
@@ -67,8 +74,17 @@ export function route(
   if (message.to === BROADCAST) {
     if (message.type === "ocp.event.publish" && payload !== undefined) {
       candidates = [...context.subscriptions.match(payload as Record<string, unknown>).keys()];
+    } else if (durable) {
+      candidates = [...context.known()];
+    } else if (context.clusterWide === true && payload !== undefined) {
+      const named = new Set<string>([...context.known(), ...context.attached()]);
+      for (const node of accessControlledNodes(message.type, message.from, payload)) {
+        named.add(node.createdBy);
+        for (const agent of node.sharedWith ?? []) named.add(agent);
+      }
+      candidates = [...named];
     } else {
-      candidates = [...(durable ? context.known() : context.attached())];
+      candidates = [...context.attached()];
     }
     candidates = candidates.filter((agent) => agent !== message.from);
   } else {

@@ -6,10 +6,9 @@
  * kit starts the hubs with `--no-rate-limits`; the advisory rate-limits
  * check reports it and does not decide.)
  *
- * Known finding (reported, not fixed here: it is the hub's): with `--nats`,
- * broadcasts that carry a private node reach agents who may not see it
- * (§8.5), on the same hub as on the others — the `visibility` check fails.
- * A single SQLite hub passes it (`cli.test.ts`).
+ * This suite found that with `--nats`, broadcasts carrying a private node
+ * reached agents who may not see it (§8.5); the hub now resolves the
+ * recipients of such a broadcast itself, and `visibility` passes here too.
  */
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
@@ -44,30 +43,17 @@ const decidingFailures = (report: CompatibilityReport) =>
   report.checks.filter((c) => c.status === "fail" && !c.advisory);
 
 describe("ocp-test against three hubs over NATS", () => {
-  let single: { code: number; report: CompatibilityReport };
-  let spread: { code: number; report: CompatibilityReport };
-
-  it("every agent on one hub of the cluster: every deciding check but visibility passes", async () => {
-    single = await ocpTest([cluster.hubs[0]!.url]);
-    const others = decidingFailures(single.report).filter((c) => c.name !== "visibility");
-    expect(others).toEqual([]);
+  it("every agent on one hub of the cluster: every deciding check passes", async () => {
+    const single = await ocpTest([cluster.hubs[0]!.url]);
+    expect(decidingFailures(single.report)).toEqual([]);
     expect(single.report.checks.find((c) => c.name === "slow-consumer")?.status).toBe("pass");
   }, 600_000);
 
-  it("agents spread over the three hubs: every deciding check but visibility passes", async () => {
-    spread = await ocpTest(cluster.hubs.map((hub) => hub.url));
+  it("agents spread over the three hubs: every deciding check passes", async () => {
+    const spread = await ocpTest(cluster.hubs.map((hub) => hub.url));
     expect(spread.report.target).toBe(`hub: ${cluster.hubs.map((hub) => hub.url).join(", ")}`);
-    const others = decidingFailures(spread.report).filter((c) => c.name !== "visibility");
-    expect(others).toEqual([]);
+    expect(decidingFailures(spread.report)).toEqual([]);
     expect(spread.report.checks.find((c) => c.name === "durable-delivery")?.status).toBe("pass");
     expect(spread.report.checks.find((c) => c.name === "slow-consumer")?.status).toBe("pass");
   }, 600_000);
-
-  // Fail today (see the note above); `it.fails` turns red once the hub filters broadcasts under --nats.
-  it.fails("one hub of the cluster: visibility passes too", () => {
-    expect(decidingFailures(single.report)).toEqual([]);
-  });
-  it.fails("spread over the hubs: visibility passes too", () => {
-    expect(decidingFailures(spread.report)).toEqual([]);
-  });
 });

@@ -53,6 +53,41 @@ export function hubFeatureTests(ctx: ClusterContext): void {
     expect([mine(sameHub), mine(second), mine(third)]).toEqual([1, 1, 1]);
   });
 
+  it("§8.5 across hubs: a broadcast carrying a private node reaches only the agents it is shared with", async () => {
+    const author = await ctx.join("private-author", 0);
+    const sameHub = await ctx.join("private-same-hub", 0);
+    const sharedFar = await ctx.join("private-shared-far", 2);
+    const excludedFar = await ctx.join("private-excluded-far", 1);
+    const secret = node(author.id.id, "secret-1", {
+      visibility: "private",
+      sharedWith: [sharedFar.id.id],
+    });
+    const receipt = await author.client.send({
+      type: "ocp.custom.finding",
+      to: "broadcast",
+      payload: { finding: secret },
+    });
+    expect(receipt).toMatchObject({ durable: false, recipients: 1 });
+    expect(receipt.excluded).toBeGreaterThanOrEqual(2);
+    await until(
+      () => sharedFar.received.some((m) => m.message.id === receipt.id),
+      "the private finding on the hub of the agent it is shared with",
+    );
+    // A later broadcast everyone may see, through the same paths, proves nothing else is in flight.
+    const open = await author.client.send({
+      type: "ocp.custom.finding",
+      to: "broadcast",
+      payload: { finding: node(author.id.id, "open-1") },
+    });
+    const got = (r: typeof sameHub, id: string) => r.received.some((m) => m.message.id === id);
+    await until(
+      () => got(sameHub, open.id) && got(excludedFar, open.id) && got(sharedFar, open.id),
+      "the open finding everywhere",
+    );
+    expect(got(sameHub, receipt.id)).toBe(false);
+    expect(got(excludedFar, receipt.id)).toBe(false);
+  });
+
   it("routes ocp.event.publish by type subject to subscribers on other hubs (wildcards, filters), only them", async () => {
     const publisher = await ctx.join("publisher", 0);
     const wild = await ctx.join("wild", 1);
