@@ -3,7 +3,7 @@
  * allow-list and `allow` policy, the key an agent id is pinned to, and never
  * the hub's own id. Saves a new or newer profile.
  */
-import { type AgentProfile, verifyAnnouncement } from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, verifyAgentProfile, verifyAnnouncement } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type KnownAgents, profileOf } from "./cluster.js";
 import type { HubStore } from "./store.js";
@@ -45,4 +45,18 @@ export async function admit(
     o.known.set(profile.id, { profile, key: verified.value.publicKey });
   }
   return { agentId: profile.id, lastSeq };
+}
+
+/** The allow-list of `allowedProfiles` (each verified; throws on the first bad one): id → key. */
+export function allowList(
+  profiles: Iterable<unknown> | undefined,
+): Map<string, string> | undefined {
+  if (profiles === undefined) return undefined;
+  const allowed = new Map<string, string>();
+  for (const value of profiles) {
+    const verified = verifyAgentProfile(value, nativeEd25519);
+    if (!verified.ok) throw verified.error;
+    allowed.set(verified.value.id, verified.value.publicKey);
+  }
+  return allowed;
 }

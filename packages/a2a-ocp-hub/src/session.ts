@@ -9,6 +9,7 @@
 
 import { encodeDeliver } from "@ocp/a2a-ocp-messaging";
 import type { Connection } from "@ocp/transport-ws";
+import type { HubAudit } from "./audit.js";
 import type { BusDelivery } from "./bus.js";
 import { HUB_REPLAY_PAGE_SIZE } from "./limits.js";
 import type { HubStore } from "./store.js";
@@ -26,6 +27,7 @@ export class AgentSession {
   readonly #store: HubStore;
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
+  readonly #audit: HubAudit | undefined;
   #catchingUp = false;
   #dirty = false;
 
@@ -36,6 +38,8 @@ export class AgentSession {
     afterSeq: number;
     now: () => number;
     onError: (error: unknown) => void;
+    /** The hub's audit log: every message sent on the connection is recorded as delivered. */
+    audit?: HubAudit | undefined;
   }) {
     this.agentId = options.agentId;
     this.connection = options.connection;
@@ -44,6 +48,7 @@ export class AgentSession {
     this.#store = options.store;
     this.#now = options.now;
     this.#onError = options.onError;
+    this.#audit = options.audit;
   }
 
   get open(): boolean {
@@ -54,7 +59,7 @@ export class AgentSession {
   deliver(delivery: BusDelivery): void {
     if (!this.open) return;
     if (delivery.kind === "transient") {
-      this.connection.send(delivery.bytes);
+      this.#send(delivery.bytes, delivery.bytes);
       return;
     }
     if (this.#catchingUp) {
@@ -64,10 +69,17 @@ export class AgentSession {
     if (delivery.seq <= this.sentSeq) return;
     if (delivery.seq === this.sentSeq + 1) {
       this.sentSeq = delivery.seq;
-      this.connection.send(encodeDeliver(delivery.seq, delivery.raw));
+      this.#send(encodeDeliver(delivery.seq, delivery.raw), delivery.raw);
       return;
     }
     this.catchUp();
+  }
+
+  /** Sends a frame carrying `message`; the audit log records it when the connection took it. */
+  #send(frame: string | Buffer, message: string | Buffer): void {
+    const status = this.connection.send(frame);
+    if (this.#audit !== undefined && (status === "sent" || status === "queued"))
+      this.#audit.delivered(this.agentId, message);
   }
 
   /** Sends everything stored after `sentSeq`, in order, then goes live. */
@@ -113,7 +125,7 @@ export class AgentSession {
       for (const pending of page) {
         if (!this.open) return;
         this.sentSeq = pending.seq;
-        this.connection.send(encodeDeliver(pending.seq, pending.raw));
+        this.#send(encodeDeliver(pending.seq, pending.raw), pending.raw);
       }
       if (page.length < HUB_REPLAY_PAGE_SIZE && !this.#dirty) return;
     }
