@@ -5,6 +5,7 @@
  */
 import { type AgentProfile, verifyAgentProfile, verifyAnnouncement } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { declaredLimits } from "./agent-limits.js";
 import { type KnownAgents, profileOf } from "./cluster.js";
 import type { HubStore } from "./store.js";
 
@@ -35,6 +36,8 @@ export async function admit(
     return refuse(`${profile.id} is not on the hub's allow-list`);
   }
   if (o.allow !== undefined && !o.allow(profile)) return refuse(`${profile.id} is not admitted`);
+  const limits = declaredLimits(profile);
+  if ("malformed" in limits) return refuse(`${profile.id}: ${limits.malformed}`);
   await profileOf(o.known, o.store, profile.id); // Cluster: a key pinned elsewhere counts.
   const known = o.known.get(profile.id);
   if (known !== undefined && known.profile.publicKey !== profile.publicKey) {

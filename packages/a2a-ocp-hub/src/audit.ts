@@ -98,6 +98,21 @@ export class HubAudit {
     });
   }
 
+  /** A transient message not sent to `agentId`: over its declared `maxStreamBandwidth`. */
+  dropped(agentId: string, message: Buffer, bytesPerSecond: number): void {
+    const seen = describeRaw(message);
+    this.#append({
+      at: this.#now(),
+      event: "refused",
+      id: seen.id,
+      type: seen.type,
+      from: seen.from ?? "",
+      to: [agentId],
+      code: "recipient_limit",
+      reason: `not delivered to ${agentId}: over its maxStreamBandwidth of ${bytesPerSecond} bytes/s (§7.1)`,
+    });
+  }
+
   /** Deliveries the store swept unconfirmed at their expiry. */
   readonly expired = (expired: readonly ExpiredDelivery[]): void => {
     const at = this.#now();

@@ -14,7 +14,7 @@ import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
 import { admit, allowList } from "./admission.js";
-import { HubAudit } from "./audit.js";
+import { pacerFor, RecipientLimits } from "./agent-limits.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
@@ -62,6 +62,7 @@ export class OCPHub {
   #closing: Promise<void> | undefined;
   readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
   readonly #observers: HubObservers;
+  readonly #limits = new RecipientLimits(this.#known, () => this.#now());
 
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
@@ -73,8 +74,7 @@ export class OCPHub {
     this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ?? ((error) => process.stderr.write(`ocp-hub: ${String(error)}\n`));
-    const audit =
-      options.audit && new HubAudit(options.audit, { now: this.#now, onError: this.#onError });
+    const { audit } = options;
     this.#observers = new HubObservers({ now: this.#now, onError: this.#onError, audit });
     this.store =
       options.store ??
@@ -223,6 +223,7 @@ export class OCPHub {
       now: this.#now,
       onError: this.#onError,
       audit: this.#observers.audit,
+      pacer: pacerFor(this.#known.get(agentId)?.profile, this.#now),
     });
     this.#sessions.set(agentId, session);
     this.#observers.agent(agentId, true);
@@ -313,10 +314,15 @@ export class OCPHub {
       attached: () => this.bus.attached(),
       subscriptions: this.subscriptions,
       policy: {
-        teamOf: this.options.teamOf ?? ((agentId) => this.#teamOf(agentId)),
+        teamOf: this.options.teamOf ?? ((id) => teamOfProfile(this.#known.get(id)?.profile)),
         defaultVisibility: this.options.defaultVisibility ?? "workspace",
       },
     });
+    const overLimit = this.#limits.apply(wire, payload, decided); // §7.1 declared limits
+    if (overLimit !== undefined) {
+      this.#reject(session, raw, "recipient_limit", overLimit, undefined, wire.id);
+      return;
+    }
     this.#counts.accepted += 1;
     this.#observers.accepted(wire, payload, this.#mustVerify(wire), decided);
     if (decided.durable) {
@@ -354,10 +360,6 @@ export class OCPHub {
       wire.type === "ocp.event.subscribe" ||
       wire.type === "ocp.event.unsubscribe"
     );
-  }
-
-  #teamOf(agentId: string): string | undefined {
-    return teamOfProfile(this.#known.get(agentId)?.profile);
   }
 
   /** A message addressed to the hub itself: §7.2 negotiation. */

@@ -6,7 +6,8 @@
  * must not change the events they get (payloads are the hub's own parsed
  * objects); one that throws is reported through the hub's `onError`.
  */
-import type { HubAudit } from "./audit.js";
+import type { AuditLog } from "@ocp/a2a-ocp-messaging";
+import { HubAudit } from "./audit.js";
 
 /** An agent registered on a connection. */
 export interface AgentRegisteredEvent {
@@ -66,10 +67,14 @@ export class HubObservers {
   /** The §3 audit log, when the hub keeps one: it sees every acceptance and refusal. */
   readonly audit: HubAudit | undefined;
 
-  constructor(hub: { now: () => number; onError: (error: unknown) => void; audit?: HubAudit }) {
+  constructor(hub: {
+    now: () => number;
+    onError: (error: unknown) => void;
+    audit?: AuditLog | undefined;
+  }) {
     this.#now = hub.now;
     this.#onError = hub.onError;
-    this.audit = hub.audit;
+    this.audit = hub.audit && new HubAudit(hub.audit, hub);
   }
 
   /** Adds a listener; returns the function that removes it. */

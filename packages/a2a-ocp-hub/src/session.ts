@@ -9,6 +9,7 @@
 
 import { encodeDeliver } from "@ocp/a2a-ocp-messaging";
 import type { Connection } from "@ocp/transport-ws";
+import type { Pacer } from "./agent-limits.js";
 import type { HubAudit } from "./audit.js";
 import type { BusDelivery } from "./bus.js";
 import { HUB_REPLAY_PAGE_SIZE } from "./limits.js";
@@ -28,6 +29,7 @@ export class AgentSession {
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
   readonly #audit: HubAudit | undefined;
+  readonly #pacer: Pacer | undefined;
   #catchingUp = false;
   #dirty = false;
 
@@ -40,6 +42,8 @@ export class AgentSession {
     onError: (error: unknown) => void;
     /** The hub's audit log: every message sent on the connection is recorded as delivered. */
     audit?: HubAudit | undefined;
+    /** The agent's declared `maxStreamBandwidth` (§7.1): what the session may send it. */
+    pacer?: Pacer | undefined;
   }) {
     this.agentId = options.agentId;
     this.connection = options.connection;
@@ -49,6 +53,7 @@ export class AgentSession {
     this.#now = options.now;
     this.#onError = options.onError;
     this.#audit = options.audit;
+    this.#pacer = options.pacer;
   }
 
   get open(): boolean {
@@ -59,7 +64,10 @@ export class AgentSession {
   deliver(delivery: BusDelivery): void {
     if (!this.open) return;
     if (delivery.kind === "transient") {
-      this.#send(delivery.bytes, delivery.bytes);
+      // Over the agent's bandwidth: a live-only message is dropped, not queued.
+      if (this.#pacer === undefined || this.#pacer.take(delivery.bytes.length))
+        this.#send(delivery.bytes, delivery.bytes);
+      else this.#audit?.dropped(this.agentId, delivery.bytes, this.#pacer.bytesPerSecond);
       return;
     }
     if (this.#catchingUp) {
@@ -67,12 +75,17 @@ export class AgentSession {
       return;
     }
     if (delivery.seq <= this.sentSeq) return;
-    if (delivery.seq === this.sentSeq + 1) {
+    if (delivery.seq === this.sentSeq + 1 && this.#paced(delivery.raw)) {
       this.sentSeq = delivery.seq;
       this.#send(encodeDeliver(delivery.seq, delivery.raw), delivery.raw);
       return;
     }
     this.catchUp();
+  }
+
+  /** Whether `raw` fits the agent's bandwidth now (taken from it when it does). */
+  #paced(raw: string): boolean {
+    return this.#pacer === undefined || this.#pacer.take(Buffer.byteLength(raw));
   }
 
   /** Sends a frame carrying `message`; the audit log records it when the connection took it. */
@@ -124,6 +137,11 @@ export class AgentSession {
       );
       for (const pending of page) {
         if (!this.open) return;
+        // Within the agent's bandwidth: durable messages wait their turn.
+        while (!this.#paced(pending.raw)) {
+          await new Promise((resolve) => setTimeout(resolve, this.#pacer!.waitMs()).unref());
+          if (!this.open) return;
+        }
         this.sentSeq = pending.seq;
         this.#send(encodeDeliver(pending.seq, pending.raw), pending.raw);
       }
