@@ -32,7 +32,7 @@ async function loadNats(): Promise<typeof import("./nats/connect.js")> {
 }
 
 const HELP = `Usage: ocp-hub [options]
-       ocp-hub audit [--db FILE] [--agent URI] [--since 10m|ISO] [--json]  (ocp-hub audit --help)
+       ocp-hub audit [options]   prints the audit log (see ocp-hub audit --help)
 
 Runs an a2a+ocp hub: agents connect over WebSocket (subprotocol a2a-ocp-v1),
 announce themselves with a signed profile, and exchange signed messages that
