@@ -13,6 +13,7 @@ import {
   type AgentIdentity,
   type AuditEntry,
   createMessage,
+  MemoryAuditLog,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { type RawAgent, rawAgent } from "@ocp/testkit";
@@ -225,6 +226,37 @@ describe("the hub's audit log (programmatic)", () => {
     const forCarol = await log.query({ agent: carol.id });
     expect(forCarol.map((e) => e.event)).toEqual(["accepted", "expired"]);
   }, 20_000);
+
+  it("audits refusals of input that is not even JSON, or that claims another sender, under the authenticated agent", async () => {
+    const d = dir();
+    const log = new MemoryAuditLog();
+    const hub = await startHub(d, { audit: log });
+    cleanups.push(() => hub.close());
+    const mallory = identity("mallory");
+    const victim = identity("victim");
+    const m = await raw(hub.url, mallory);
+    m.send('{"id": "x", "type": ');
+    m.send("[1, 2, 3]");
+    const forged = signed(victim, {
+      type: "ocp.custom.note",
+      from: victim.id,
+      to: mallory.id,
+      payload: {},
+    });
+    m.send(forged);
+    await until(
+      () => m.controls().filter((c) => c.type === "ocp.hub.reject").length === 3,
+      "3 rejects",
+    );
+    const entries = await log.query({ agent: mallory.id });
+    expect(entries.map((e) => [e.event, e.code, e.from])).toEqual([
+      ["refused", "invalid_json", mallory.id],
+      ["refused", "invalid_message", mallory.id],
+      ["refused", "sender_mismatch", mallory.id],
+    ]);
+    expect(entries[0]!.id).toBeUndefined();
+    expect(entries[2]).toMatchObject({ id: JSON.parse(forged).id, to: [mallory.id] });
+  });
 
   it("audits the capability.announce the hub answers itself", async () => {
     const d = dir();
