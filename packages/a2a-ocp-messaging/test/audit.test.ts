@@ -1,3 +1,6 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   AUDIT_QUERY_CAP,
@@ -6,6 +9,7 @@ import {
   auditRecipients,
   MemoryAuditLog,
 } from "../src/index.js";
+import { FileAuditLog } from "../src/node/index.js";
 
 const entry = (at: number, over: Partial<AuditEntry> = {}): AuditEntry => ({
   at,
@@ -79,4 +83,58 @@ describe("MemoryAuditLog (§3 audit log)", () => {
     expect(auditRecipients({ to: "a2a://x" })).toEqual([]);
     expect(auditMatches(entry(1), { agent: "a2a://b", since: 1, event: "accepted" })).toBe(true);
   });
+});
+
+describe("FileAuditLog (append-only JSON lines)", () => {
+  const withDir = async (body: (dir: string) => Promise<void>) => {
+    const dir = mkdtempSync(join(tmpdir(), "ocp-audit-file-"));
+    try {
+      await body(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("appends entries that survive a reopen, mode 0600, skipping lines that are no entry", () =>
+    withDir(async (dir) => {
+      const path = join(dir, "audit.jsonl");
+      const log = new FileAuditLog({ path });
+      log.append(entry(1));
+      log.append(entry(2, { event: "refused", code: "replay_detected", reason: "again" }));
+      await log.close();
+      if (process.platform !== "win32") expect(statSync(path).mode & 0o777).toBe(0o600);
+      appendFileSync(path, 'not json\n{"at": "soon"}\n');
+      const reopened = new FileAuditLog({ path });
+      reopened.append(entry(3));
+      expect((await reopened.query()).map((e) => [e.at, e.event])).toEqual([
+        [1, "accepted"],
+        [2, "refused"],
+        [3, "accepted"],
+      ]);
+      expect((await reopened.query({ event: "refused" }))[0]).toMatchObject({
+        code: "replay_detected",
+        reason: "again",
+      });
+      await reopened.close();
+    }));
+
+  it("prunes past retention by rewriting the file, and keeps appending after", () =>
+    withDir(async (dir) => {
+      const path = join(dir, "audit.jsonl");
+      const log = new FileAuditLog({ path, retentionMs: 100 });
+      for (const at of [0, 50, 200, 250]) log.append(entry(at));
+      expect(await log.prune(300)).toBe(2);
+      expect(await log.prune(300)).toBe(0);
+      log.append(entry(400));
+      expect((await log.query()).map((e) => e.at)).toEqual([200, 250, 400]);
+      await log.close();
+      expect(readFileSync(path, "utf8").trim().split("\n")).toHaveLength(3);
+    }));
+
+  it("refuses a file it cannot open with a typed error", () =>
+    withDir(async (dir) => {
+      expect(() => new FileAuditLog({ path: join(dir, "missing", "audit.jsonl") })).toThrow(
+        expect.objectContaining({ code: "store_failed" }),
+      );
+    }));
 });
