@@ -60,7 +60,7 @@ Options:
                          when absent; refused when group or others may access it);
                          without it the hub has a new key at every start
   --audit-retention D    keep the audit log (in --db) for D: 30s, 10m, 2h, 7d (default 7d)
-  --no-audit             keep no audit log
+  --no-audit             keep no audit log (with --nats, one is kept only when --db is given)
   --dashboard            serve the live dashboard (needs @ocp/a2a-ocp-dashboard)
   --dashboard-host HOST  its interface (default 127.0.0.1); anything not loopback
                          needs a token in the OCP_HUB_DASHBOARD_TOKEN variable
@@ -211,9 +211,15 @@ async function main(): Promise<void> {
         });
   const allowed = o.allow === undefined ? undefined : await readAllowList(o.allow);
   const identity = o.identity === undefined ? undefined : await readIdentity(o.identity);
-  const audit = o.audit
-    ? new SqliteAuditLog({ path: o.db, retentionMs: parseDuration(o["audit-retention"])!, onError })
-    : undefined;
+  // Clustered hubs keep no SQLite file unless --db names one for the audit log.
+  const audit =
+    o.audit && (cluster === undefined || values["db"] !== undefined)
+      ? new SqliteAuditLog({
+          path: o.db,
+          retentionMs: parseDuration(o["audit-retention"])!,
+          onError,
+        })
+      : undefined;
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
     ...(allowed === undefined ? {} : { allowedProfiles: allowed }),
