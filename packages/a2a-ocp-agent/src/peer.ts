@@ -2,6 +2,7 @@ import { HubClient, type HubClientOptions } from "@ocp/a2a-ocp-client";
 import {
   type AgentIdentity,
   type AgentProfile,
+  type AuditLog,
   BROADCAST,
   createAgentProfile,
   encodeHubControl,
@@ -22,6 +23,7 @@ import { parseJsonText } from "@ocp/types";
 import { agentError } from "./errors.js";
 import { hubLink } from "./hub-link.js";
 import type { AgentLink } from "./link.js";
+import { PeerAudit } from "./peer-audit.js";
 
 /**
  * Peer-to-peer (§2 "bidirectional, symmetric relationships", §6.2, the
@@ -63,6 +65,12 @@ export interface PeerListenerOptions {
   readonly rateLimits?: RateLimitOptions | false;
   /** WebSocket limits (payload size, heartbeats, slow consumers). */
   readonly transport?: LimitOptions;
+  /**
+   * §3 audit log: what peers sent that was accepted or refused (with the
+   * reason), and what was delivered to them; pruned to its retention, closed
+   * with the listener. None by default.
+   */
+  readonly audit?: AuditLog;
 }
 
 /** A listening agent endpoint. */
@@ -90,6 +98,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   const keys = new Map<string, Uint8Array>([[identity.id, identity.publicKey]]);
   const connected = new Map<string, Peer>();
   const handlers = new Set<(message: PlainMessage) => void>();
+  const audit = options.audit === undefined ? undefined : new PeerAudit(options.audit);
   const replay = new ReplayWindow({});
   // One limiter for all connections: a peer that reconnects keeps its buckets.
   const rateLimiter =
@@ -136,6 +145,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     const raw = /^<message>([\s\S]*)<\/message>$/.exec(frame.trim())?.[1] ?? frame;
     const accepted = await peer.pipeline.accept(raw);
     if (!accepted.ok) {
+      audit?.refused(agentId, raw, accepted.error.code, accepted.error.message);
       const parsed = parseJsonText(raw);
       const id = parsed.ok ? (parsed.value as { id?: unknown }).id : undefined;
       reply(peer, HUB_TYPES.REJECT, {
@@ -147,13 +157,12 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     }
     const message = accepted.value.message as PlainMessage;
     if (message.from !== agentId) {
-      reply(peer, HUB_TYPES.REJECT, {
-        id: message.id,
-        code: "sender_mismatch",
-        message: `from ${message.from} on the connection of ${agentId}`,
-      });
+      const why = `from ${message.from} on the connection of ${agentId}`;
+      audit?.refused(agentId, raw, "sender_mismatch", why);
+      reply(peer, HUB_TYPES.REJECT, { id: message.id, code: "sender_mismatch", message: why });
       return;
     }
+    audit?.accepted(message);
     const to = message.to;
     const forUs =
       to === BROADCAST || to === identity.id || (Array.isArray(to) && to.includes(identity.id));
@@ -193,6 +202,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
       for (const id of targets) {
         const status = connected.get(id)?.connection.send(raw);
         if (status !== undefined && status !== "closed") recipients += 1;
+        if (status === "sent" || status === "queued") audit?.delivered(message, id);
       }
       if (recipients === 0 && to !== BROADCAST)
         throw agentError("not_connected", `no peer connection to ${String(to)}`);
@@ -204,6 +214,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     },
     async close() {
       await server.close(CLOSE_CODES.GOING_AWAY, "agent leaving");
+      await audit?.close();
     },
   };
   return {

@@ -3,8 +3,9 @@
  * allow-list and `allow` policy, the key an agent id is pinned to, and never
  * the hub's own id. Saves a new or newer profile.
  */
-import { type AgentProfile, verifyAnnouncement } from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, verifyAgentProfile, verifyAnnouncement } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { declaredLimits } from "./agent-limits.js";
 import { type KnownAgents, profileOf } from "./cluster.js";
 import type { HubStore } from "./store.js";
 
@@ -35,6 +36,8 @@ export async function admit(
     return refuse(`${profile.id} is not on the hub's allow-list`);
   }
   if (o.allow !== undefined && !o.allow(profile)) return refuse(`${profile.id} is not admitted`);
+  const limits = declaredLimits(profile);
+  if ("malformed" in limits) return refuse(`${profile.id}: ${limits.malformed}`);
   await profileOf(o.known, o.store, profile.id); // Cluster: a key pinned elsewhere counts.
   const known = o.known.get(profile.id);
   if (known !== undefined && known.profile.publicKey !== profile.publicKey) {
@@ -45,4 +48,18 @@ export async function admit(
     o.known.set(profile.id, { profile, key: verified.value.publicKey });
   }
   return { agentId: profile.id, lastSeq };
+}
+
+/** The allow-list of `allowedProfiles` (each verified; throws on the first bad one): id → key. */
+export function allowList(
+  profiles: Iterable<unknown> | undefined,
+): Map<string, string> | undefined {
+  if (profiles === undefined) return undefined;
+  const allowed = new Map<string, string>();
+  for (const value of profiles) {
+    const verified = verifyAgentProfile(value, nativeEd25519);
+    if (!verified.ok) throw verified.error;
+    allowed.set(verified.value.id, verified.value.publicKey);
+  }
+  return allowed;
 }

@@ -8,7 +8,10 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { parseJsonText } from "@ocp/types";
 import { z } from "zod";
+import { SqliteAuditLog } from "./audit-sqlite.js";
+import { parseDuration, runAudit } from "./cli-audit.js";
 import { OCPHub } from "./hub.js";
+import { loadHubIdentity } from "./hub-identity.js";
 import { WORKSPACE_PATTERN } from "./nats/subjects.js";
 import { DEFAULT_HUB_DB_PATH } from "./options.js";
 
@@ -29,6 +32,7 @@ async function loadNats(): Promise<typeof import("./nats/connect.js")> {
 }
 
 const HELP = `Usage: ocp-hub [options]
+       ocp-hub audit [options]   prints the audit log (see ocp-hub audit --help)
 
 Runs an a2a+ocp hub: agents connect over WebSocket (subprotocol a2a-ocp-v1),
 announce themselves with a signed profile, and exchange signed messages that
@@ -52,6 +56,11 @@ Options:
                          3 on a NATS cluster of three servers)
   --allow FILE           admit only the agents whose signed profiles this JSON file
                          lists ({"profiles": [...]} or an array), id and key both
+  --identity FILE        the hub's key, kept across restarts (created with mode 0600
+                         when absent; refused when group or others may access it);
+                         without it the hub has a new key at every start
+  --audit-retention D    keep the audit log (in --db) for D: 30s, 10m, 2h, 7d (default 7d)
+  --no-audit             keep no audit log (with --nats, one is kept only when --db is given)
   --dashboard            serve the live dashboard (needs @ocp/a2a-ocp-dashboard)
   --dashboard-host HOST  its interface (default 127.0.0.1); anything not loopback
                          needs a token in the OCP_HUB_DASHBOARD_TOKEN variable
@@ -86,6 +95,22 @@ async function readAllowList(path: string): Promise<unknown[]> {
   }
 }
 
+/** The hub's identity file (created when absent); exits 2 when it is unsafe or unreadable. */
+async function readIdentity(path: string) {
+  try {
+    const { identity, created } = await loadHubIdentity(path);
+    process.stderr.write(
+      `ocp-hub: identity ${identity.id} ${created ? "created in" : "from"} ${path}\n`,
+    );
+    return identity;
+  } catch (error) {
+    process.stderr.write(
+      `ocp-hub: --identity ${path}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(2);
+  }
+}
+
 const PositiveInt = z.coerce.number().int().positive();
 const OptionsSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
@@ -102,6 +127,12 @@ const OptionsSchema = z.object({
   "dashboard-port": z.coerce.number().int().min(0).max(65_535).default(0),
   "dashboard-show-all": z.boolean().default(false),
   allow: z.string().min(1).optional(),
+  identity: z.string().min(1).optional(),
+  audit: z.boolean().default(true),
+  "audit-retention": z
+    .string()
+    .refine((text) => parseDuration(text) !== undefined, "--audit-retention takes 30s, 10m, 2h, 7d")
+    .default("7d"),
   nats: z
     .string()
     .regex(/^(nats|tls):\/\/[^\s]+$/, "--nats takes nats://host:port")
@@ -114,6 +145,7 @@ const OptionsSchema = z.object({
 });
 
 async function main(): Promise<void> {
+  if (process.argv[2] === "audit") return runAudit(process.argv.slice(3));
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
@@ -132,6 +164,9 @@ async function main(): Promise<void> {
         "dashboard-port": { type: "string" },
         "dashboard-show-all": { type: "boolean" },
         allow: { type: "string" },
+        identity: { type: "string" },
+        audit: { type: "boolean" },
+        "audit-retention": { type: "string" },
         nats: { type: "string" },
         workspace: { type: "string" },
         "nats-replicas": { type: "string" },
@@ -175,9 +210,21 @@ async function main(): Promise<void> {
           onError,
         });
   const allowed = o.allow === undefined ? undefined : await readAllowList(o.allow);
+  const identity = o.identity === undefined ? undefined : await readIdentity(o.identity);
+  // Clustered hubs keep no SQLite file unless --db names one for the audit log.
+  const audit =
+    o.audit && (cluster === undefined || values["db"] !== undefined)
+      ? new SqliteAuditLog({
+          path: o.db,
+          retentionMs: parseDuration(o["audit-retention"])!,
+          onError,
+        })
+      : undefined;
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
     ...(allowed === undefined ? {} : { allowedProfiles: allowed }),
+    ...(identity === undefined ? {} : { identity }),
+    ...(audit === undefined ? {} : { audit }),
     host: o.host,
     port: o.port,
     dbPath: o.db,
@@ -190,7 +237,7 @@ async function main(): Promise<void> {
     cluster === undefined
       ? `store ${o.db}`
       : `NATS ${o.nats}, workspace ${cluster.subjects.workspace}`;
-  process.stderr.write(`ocp-hub: listening on ${hub.url}, ${storage}\n`);
+  process.stderr.write(`ocp-hub: listening on ${hub.url}, ${storage}, hub ${hub.self.id}\n`);
   process.stderr.write(
     allowed === undefined
       ? "ocp-hub: registration is OPEN: any agent with a self-signed profile may join; the first key seen for an id is pinned (use --allow FILE to admit only listed agents)\n"

@@ -42,7 +42,6 @@ import type { HubStore } from "./store.js";
  */
 export function clusterStep(
   cluster: ClusterRouting | undefined,
-  agentId: string,
   wire: WireMessage,
   payload: unknown,
   raw: string,
@@ -50,6 +49,7 @@ export function clusterStep(
   onError: (error: unknown) => void,
 ): Promise<void> | undefined {
   if (cluster === undefined) return undefined;
+  const agentId = wire.from; // the connection's agent: the hub binds the sender first
   let ready: Promise<void> = Promise.resolve();
   if (wire.type === "ocp.event.subscribe" && payload !== undefined) {
     const parsed = EventSubscribePayloadSchema.safeParse(payload);

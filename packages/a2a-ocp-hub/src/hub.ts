@@ -8,12 +8,13 @@
  */
 
 import type { AgentProfile, WireMessage } from "@ocp/a2a-ocp-messaging";
-import { isHubFrame, profilePublicKey, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { isHubFrame, profilePublicKey } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
-import { admit } from "./admission.js";
+import { admit, allowList } from "./admission.js";
+import { pacerFor, RecipientLimits } from "./agent-limits.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
@@ -61,6 +62,7 @@ export class OCPHub {
   #closing: Promise<void> | undefined;
   readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
   readonly #observers: HubObservers;
+  readonly #limits = new RecipientLimits(this.#known, () => this.#now());
 
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
@@ -72,7 +74,8 @@ export class OCPHub {
     this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ?? ((error) => process.stderr.write(`ocp-hub: ${String(error)}\n`));
-    this.#observers = new HubObservers({ now: this.#now, onError: this.#onError });
+    const { audit } = options;
+    this.#observers = new HubObservers({ now: this.#now, onError: this.#onError, audit });
     this.store =
       options.store ??
       new SqliteStore({
@@ -80,14 +83,7 @@ export class OCPHub {
         ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
       });
     this.bus = options.bus ?? new MemoryBus();
-    if (options.allowedProfiles !== undefined) {
-      this.#allowed = new Map();
-      for (const value of options.allowedProfiles) {
-        const verified = verifyAgentProfile(value, nativeEd25519);
-        if (!verified.ok) throw verified.error;
-        this.#allowed.set(verified.value.id, verified.value.publicKey);
-      }
-    }
+    this.#allowed = allowList(options.allowedProfiles);
     this.#check = {
       stages: hubStages(options, this.#now),
       ed25519: nativeEd25519,
@@ -146,7 +142,7 @@ export class OCPHub {
     this.#server.on("connection", (connection, info) => this.#register(connection, info));
     const interval = this.options.sweepIntervalMs ?? HUB_SWEEP_INTERVAL_MS;
     this.#sweep = setInterval(() => {
-      this.store.sweep(this.#now()).catch(this.#onError);
+      this.store.sweep(this.#now(), this.#observers.audit?.expired).catch(this.#onError);
     }, interval);
     this.#sweep.unref();
     return this.url;
@@ -194,6 +190,7 @@ export class OCPHub {
       await this.#commits.drain();
       await this.bus.close();
       await this.store.close();
+      await this.#observers.audit?.close();
     })();
     return this.#closing;
   }
@@ -225,6 +222,8 @@ export class OCPHub {
       afterSeq: lastSeq ?? 0,
       now: this.#now,
       onError: this.#onError,
+      audit: this.#observers.audit,
+      pacer: pacerFor(this.#known.get(agentId)?.profile, this.#now),
     });
     this.#sessions.set(agentId, session);
     this.#observers.agent(agentId, true);
@@ -297,15 +296,7 @@ export class OCPHub {
       teamOf: this.options.teamOf ?? ((id: string) => teamOfProfile(this.#known.get(id)?.profile)),
       defaultVisibility: this.options.defaultVisibility ?? "workspace",
     };
-    const published = clusterStep(
-      this.bus.cluster,
-      session.agentId,
-      wire,
-      payload,
-      raw,
-      policy,
-      this.#onError,
-    );
+    const published = clusterStep(this.bus.cluster, wire, payload, raw, policy, this.#onError);
     if (published !== undefined) {
       this.#counts.accepted += 1;
       this.#observers.accepted(wire, payload, this.#mustVerify(wire));
@@ -322,6 +313,11 @@ export class OCPHub {
       policy,
       clusterWide: this.bus.cluster !== undefined,
     });
+    const overLimit = this.#limits.apply(wire, payload, decided); // §7.1 declared limits
+    if (overLimit !== undefined) {
+      this.#reject(session, raw, "recipient_limit", overLimit, undefined, wire.id);
+      return;
+    }
     this.#counts.accepted += 1;
     this.#observers.accepted(wire, payload, this.#mustVerify(wire), decided);
     if (decided.durable) {
@@ -371,6 +367,7 @@ export class OCPHub {
       return;
     }
     this.#counts.accepted += 1;
+    this.#observers.audit?.accepted(wire);
     session.features = answer.confirmed;
     const ack = { id: wire.id, durable: false, recipients: 1, excluded: 0, expiresAt: deadline };
     this.#ack(session, ack);
@@ -390,7 +387,7 @@ export class OCPHub {
     id?: string,
   ): void {
     this.#counts.rejected += 1;
-    this.#observers.refused(session.agentId, code, message, id);
+    this.#observers.refused(session.agentId, code, message, id, raw);
     if (!session.open) return;
     session.connection.send(rejectFrame(raw, code, message, details, id));
   }

@@ -4,6 +4,8 @@
  * to its store (SQLite by default) before acknowledging. Hubs clustered on
  * NATS JetStream are behind `@ocp/a2a-ocp-hub/nats`.
  */
+
+export { SqliteAuditLog, type SqliteAuditLogOptions } from "./audit-sqlite.js";
 export type {
   BusDelivery,
   BusSink,
@@ -12,6 +14,7 @@ export type {
   HubBus,
 } from "./bus.js";
 export { type HubStats, OCPHub } from "./hub.js";
+export { loadHubIdentity } from "./hub-identity.js";
 export * from "./limits.js";
 export { MemoryBus } from "./memory-bus.js";
 export type {
@@ -25,4 +28,10 @@ export type {
 export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 export { isDurable, isDurableType } from "./router.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
-export type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "./store.js";
+export type {
+  CommitOutcome,
+  ExpiredDelivery,
+  HubStore,
+  PendingDelivery,
+  StoredMessage,
+} from "./store.js";

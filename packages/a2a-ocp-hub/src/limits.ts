@@ -24,3 +24,6 @@ export const HUB_MAX_SUBSCRIPTIONS_PER_AGENT = 256;
 
 /** Most event types in one subscription. */
 export const HUB_MAX_EVENT_TYPES_PER_SUBSCRIPTION = 64;
+
+/** Interval at which the hub prunes its audit log to the log's retention, ms. */
+export const HUB_AUDIT_PRUNE_INTERVAL_MS = 60_000;

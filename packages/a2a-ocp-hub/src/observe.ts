@@ -6,6 +6,8 @@
  * must not change the events they get (payloads are the hub's own parsed
  * objects); one that throws is reported through the hub's `onError`.
  */
+import type { AuditLog } from "@ocp/a2a-ocp-messaging";
+import { HubAudit } from "./audit.js";
 
 /** An agent registered on a connection. */
 export interface AgentRegisteredEvent {
@@ -62,9 +64,17 @@ export class HubObservers {
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
 
-  constructor(hub: { now: () => number; onError: (error: unknown) => void }) {
+  /** The §3 audit log, when the hub keeps one: it sees every acceptance and refusal. */
+  readonly audit: HubAudit | undefined;
+
+  constructor(hub: {
+    now: () => number;
+    onError: (error: unknown) => void;
+    audit?: AuditLog | undefined;
+  }) {
     this.#now = hub.now;
     this.#onError = hub.onError;
+    this.audit = hub.audit && new HubAudit(hub.audit, hub);
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -84,11 +94,12 @@ export class HubObservers {
   }
 
   accepted(
-    wire: { id: string; type: string; from: string },
+    wire: { id: string; type: string; from: string; to: unknown },
     payload: unknown,
     verified: boolean,
     routed?: { recipients: readonly string[]; excluded: readonly string[] },
   ): void {
+    this.audit?.accepted(wire);
     if (this.#listeners.size === 0) return;
     this.#emit({
       kind: "message.accepted",
@@ -103,7 +114,9 @@ export class HubObservers {
     });
   }
 
-  refused(from: string, code: string, message: string, id?: string): void {
+  /** `raw`: the refused text, when there is one (the audit log reads its id, type and `to`). */
+  refused(from: string, code: string, message: string, id?: string, raw?: string): void {
+    this.audit?.refused(from, code, message, id, raw);
     if (this.#listeners.size === 0) return;
     this.#emit({ kind: "message.refused", at: this.#now(), from, code, message, id });
   }

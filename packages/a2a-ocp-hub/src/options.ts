@@ -1,6 +1,7 @@
 import type {
   AgentIdentity,
   AgentProfile,
+  AuditLog,
   OcpFeature,
   RateLimitOptions,
   Visibility,
@@ -71,4 +72,10 @@ export interface OCPHubOptions {
   identity?: AgentIdentity;
   /** The §7.1 features the hub confirms (§7.2); all six by default. */
   features?: readonly OcpFeature[];
+  /**
+   * §3 audit log: what the hub accepted, refused (with the reason), delivered
+   * and let expire, appended here (e.g. a {@link SqliteAuditLog}); none by
+   * default. The hub prunes it to its retention and closes it on `close`.
+   */
+  audit?: AuditLog;
 }

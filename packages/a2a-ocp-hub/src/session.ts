@@ -9,6 +9,8 @@
 
 import { encodeDeliver } from "@ocp/a2a-ocp-messaging";
 import type { Connection } from "@ocp/transport-ws";
+import type { Pacer } from "./agent-limits.js";
+import type { HubAudit } from "./audit.js";
 import type { BusDelivery } from "./bus.js";
 import { HUB_REPLAY_PAGE_SIZE } from "./limits.js";
 import type { HubStore } from "./store.js";
@@ -26,6 +28,8 @@ export class AgentSession {
   readonly #store: HubStore;
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
+  readonly #audit: HubAudit | undefined;
+  readonly #pacer: Pacer | undefined;
   #catchingUp = false;
   #dirty = false;
 
@@ -36,6 +40,10 @@ export class AgentSession {
     afterSeq: number;
     now: () => number;
     onError: (error: unknown) => void;
+    /** The hub's audit log: every message sent on the connection is recorded as delivered. */
+    audit?: HubAudit | undefined;
+    /** The agent's declared `maxStreamBandwidth` (§7.1): what the session may send it. */
+    pacer?: Pacer | undefined;
   }) {
     this.agentId = options.agentId;
     this.connection = options.connection;
@@ -44,6 +52,8 @@ export class AgentSession {
     this.#store = options.store;
     this.#now = options.now;
     this.#onError = options.onError;
+    this.#audit = options.audit;
+    this.#pacer = options.pacer;
   }
 
   get open(): boolean {
@@ -54,7 +64,10 @@ export class AgentSession {
   deliver(delivery: BusDelivery): void {
     if (!this.open) return;
     if (delivery.kind === "transient") {
-      this.connection.send(delivery.bytes);
+      // Over the agent's bandwidth: a live-only message is dropped, not queued.
+      if (this.#pacer === undefined || this.#pacer.take(delivery.bytes.length))
+        this.#send(delivery.bytes, delivery.bytes);
+      else this.#audit?.dropped(this.agentId, delivery.bytes, this.#pacer.bytesPerSecond);
       return;
     }
     if (this.#catchingUp) {
@@ -62,12 +75,24 @@ export class AgentSession {
       return;
     }
     if (delivery.seq <= this.sentSeq) return;
-    if (delivery.seq === this.sentSeq + 1) {
+    if (delivery.seq === this.sentSeq + 1 && this.#paced(delivery.raw)) {
       this.sentSeq = delivery.seq;
-      this.connection.send(encodeDeliver(delivery.seq, delivery.raw));
+      this.#send(encodeDeliver(delivery.seq, delivery.raw), delivery.raw);
       return;
     }
     this.catchUp();
+  }
+
+  /** Whether `raw` fits the agent's bandwidth now (taken from it when it does). */
+  #paced(raw: string): boolean {
+    return this.#pacer === undefined || this.#pacer.take(Buffer.byteLength(raw));
+  }
+
+  /** Sends a frame carrying `message`; the audit log records it when the connection took it. */
+  #send(frame: string | Buffer, message: string | Buffer): void {
+    const status = this.connection.send(frame);
+    if (this.#audit !== undefined && (status === "sent" || status === "queued"))
+      this.#audit.delivered(this.agentId, message);
   }
 
   /** Sends everything stored after `sentSeq`, in order, then goes live. */
@@ -112,8 +137,13 @@ export class AgentSession {
       );
       for (const pending of page) {
         if (!this.open) return;
+        // Within the agent's bandwidth: durable messages wait their turn.
+        while (!this.#paced(pending.raw)) {
+          await new Promise((resolve) => setTimeout(resolve, this.#pacer!.waitMs()).unref());
+          if (!this.open) return;
+        }
         this.sentSeq = pending.seq;
-        this.connection.send(encodeDeliver(pending.seq, pending.raw));
+        this.#send(encodeDeliver(pending.seq, pending.raw), pending.raw);
       }
       if (page.length < HUB_REPLAY_PAGE_SIZE && !this.#dirty) return;
     }

@@ -15,7 +15,13 @@ import { AgentProfileSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { OcpError } from "@ocp/types";
 import Database from "better-sqlite3";
 import { z } from "zod";
-import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "./store.js";
+import type {
+  CommitOutcome,
+  ExpiredDelivery,
+  HubStore,
+  PendingDelivery,
+  StoredMessage,
+} from "./store.js";
 
 export interface SqliteStoreOptions {
   /** The database file (created if absent); `:memory:` for a store that does not survive. */
@@ -251,11 +257,37 @@ export class SqliteStore implements HubStore {
     return out;
   }
 
-  async sweep(now: number): Promise<number> {
-    const gone = this.#statements.sweepDeliveries.run(now).changes;
-    this.#statements.sweepMessages.run(now);
-    return gone;
+  async sweep(now: number, onExpired?: (expired: ExpiredDelivery[]) => void): Promise<number> {
+    if (onExpired === undefined) {
+      const gone = this.#statements.sweepDeliveries.run(now).changes;
+      this.#statements.sweepMessages.run(now);
+      return gone;
+    }
+    const expired = this.#sweepReporting(now);
+    if (expired.length > 0) onExpired(expired);
+    return expired.length;
   }
+
+  /** The sweep, reading first what it deletes (one transaction). */
+  #sweepReporting = (now: number): ExpiredDelivery[] =>
+    this.#db.transaction(() => {
+      const rows = this.#db
+        .prepare(
+          `SELECT d.agent AS agentId, d.message_id AS id, m.sender AS sender,
+                  json_extract(m.raw, '$.type') AS type
+             FROM deliveries d LEFT JOIN messages m ON m.id = d.message_id
+            WHERE d.expires_at <= ?`,
+        )
+        .all(now) as Array<{ agentId: string; id: string; sender: string | null; type: unknown }>;
+      this.#statements.sweepDeliveries.run(now);
+      this.#statements.sweepMessages.run(now);
+      return rows.map((r) => ({
+        agentId: r.agentId,
+        id: r.id,
+        sender: r.sender ?? "",
+        ...(typeof r.type === "string" ? { type: r.type } : {}),
+      }));
+    })();
 
   async close(): Promise<void> {
     if (this.#db.open) this.#db.close();

@@ -37,6 +37,14 @@ export interface PendingDelivery {
   raw: string;
 }
 
+/** A delivery that expired before its recipient confirmed it. */
+export interface ExpiredDelivery {
+  agentId: string;
+  id: string;
+  sender: string;
+  type?: string;
+}
+
 export interface HubStore {
   /**
    * Optional: the longest the store keeps a delivery, ms after its commit,
@@ -74,8 +82,11 @@ export interface HubStore {
    * profile saved from now on, by any hub, until the store closes.
    */
   watchAgents?(listener: (profile: AgentProfile) => void): Promise<void>;
-  /** Deletes messages and deliveries expired at `now`; resolves with how many deliveries went. */
-  sweep(now: number): Promise<number>;
+  /**
+   * Deletes messages and deliveries expired at `now`; resolves with how many
+   * deliveries went. A store that can tells `onExpired` which (the audit log).
+   */
+  sweep(now: number, onExpired?: (expired: ExpiredDelivery[]) => void): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -99,5 +99,5 @@ describe("ocp-hub CLI", () => {
       }),
     ).toThrow(expect.objectContaining({ status: 2 }));
     dir.cleanup();
-  });
+  }, 15_000);
 });

@@ -41,6 +41,14 @@ describe("README", () => {
     expect(section("cli-help")).toContain(help.trim());
   });
 
+  it("shows exactly what `ocp-hub audit --help` prints (dist/cli.js)", () => {
+    const help = execFileSync(process.execPath, ["dist/cli.js", "audit", "--help"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    expect(section("cli-audit-help")).toContain(help.trim());
+  });
+
   it("lists every hub limit and every NATS limit with its value", () => {
     const hubTable = section("limits");
     for (const [name, value] of Object.entries(limits)) {

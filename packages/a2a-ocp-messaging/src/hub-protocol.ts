@@ -163,6 +163,8 @@ export const HUB_ERROR_CODES = {
   sender_mismatch: "hub: the message's `from` is not the agent that authenticated the connection",
   recipient_unknown: "hub: a durable message names no recipient the hub can deliver to",
   hub_frame_invalid: "hub: a control frame is malformed or of an unknown type",
+  recipient_limit:
+    "hub: every named recipient is at a §7.1 limit it declared (maxConcurrentQueries, maxSubscriptions)",
   store_failed: "hub: the message could not be committed to the durable store",
   hub_closing: "hub: the hub is shutting down",
   hub_timeout: "client: the hub did not acknowledge in time",

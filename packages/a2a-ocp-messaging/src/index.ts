@@ -13,6 +13,20 @@ export {
   OcpError,
 } from "@ocp/types";
 export {
+  AUDIT_EVENTS,
+  AUDIT_MEMORY_MAX_ENTRIES,
+  AUDIT_QUERY_CAP,
+  AUDIT_RETENTION_DEFAULT_MS,
+  type AuditEntry,
+  type AuditEventKind,
+  type AuditLog,
+  type AuditQuery,
+  assertAuditRetention,
+  auditMatches,
+  auditRecipients,
+  MemoryAuditLog,
+} from "./audit.js";
+export {
   canonicalBytes,
   canonicalize,
   canonicalizeWithout,

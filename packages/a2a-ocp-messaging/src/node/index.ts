@@ -2,6 +2,7 @@ import { type InboundOptions, InboundPipeline } from "../inbound.js";
 import { createDecompressor } from "./compression.js";
 import { nativeEd25519 } from "./ed25519.js";
 
+export { FileAuditLog, type FileAuditLogOptions } from "./audit-file.js";
 export {
   type CompressOptions,
   compressMessage,

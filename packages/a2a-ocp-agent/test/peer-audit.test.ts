@@ -1,0 +1,85 @@
+/**
+ * Issue 16: an agent listening for peers keeps the same §3 audit log as a
+ * hub: over a real socket, a peer's accepted message, its tampered and
+ * replayed ones (refused, with the reasons), and what the listener delivered.
+ */
+import { HubClient } from "@ocp/a2a-ocp-client";
+import {
+  createMessage,
+  generateIdentity,
+  MemoryAuditLog,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
+import { afterEach, describe, expect, it } from "vitest";
+import { listenForPeers } from "../src/peer.js";
+import { until } from "./support.js";
+
+let cleanup: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of cleanup.reverse()) await c().catch(() => undefined);
+  cleanup = [];
+});
+
+describe("listenForPeers: the audit log", () => {
+  it("records accepted, refused (tampered, replayed) and delivered, with reasons", async () => {
+    const a = generateIdentity("a2a://audit-listener");
+    const b = generateIdentity("a2a://audit-peer");
+    const audit = new MemoryAuditLog();
+    const listener = await listenForPeers({ identity: a, audit });
+    cleanup.push(() => listener.close());
+    const client = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
+    cleanup.push(() => client.close());
+    const received: string[] = [];
+    client.on("message", (m) => received.push(m.message.id));
+
+    const beacon = signObject(
+      createMessage({
+        type: "ocp.awareness.beacon",
+        from: b.id,
+        to: a.id,
+        payload: { status: "idle", availability: "available" },
+      }),
+      b.secretKey,
+    ) as Record<string, unknown>;
+    await client.send(beacon as never);
+    // Replayed: the same signed message again.
+    await expect(client.send(beacon as never)).rejects.toMatchObject({ code: "replay_detected" });
+    // Tampered: a field changed after signing.
+    const tampered = signObject(
+      createMessage({
+        type: "ocp.awareness.beacon",
+        from: b.id,
+        to: a.id,
+        payload: { status: "idle", availability: "available" },
+      }),
+      b.secretKey,
+    ) as Record<string, unknown>;
+    tampered["ttl"] = 42;
+    await expect(client.send(tampered as never)).rejects.toMatchObject({
+      code: "signature_invalid",
+    });
+    // The listener sends the peer a message: delivered.
+    const out = signObject(
+      createMessage({
+        type: "ocp.awareness.beacon",
+        from: a.id,
+        to: b.id,
+        payload: { status: "idle", availability: "available" },
+      }),
+      a.secretKey,
+    ) as Record<string, unknown>;
+    await listener.link.send(out as never);
+    await until(() => received.length === 1, "the listener's message");
+
+    const entries = await audit.query({ agent: b.id });
+    expect(entries.map((e) => [e.event, e.id, e.code])).toEqual([
+      ["accepted", beacon["id"], undefined],
+      ["refused", beacon["id"], "replay_detected"],
+      ["refused", tampered["id"], "signature_invalid"],
+      ["delivered", out["id"], undefined],
+    ]);
+    expect(entries[1]).toMatchObject({ from: b.id, to: [a.id], type: "ocp.awareness.beacon" });
+    expect(entries[1]!.reason).toContain("already accepted");
+    expect(entries[3]).toMatchObject({ from: a.id, to: [b.id] });
+  }, 30_000);
+});
