@@ -9,11 +9,12 @@
 // publish+ack, paired per round. Needs `nats-server` on PATH.
 //
 // Env: BENCH_CLUSTER_MESSAGES (per arm per round, 1500), BENCH_ROUNDS (5),
-// BENCH_ARMS (comma-separated subset of core,jetstream,three,one),
+// BENCH_ARMS (comma-separated subset of core,jetstream,three,one), BENCH_PAIRS (3),
+// BENCH_WINDOW (16),
 // BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
 // "--cpu-prof --cpu-prof-dir=prof" to profile them).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,8 +31,8 @@ const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ARMS = (process.env.BENCH_ARMS ?? "core,jetstream,three,one").split(",");
 const HUB_NODE_ARGS = (process.env.BENCH_HUB_NODE_ARGS ?? "").split(" ").filter(Boolean);
-const PAIRS = 3;
-const WINDOW = 16;
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
 /** Goal of issue 18: three hubs deliver at least this share of JetStream publish+ack. */
 const GOAL = 0.33;
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -78,19 +79,24 @@ async function waitForPort(port) {
   }
 }
 
+let natsPid;
 async function startNats() {
   const port = await freePort();
   const args = ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", join(dir, "js")];
-  children.push(spawn("nats-server", args, { stdio: "ignore" }));
+  const child = spawn("nats-server", args, { stdio: "ignore" });
+  natsPid = child.pid;
+  children.push(child);
   await waitForPort(port);
   return `nats://127.0.0.1:${port}`;
 }
 
-function startHub(args) {
+const hubPids = {};
+function startHub(arm, args) {
   const child = spawn(process.execPath, [...HUB_NODE_ARGS, CLI, "--no-rate-limits", ...args], {
     stdio: ["ignore", "pipe", "ignore"],
   });
   children.push(child);
+  hubPids[arm] = [...(hubPids[arm] ?? []), child.pid];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("hub did not start")), 20_000);
     createInterface({ input: child.stdout }).once("line", (url) => {
@@ -135,7 +141,8 @@ function wireFor(from, to, i) {
  * resolves when the arm counts the message as taken); resolves once every
  * message arrived, with the rate and the send → receipt latencies.
  */
-async function timedPass(lanes, send, tracker) {
+async function timedPass(lanes, send, tracker, pids = []) {
+  const cpuBefore = cpuNow(pids);
   const start = performance.now();
   await Promise.all(
     lanes.map(async (lane) => {
@@ -156,8 +163,37 @@ async function timedPass(lanes, send, tracker) {
     await new Promise((r) => setTimeout(r, 2));
   }
   const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = cpuNow(pids);
   const latencies = tracker.latencies.sort((a, b) => a - b);
-  return { rate: expected / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  const perMessage = (key) => ((cpuAfter[key] - cpuBefore[key]) * 1000) / expected;
+  return {
+    rate: expected / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuBench: perMessage("bench"),
+    cpuNats: perMessage("nats"),
+    cpuHubs: perMessage("hubs"),
+  };
+}
+
+/** CPU time of a child process so far, ms (Linux /proc; 0 elsewhere). */
+function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of: this process, the NATS server, the hub processes of `arm`. */
+function cpuNow(hubPids) {
+  const self = process.cpuUsage();
+  return {
+    bench: (self.user + self.system) / 1000,
+    nats: natsPid === undefined ? 0 : cpuOf(natsPid),
+    hubs: hubPids.reduce((sum, pid) => sum + cpuOf(pid), 0),
+  };
 }
 
 function tracker() {
@@ -176,7 +212,7 @@ function arrive(t, id) {
 }
 
 /** A hub arm: PAIRS producer/consumer HubClients, connected once, reused every round. */
-async function hubArm(label, urlFor) {
+async function hubArm(label, urlFor, pids) {
   const pairs = [];
   let current = tracker();
   for (let p = 0; p < PAIRS; p++) {
@@ -194,7 +230,7 @@ async function hubArm(label, urlFor) {
         wires: Array.from({ length: perLane }, (_, i) => wireFor(pair.producerId, pair.consumerId, i)),
       }));
       current = tracker();
-      return timedPass(lanes, (lane, wire) => lane.producer.send(wire), current);
+      return timedPass(lanes, (lane, wire) => lane.producer.send(wire), current, pids);
     },
     async close() {
       for (const pair of pairs) {
@@ -275,13 +311,17 @@ try {
   if (ARMS.includes("three")) {
     const cluster = [];
     for (let i = 0; i < 3; i++)
-      cluster.push(await startHub(["--nats", natsUrl, "--workspace", "bench"]));
+      cluster.push(await startHub("three", ["--nats", natsUrl, "--workspace", "bench"]));
     // Producer on hub p, its consumer on hub p + 1: every message crosses hubs.
-    arms.three = await hubArm("three", (p, role) => cluster[(p + (role === "consumer" ? 1 : 0)) % 3]);
+    arms.three = await hubArm(
+      "three",
+      (p, role) => cluster[(p + (role === "consumer" ? 1 : 0)) % 3],
+      hubPids.three,
+    );
   }
   if (ARMS.includes("one")) {
-    const single = await startHub(["--db", join(dir, "hub.sqlite")]);
-    arms.one = await hubArm("one", () => single);
+    const single = await startHub("one", ["--db", join(dir, "hub.sqlite")]);
+    arms.one = await hubArm("one", () => single, hubPids.one);
   }
   const names = Object.keys(arms);
   const size = JSON.stringify(
@@ -306,6 +346,12 @@ try {
       `${NAMES[name].padEnd(24)} ${col(rs, "rate", 0).padEnd(28)} msg/s   p50 ${col(rs, "p50", 1).padEnd(26)} ms   p99 ${col(rs, "p99", 1)} ms\n`,
     );
   }
+  process.stdout.write("CPU per message, µs (median over rounds): bench process / nats-server / hubs\n");
+  for (const name of names) {
+    const rs = results[name];
+    const m = (key) => median(rs.map((r) => r[key])).toFixed(0).padStart(6);
+    process.stdout.write(`  ${NAMES[name].padEnd(24)}${m("cpuBench")} ${m("cpuNats")} ${m("cpuHubs")}\n`);
+  }
   const ratio = (a, b) => {
     if (results[a] === undefined || results[b] === undefined) return undefined;
     return results[a].map((r, i) => r.rate / results[b][i].rate);
@@ -328,8 +374,12 @@ try {
   if (threeOne !== undefined)
     process.stdout.write(`three hubs / one hub: ${spread(threeOne, 3)}\n`);
 } finally {
-  for (const child of children) child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 1500));
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  // Hubs first (they drain their NATS connection, and write a profile when asked), then NATS.
+  for (const child of [...children].reverse()) {
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
   rmSync(dir, { recursive: true, force: true });
 }

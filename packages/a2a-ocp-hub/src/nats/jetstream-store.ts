@@ -17,18 +17,13 @@
  *   an agent is pinned cluster-wide (create-if-absent).
  *
  * Commits are acknowledged once JetStream has stored them (file storage):
- * the hub acknowledges a message to its sender only then.
+ * the hub acknowledges a message to its sender only then. Commits are
+ * pipelined (see commit.ts and js-publisher.ts).
  */
 
-import {
-  type JetStreamClient,
-  type JetStreamManager,
-  jetstream,
-  jetstreamManager,
-  type PubAck,
-} from "@nats-io/jetstream";
+import { type JetStreamManager, jetstreamManager } from "@nats-io/jetstream";
 import { type KV, Kvm, KvWatchInclude } from "@nats-io/kv";
-import { headers, type NatsConnection, nanos } from "@nats-io/transport-node";
+import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -36,10 +31,13 @@ import { OcpError } from "@ocp/types";
 import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
 import {
+  NATS_COMMIT_PIPELINE,
   NATS_INBOX_MAX_AGE_MS,
   NATS_PENDING_CONCURRENCY,
   NATS_REQUEST_TIMEOUT_MS,
 } from "./limits.js";
+import { JsCommitter } from "./commit.js";
+import { JsPublisher } from "./js-publisher.js";
 import { agentToken, EXPIRES_HEADER, type Subjects } from "./subjects.js";
 
 const SubscriptionSchema = z.object({
@@ -72,13 +70,16 @@ export interface JetStreamStoreOptions {
 
 export class JetStreamStore implements HubStore {
   readonly subjects: Subjects;
+  /** Batches in flight at once (commit.ts publishes them in call order). */
+  readonly commitPipeline = NATS_COMMIT_PIPELINE;
   readonly #nc: NatsConnection;
-  readonly #js: JetStreamClient;
+  readonly #committer: JsCommitter;
   readonly #jsm: JetStreamManager;
   readonly #agents: KV;
   readonly #subs: KV;
   /** Inbox streams known to exist. */
   readonly #streams = new Set<string>();
+  readonly #publisher: JsPublisher;
   readonly #watchers: Array<{ stop: () => void }> = [];
   #closed = false;
   #owns = false;
@@ -94,7 +95,8 @@ export class JetStreamStore implements HubStore {
   ) {
     this.#nc = nc;
     this.subjects = subjects;
-    this.#js = jetstream(nc, { timeout: NATS_REQUEST_TIMEOUT_MS });
+    this.#publisher = new JsPublisher(nc);
+    this.#committer = new JsCommitter(this.#publisher, subjects, (agent) => this.ensureInbox(agent));
     this.#jsm = jsm;
     this.#agents = agents;
     this.#subs = subs;
@@ -156,36 +158,9 @@ export class JetStreamStore implements HubStore {
     return name;
   }
 
-  async commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]> {
-    const recipients = new Set<string>();
-    for (const message of batch) for (const agent of message.recipients) recipients.add(agent);
-    await Promise.all([...recipients].map((agent) => this.ensureInbox(agent)));
-    // Published in batch order on one connection: each stream stores them in that order.
-    const acks = batch.map((message) =>
-      Promise.all(
-        message.recipients.map((agent) => {
-          const h = headers();
-          h.set(EXPIRES_HEADER, String(message.expiresAt));
-          return this.#js.publish(this.subjects.inbox(agent), message.raw, {
-            msgID: message.id,
-            headers: h,
-            timeout: NATS_REQUEST_TIMEOUT_MS,
-          });
-        }),
-      ),
-    );
-    const settled = await Promise.all(acks);
-    return batch.map((message, i) => {
-      const pubAcks = settled[i] as PubAck[];
-      const duplicate = pubAcks.length > 0 && pubAcks.every((ack) => ack.duplicate);
-      return {
-        id: message.id,
-        duplicate,
-        seqs: duplicate
-          ? []
-          : message.recipients.map((agent, j) => [agent, (pubAcks[j] as PubAck).seq] as const),
-      };
-    });
+  /** See commit.ts: pipelined, in order; resolves once JetStream stored every copy. */
+  commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]> {
+    return this.#committer.commit(batch);
   }
 
   async pending(
@@ -357,6 +332,7 @@ export class JetStreamStore implements HubStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#publisher.close();
     for (const watcher of this.#watchers.splice(0)) watcher.stop();
     if (this.#owns && !this.#nc.isClosed()) await this.#nc.drain().catch(() => undefined);
   }

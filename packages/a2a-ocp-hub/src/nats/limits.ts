@@ -25,3 +25,10 @@ export const NATS_CONNECT_TIMEOUT_MS = 10_000;
 
 /** NATS: most inbox messages read concurrently while a session catches up. */
 export const NATS_PENDING_CONCURRENCY = 64;
+
+/**
+ * NATS: how many commits a hub keeps in flight on JetStream at once (each a
+ * batch of accepted durable messages, published while earlier batches wait
+ * for their acks; outcomes are applied in order).
+ */
+export const NATS_COMMIT_PIPELINE = 8;
