@@ -227,7 +227,9 @@ async function hubArm(label, urlFor, pids) {
     async round() {
       const lanes = pairs.map((pair) => ({
         producer: pair.producer,
-        wires: Array.from({ length: perLane }, (_, i) => wireFor(pair.producerId, pair.consumerId, i)),
+        wires: Array.from({ length: perLane }, (_, i) =>
+          wireFor(pair.producerId, pair.consumerId, i),
+        ),
       }));
       current = tracker();
       return timedPass(lanes, (lane, wire) => lane.producer.send(wire), current, pids);
@@ -339,18 +341,29 @@ try {
     for (const name of rotated(names, round)) results[name].push(await arms[name].round());
   }
   for (const name of names) await arms[name].close();
-  const col = (rs, key, digits) => spread(rs.map((r) => r[key]), digits);
+  const col = (rs, key, digits) =>
+    spread(
+      rs.map((r) => r[key]),
+      digits,
+    );
   for (const name of names) {
     const rs = results[name];
     process.stdout.write(
       `${NAMES[name].padEnd(24)} ${col(rs, "rate", 0).padEnd(28)} msg/s   p50 ${col(rs, "p50", 1).padEnd(26)} ms   p99 ${col(rs, "p99", 1)} ms\n`,
     );
   }
-  process.stdout.write("CPU per message, µs (median over rounds): bench process / nats-server / hubs\n");
+  process.stdout.write(
+    "CPU per message, µs (median over rounds): bench process / nats-server / hubs\n",
+  );
   for (const name of names) {
     const rs = results[name];
-    const m = (key) => median(rs.map((r) => r[key])).toFixed(0).padStart(6);
-    process.stdout.write(`  ${NAMES[name].padEnd(24)}${m("cpuBench")} ${m("cpuNats")} ${m("cpuHubs")}\n`);
+    const m = (key) =>
+      median(rs.map((r) => r[key]))
+        .toFixed(0)
+        .padStart(6);
+    process.stdout.write(
+      `  ${NAMES[name].padEnd(24)}${m("cpuBench")} ${m("cpuNats")} ${m("cpuHubs")}\n`,
+    );
   }
   const ratio = (a, b) => {
     if (results[a] === undefined || results[b] === undefined) return undefined;

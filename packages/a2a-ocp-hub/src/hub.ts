@@ -80,6 +80,7 @@ export class OCPHub {
         ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
       });
     this.bus = options.bus ?? new MemoryBus();
+    this.bus.cluster?.useNotifier?.((...args) => this.self.notification(...args));
     if (options.allowedProfiles !== undefined) {
       this.#allowed = new Map();
       for (const value of options.allowedProfiles) {

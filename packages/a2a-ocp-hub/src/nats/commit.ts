@@ -13,7 +13,7 @@
  */
 import { headers } from "@nats-io/transport-node";
 import type { CommitOutcome, StoredMessage } from "../store.js";
-import { type JsAck, JsPublisher } from "./js-publisher.js";
+import type { JsAck, JsPublisher } from "./js-publisher.js";
 import { EXPIRES_HEADER, type Subjects } from "./subjects.js";
 
 export class JsCommitter {

@@ -2,7 +2,7 @@
  * {@link HubStore} on NATS JetStream, shared by every hub of a workspace.
  *
  * - Deliveries: one stream per agent (`OCP_<ws>_IN_<agent>`, see
- *   `subjects.ts`). Committing a message publishes it once into each
+ *   `subjects.ts`), republishing what it stores to the agent's live subject. Committing a message publishes it once into each
  *   recipient's stream with `Nats-Msg-Id` = the message id; the stream
  *   sequence is the recipient's delivery sequence number, so an agent that
  *   moves to another hub resumes from the last sequence it saw, and a resend
@@ -30,14 +30,14 @@ import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { OcpError } from "@ocp/types";
 import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
+import { JsCommitter } from "./commit.js";
+import { JsPublisher } from "./js-publisher.js";
 import {
   NATS_COMMIT_PIPELINE,
   NATS_INBOX_MAX_AGE_MS,
   NATS_PENDING_CONCURRENCY,
   NATS_REQUEST_TIMEOUT_MS,
 } from "./limits.js";
-import { JsCommitter } from "./commit.js";
-import { JsPublisher } from "./js-publisher.js";
 import { agentToken, EXPIRES_HEADER, type Subjects } from "./subjects.js";
 
 const SubscriptionSchema = z.object({
@@ -79,6 +79,8 @@ export class JetStreamStore implements HubStore {
   readonly #subs: KV;
   /** Inbox streams known to exist. */
   readonly #streams = new Set<string>();
+  /** Inbox streams known to republish what they store to the agent's live subject. */
+  readonly #republishing = new Set<string>();
   readonly #publisher: JsPublisher;
   readonly #watchers: Array<{ stop: () => void }> = [];
   #closed = false;
@@ -96,7 +98,9 @@ export class JetStreamStore implements HubStore {
     this.#nc = nc;
     this.subjects = subjects;
     this.#publisher = new JsPublisher(nc);
-    this.#committer = new JsCommitter(this.#publisher, subjects, (agent) => this.ensureInbox(agent));
+    this.#committer = new JsCommitter(this.#publisher, subjects, (agent) =>
+      this.ensureInbox(agent),
+    );
     this.#jsm = jsm;
     this.#agents = agents;
     this.#subs = subs;
@@ -124,6 +128,15 @@ export class JetStreamStore implements HubStore {
     return store;
   }
 
+  /**
+   * Whether `agentId`'s inbox stream republishes each stored delivery to its
+   * live subject (made by this release; a stream of an older one, on a
+   * nats-server that cannot add republish, does not: the bus publishes live).
+   */
+  republishes(agentId: string): boolean {
+    return this.#republishing.has(this.subjects.inboxStream(agentId));
+  }
+
   /** How long an inbox stream keeps a delivery, ms (its `max_age`). */
   get retentionMs(): number {
     return this.#maxAgeMs;
@@ -134,10 +147,25 @@ export class JetStreamStore implements HubStore {
     const name = this.subjects.inboxStream(agentId);
     if (this.#streams.has(name)) return name;
     const ages = { max_age: nanos(this.#maxAgeMs), duplicate_window: nanos(this.#maxAgeMs) };
+    // Every stored delivery is republished by the server to the agent's live subject (with
+    // its `Nats-Sequence`): the hub attached to the agent gets it once stored, no hub publishes it.
+    const republish = { src: this.subjects.inbox(agentId), dest: this.subjects.live(agentId) };
     const existing = await this.#jsm.streams.info(name).catch(() => undefined);
     if (existing !== undefined) {
-      // A stream made with a shorter max_age (an older release) would drop deliveries early.
-      if (existing.config.max_age < ages.max_age) await this.#jsm.streams.update(name, ages);
+      // A stream of an older release: a shorter max_age would drop deliveries early; no republish.
+      const { config } = existing;
+      let republishes = config.republish?.dest === republish.dest;
+      if (!republishes) {
+        // nats-server before 2.10 cannot add republish to a stream: the hub publishes live then.
+        republishes = await this.#jsm.streams.update(name, { ...ages, republish }).then(
+          () => true,
+          () => false,
+        );
+      }
+      if (!republishes && config.max_age < ages.max_age) {
+        await this.#jsm.streams.update(name, ages);
+      }
+      if (republishes) this.#republishing.add(name);
     } else {
       try {
         await this.#jsm.streams.add({
@@ -145,8 +173,10 @@ export class JetStreamStore implements HubStore {
           subjects: [this.subjects.inbox(agentId)],
           storage: "file",
           num_replicas: this.#replicas,
+          republish,
           ...ages,
         } as Parameters<JetStreamManager["streams"]["add"]>[0]);
+        this.#republishing.add(name);
       } catch (error) {
         // Another hub created it in between: fine; anything else is a failure.
         await this.#jsm.streams.info(name).catch(() => {
