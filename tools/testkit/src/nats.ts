@@ -50,6 +50,8 @@ function canConnect(port: number): Promise<boolean> {
 export interface NatsServer {
   url: string;
   port: number;
+  /** HTTP monitoring port (`/connz`, `/jsz`, …) of a cluster node. */
+  monitorPort?: number;
   child: ChildProcess;
   /** Stops the server by its pid and waits for it to exit. */
   stop(): Promise<void>;
@@ -109,7 +111,7 @@ export async function startNatsClusterNodes(storeDir: string, count = 3): Promis
         ...["-js", "-sd", `${storeDir}/n${i}`, "--cluster_name", "ocp-test"],
         ...["--cluster", `nats://127.0.0.1:${routePorts[i]}`, "--routes", routes],
       ];
-      nodes.push(await spawnNats(args, clientPorts[i]!));
+      nodes.push({ ...(await spawnNats(args, clientPorts[i]!)), monitorPort: monitorPorts[i]! });
     }
     await waitForJetStream(monitorPorts);
     return nodes;

@@ -31,14 +31,10 @@ import { OcpError } from "@ocp/types";
 import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
 import { JsCommitter } from "./commit.js";
+import { readInbox } from "./inbox-read.js";
 import { JsPublisher } from "./js-publisher.js";
-import {
-  NATS_COMMIT_PIPELINE,
-  NATS_INBOX_MAX_AGE_MS,
-  NATS_PENDING_CONCURRENCY,
-  NATS_REQUEST_TIMEOUT_MS,
-} from "./limits.js";
-import { agentToken, EXPIRES_HEADER, type Subjects } from "./subjects.js";
+import { NATS_COMMIT_PIPELINE, NATS_INBOX_MAX_AGE_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { agentToken, type Subjects } from "./subjects.js";
 
 const SubscriptionSchema = z.object({
   agentId: z.string().min(1),
@@ -193,40 +189,14 @@ export class JetStreamStore implements HubStore {
     return this.#committer.commit(batch);
   }
 
-  async pending(
+  /** See inbox-read.ts: a delivery that cannot be read is never skipped. */
+  pending(
     agentId: string,
     afterSeq: number,
     limit: number,
     now: number,
   ): Promise<PendingDelivery[]> {
-    const name = this.subjects.inboxStream(agentId);
-    let state: { first_seq: number; last_seq: number };
-    try {
-      state = (await this.#jsm.streams.info(name)).state;
-    } catch {
-      return [];
-    }
-    const first = Math.max(afterSeq + 1, state.first_seq);
-    const last = Math.min(state.last_seq, first + limit - 1);
-    const out: PendingDelivery[] = [];
-    for (let start = first; start <= last; start += NATS_PENDING_CONCURRENCY) {
-      const seqs: number[] = [];
-      for (let seq = start; seq <= Math.min(last, start + NATS_PENDING_CONCURRENCY - 1); seq++) {
-        seqs.push(seq);
-      }
-      const page = await Promise.all(
-        seqs.map((seq) => this.#jsm.streams.getMessage(name, { seq }).catch(() => null)),
-      );
-      for (const stored of page) {
-        if (stored === null) continue;
-        const expiresAt = Number(stored.header?.get(EXPIRES_HEADER) ?? "0");
-        if (expiresAt <= now) continue;
-        const raw = new TextDecoder().decode(stored.data);
-        const id = stored.header?.get("Nats-Msg-Id") ?? "";
-        out.push({ seq: stored.seq, id, raw });
-      }
-    }
-    return out;
+    return readInbox(this.#jsm, this.subjects.inboxStream(agentId), afterSeq, limit, now);
   }
 
   async confirm(agentId: string, seq: number): Promise<void> {

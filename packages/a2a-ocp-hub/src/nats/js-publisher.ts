@@ -9,8 +9,12 @@
  * outstanding ack by {@link NATS_REQUEST_TIMEOUT_MS}.
  *
  * A publish resolves only with JetStream's ack: the message is stored (file
- * storage, on every replica the stream asks for). A timeout, a lost
- * connection, an error reply or no JetStream at all rejects it.
+ * storage, on a majority of the stream's replicas). After a reconnect (a NATS
+ * node died), every publish still waiting is published again with its
+ * `Nats-Msg-Id`; when the stream reports the retry a duplicate, the first copy
+ * was stored and the retry resolves with its sequence number. A timeout
+ * ({@link NATS_REQUEST_TIMEOUT_MS} from the first publish), an error reply,
+ * a closed connection or no JetStream at all rejects it.
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
 import { OcpError } from "@ocp/types";
@@ -27,6 +31,11 @@ interface Outstanding {
   resolve: (ack: JsAck) => void;
   reject: (error: Error) => void;
   deadline: number;
+  subject: string;
+  data: string | Uint8Array;
+  headers: MsgHdrs;
+  /** Published again after a reconnect. */
+  retried: boolean;
 }
 
 const decoder = new TextDecoder();
@@ -79,6 +88,13 @@ export class JsPublisher {
         this.#settle(msg);
       },
     });
+    // A lost connection loses the acks on it: once reconnected (to another node of the
+    // cluster), what still waits is published again with the same `Nats-Msg-Id`.
+    (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === "reconnect") this.#republish();
+      }
+    })().catch(() => undefined);
     // The connection's end rejects every publish still waiting for its ack.
     nc.closed().then(
       (error) => this.#failAll(error ?? new OcpError("store_failed", "the NATS connection closed")),
@@ -102,7 +118,9 @@ export class JsPublisher {
     }
     const id = this.#next++;
     return new Promise<JsAck>((resolve, reject) => {
-      this.#outstanding.set(id, { resolve, reject, deadline: Date.now() + this.#timeoutMs });
+      const deadline = Date.now() + this.#timeoutMs;
+      const retried = false;
+      this.#outstanding.set(id, { resolve, reject, deadline, subject, data, headers, retried });
       try {
         this.#nc.publish(subject, data, { reply: `${this.#prefix}${id}`, headers });
       } catch (error) {
@@ -128,7 +146,23 @@ export class JsPublisher {
     this.#outstanding.delete(id);
     const ack = parseJsAck(msg);
     if (ack instanceof Error) waiting.reject(ack);
-    else waiting.resolve(ack);
+    // A retry reported as a duplicate: the first copy was stored (at `seq`) before its ack got lost.
+    else waiting.resolve(waiting.retried ? { ...ack, duplicate: false } : ack);
+  }
+
+  /** Publishes again everything still waiting for its ack (after a reconnect). */
+  #republish(): void {
+    for (const [id, waiting] of this.#outstanding) {
+      waiting.retried = true;
+      try {
+        this.#nc.publish(waiting.subject, waiting.data, {
+          reply: `${this.#prefix}${id}`,
+          headers: waiting.headers,
+        });
+      } catch {
+        // Lost again: the sweep fails it at its deadline.
+      }
+    }
   }
 
   /** One timer for every outstanding ack, running only while some wait. */
