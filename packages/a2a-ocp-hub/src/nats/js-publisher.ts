@@ -63,10 +63,11 @@ export function parseJsAck(msg: Pick<Msg, "data" | "headers">): JsAck | Error {
       { details: { errCode: error.err_code } },
     );
   }
-  if (typeof r["stream"] !== "string" || !Number.isSafeInteger(r["seq"])) {
+  const seq = r["seq"];
+  if (typeof r["stream"] !== "string" || !Number.isSafeInteger(seq) || (seq as number) < 1) {
     return new OcpError("store_failed", "JetStream answered an ack without stream and seq");
   }
-  return { stream: r["stream"], seq: r["seq"] as number, duplicate: r["duplicate"] === true };
+  return { stream: r["stream"], seq: seq as number, duplicate: r["duplicate"] === true };
 }
 
 export class JsPublisher {
