@@ -48,6 +48,8 @@ interface Attached {
    * subscription deliver one event once).
    */
   events: Map<string, { fingerprint: string; subs: Subscription[]; lastEventId?: string }>;
+  /** Id of the last raw publish handed over (an unreadable payload: no notification). */
+  lastRawId?: string | undefined;
 }
 
 export class NatsBus implements HubBus {
@@ -251,14 +253,15 @@ export class NatsBus implements HubBus {
       if (read === undefined || !matchesFilters(subscription.filters, read.event)) return;
     }
     if (id !== undefined && id !== "") entry.lastEventId = id;
-    const bytes =
-      this.#notify !== undefined && read !== undefined
-        ? Buffer.from(
-            this.#notify(agentId, subscription.subscriptionId, read.publish, read.event),
-            "utf8",
-          )
-        : Buffer.from(msg.data);
-    attached.sink({ kind: "transient", bytes });
+    if (this.#notify === undefined || read === undefined) {
+      // The raw publish goes to the agent once, whatever number of its subscriptions match.
+      if (id !== undefined && id !== "" && id === attached.lastRawId) return;
+      attached.lastRawId = id;
+      attached.sink({ kind: "transient", bytes: Buffer.from(msg.data) });
+      return;
+    }
+    const note = this.#notify(agentId, subscription.subscriptionId, read.publish, read.event);
+    attached.sink({ kind: "transient", bytes: Buffer.from(note, "utf8") });
   }
 
   /** A published `ocp.event.publish`: its JSON and its payload (inflated when compressed). */
