@@ -12,13 +12,15 @@
  * storage, on a majority of the stream's replicas). After a reconnect (a NATS
  * node died), every publish still waiting is published again with its
  * `Nats-Msg-Id`; when the stream reports the retry a duplicate, the first copy
- * was stored and the retry resolves with its sequence number. A timeout
+ * was stored and the retry resolves with its sequence number. While
+ * JetStream answers "unavailable" (503: no responders, a stream leader being
+ * elected), the publish is sent again every {@link NATS_PUBLISH_RETRY_MS}. A timeout
  * ({@link NATS_REQUEST_TIMEOUT_MS} from the first publish), an error reply,
  * a closed connection or no JetStream at all rejects it.
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
 import { OcpError } from "@ocp/types";
-import { NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { NATS_PUBLISH_RETRY_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
 
 /** What JetStream answered to one publish. */
 export interface JsAck {
@@ -45,7 +47,9 @@ export function parseJsAck(msg: Pick<Msg, "data" | "headers">): JsAck | Error {
   const code = msg.headers?.code ?? 0;
   if (msg.data.length === 0) {
     return code === 503
-      ? new OcpError("store_failed", "JetStream is not available (no responders)")
+      ? new OcpError("store_failed", "JetStream is not available (no responders)", {
+          details: { status: 503 },
+        })
       : new OcpError("store_failed", `JetStream answered an empty reply (status ${code})`);
   }
   let reply: unknown;
@@ -55,12 +59,14 @@ export function parseJsAck(msg: Pick<Msg, "data" | "headers">): JsAck | Error {
     return new OcpError("store_failed", "JetStream answered with something other than JSON");
   }
   const r = (typeof reply === "object" && reply !== null ? reply : {}) as Record<string, unknown>;
-  const error = r["error"] as { description?: unknown; err_code?: unknown } | undefined;
+  const error = r["error"] as
+    | { code?: unknown; description?: unknown; err_code?: unknown }
+    | undefined;
   if (error !== undefined) {
     return new OcpError(
       "store_failed",
       `JetStream refused the publish: ${String(error.description ?? "unknown error")}`,
-      { details: { errCode: error.err_code } },
+      { details: { errCode: error.err_code, status: error.code } },
     );
   }
   const seq = r["seq"];
@@ -144,11 +150,33 @@ export class JsPublisher {
     const id = /^[0-9]{1,15}$/.test(token) ? Number(token) : -1;
     const waiting = this.#outstanding.get(id);
     if (waiting === undefined) return; // Timed out already, or not ours.
-    this.#outstanding.delete(id);
     const ack = parseJsAck(msg);
+    if (ack instanceof Error && unavailable(ack) && this.#retryLater(id, waiting)) return;
+    this.#outstanding.delete(id);
     if (ack instanceof Error) waiting.reject(ack);
     // A retry reported as a duplicate: the first copy was stored (at `seq`) before its ack got lost.
     else waiting.resolve(waiting.retried ? { ...ack, duplicate: false } : ack);
+  }
+
+  /**
+   * JetStream is unavailable for the moment (no responders, a stream leader
+   * being elected): publishes `id` again after {@link NATS_PUBLISH_RETRY_MS}
+   * while its deadline allows; false when it does not.
+   */
+  #retryLater(id: number, waiting: Outstanding): boolean {
+    if (Date.now() + NATS_PUBLISH_RETRY_MS >= waiting.deadline) return false;
+    waiting.retried = true;
+    const timer = setTimeout(() => {
+      if (this.#outstanding.get(id) !== waiting) return;
+      try {
+        const reply = `${this.#prefix}${id}`;
+        this.#nc.publish(waiting.subject, waiting.data, { reply, headers: waiting.headers });
+      } catch {
+        // The sweep fails it at its deadline.
+      }
+    }, NATS_PUBLISH_RETRY_MS);
+    timer.unref();
+    return true;
   }
 
   /** Publishes again everything still waiting for its ack (after a reconnect). */
@@ -195,4 +223,9 @@ export class JsPublisher {
     this.#sweep = undefined;
     for (const w of waiting) w.reject(error);
   }
+}
+
+/** JetStream answered "not now" (status 503): worth publishing again shortly. */
+function unavailable(error: Error): boolean {
+  return error instanceof OcpError && error.details["status"] === 503;
 }

@@ -32,3 +32,10 @@ export const NATS_PENDING_CONCURRENCY = 64;
  * for their acks; outcomes are applied in order).
  */
 export const NATS_COMMIT_PIPELINE = 8;
+
+/**
+ * NATS: how long a hub waits before publishing again a message JetStream
+ * answered "unavailable" (503: a stream leader being elected after a node
+ * died), ms; it keeps trying until `NATS_REQUEST_TIMEOUT_MS` has passed.
+ */
+export const NATS_PUBLISH_RETRY_MS = 250;

@@ -46,7 +46,7 @@ describe("parseJsAck", () => {
       ),
     );
     expect(error.message).toMatch(/maximum messages exceeded/);
-    expect(error.details).toEqual({ errCode: 10077 });
+    expect(error.details).toEqual({ errCode: 10077, status: 503 });
   });
 
   it("refuses an ack with a missing, zero, negative, fractional, unsafe or non-numeric seq", () => {

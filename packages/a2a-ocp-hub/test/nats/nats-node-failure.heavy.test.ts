@@ -58,6 +58,32 @@ async function join(name: string, hub: number) {
   return { id, ...joined };
 }
 
+let resends = 0;
+
+/**
+ * Sends `wire` until the hub answers: an ack, or — for a resend after a
+ * failed attempt — `replay_detected`; resends after `RESEND` codes.
+ */
+async function sendUntilAnswered(
+  c: HubClient,
+  wire: Record<string, unknown>,
+): Promise<"acked" | "replayed"> {
+  let resent = false;
+  for (;;) {
+    try {
+      await c.send(wire as never);
+      return "acked";
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "";
+      if (resent && code === "replay_detected") return "replayed";
+      if (!RESEND.has(code)) throw error;
+      resent = true;
+      resends += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 /** Whether `hub`'s NATS connection is on node `n` now (its monitoring's `/connz`). */
 async function holdsHub(n: NatsServer, hub: HubProcess): Promise<boolean> {
   const response = await fetch(`http://127.0.0.1:${n.monitorPort}/connz`);
@@ -84,8 +110,7 @@ describe("hubs on a three-node NATS cluster (R3 streams): a NATS node dies", () 
     await nc.close();
 
     const acked = new Set<string>();
-    let resends = 0;
-    /** Resends the hub refused as replays of an attempt it had failed (none expected). */
+    /** Resends the hub refused as replays of an attempt it had failed (not acks). */
     const replayed = new Set<string>();
     // Several sends in flight per producer: acks are outstanding when the node dies.
     const produce = async (p: (typeof producers)[number]) => {
@@ -111,24 +136,9 @@ describe("hubs on a three-node NATS cluster (R3 streams): a NATS node dies", () 
         p.id.secretKey,
         nativeEd25519,
       );
-      let resent = false;
-      for (;;) {
-        try {
-          await p.client.send(wire as never);
-          break;
-        } catch (error) {
-          const code = (error as { code?: string }).code ?? "";
-          // A resend the cluster had stored already (its ack was lost with the node).
-          // Refused as a replay after a failed attempt: not an ack (reported, not counted).
-          if (resent && code === "replay_detected") {
-            replayed.add(String(wire["id"]));
-            return;
-          }
-          if (!RESEND.has(code)) throw error;
-          resent = true;
-          resends += 1;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+      if ((await sendUntilAnswered(p.client, wire)) === "replayed") {
+        replayed.add(String(wire["id"]));
+        return;
       }
       acked.add(String(wire["id"]));
     };
@@ -146,15 +156,21 @@ describe("hubs on a three-node NATS cluster (R3 streams): a NATS node dies", () 
     expect(acked.size + replayed.size).toBe(2 * PER_PRODUCER);
 
     // A marker after the stream: once it is in, so is everything stored before it.
-    const marker = await producers[0]!.client.send({
-      type: "ocp.custom.marker",
-      to: sink.id.id,
-      payload: {},
-    });
+    const marker = signObject(
+      createMessage({
+        type: "ocp.custom.marker",
+        from: producers[0]!.id.id,
+        to: sink.id.id,
+        payload: {},
+      }) as Record<string, unknown>,
+      producers[0]!.id.secretKey,
+      nativeEd25519,
+    );
+    expect(await sendUntilAnswered(producers[0]!.client, marker)).toBe("acked");
     const streamed = () =>
       received.filter((m) => m.message.type === "ocp.knowledge.stream").map((m) => m.message.id);
     await until(
-      () => received.some((m) => m.message.id === marker.id),
+      () => received.some((m) => m.message.id === marker["id"]),
       "the marker after the stream",
       60_000,
     );
