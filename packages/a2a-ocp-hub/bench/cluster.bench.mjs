@@ -1,27 +1,44 @@
-// pnpm bench: the same workload on one hub (SQLite), on three hubs clustered
-// over NATS JetStream, and on NATS alone (JetStream publish with ack of the
-// same bytes, received by a core subscriber: the engine's own ceiling), all in
-// one run, with the ratios. Needs `nats-server` on PATH (apt-get install -y
-// nats-server). Every hub is its own `ocp-hub` process; producers and
-// consumers are HubClients in this process (signing is done before timing).
+// pnpm bench (cluster): one workload — PAIRS producer→consumer pairs, the same
+// signed durable direct messages, WINDOW in flight per producer — through
+//   - core NATS pub/sub (in flight until the subscriber has it: no ack exists),
+//   - JetStream publish with ack (file storage; a core subscriber receives),
+//   - three `ocp-hub --nats` processes (producer on hub p, consumer on hub p+1),
+//   - one `ocp-hub` on SQLite,
+// arms interleaved over ROUNDS (order rotated each round), with medians, spread,
+// p50/p99 latency (send → receipt) and the ratio of three hubs to JetStream
+// publish+ack, paired per round. Needs `nats-server` on PATH.
+//
+// Env: BENCH_CLUSTER_MESSAGES (per arm per round, 1500), BENCH_ROUNDS (5),
+// BENCH_ARMS (comma-separated subset of core,jetstream,three,one), BENCH_PAIRS (3),
+// BENCH_WINDOW (16),
+// BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
+// "--cpu-prof --cpu-prof-dir=prof" to profile them).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connect } from "@nats-io/transport-node";
+import { connect, headers as natsHeadersOf } from "@nats-io/transport-node";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { createMessage, generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { median, percentile, rotated, spread } from "./stats.mjs";
 
 const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
-const PAIRS = 3;
-const WINDOW = 16;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ARMS = (process.env.BENCH_ARMS ?? "core,jetstream,three,one").split(",");
+const HUB_NODE_ARGS = (process.env.BENCH_HUB_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
+/** Goal of issue 18: three hubs deliver at least this share of JetStream publish+ack. */
+const GOAL = 0.33;
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const STEP_TIMEOUT_MS = 120_000;
+const perLane = Math.floor(TOTAL / PAIRS);
+const expected = perLane * PAIRS;
 
 if (spawnSync("nats-server", ["--version"]).error !== undefined) {
   process.stderr.write(
@@ -62,25 +79,24 @@ async function waitForPort(port) {
   }
 }
 
+let natsPid;
 async function startNats() {
   const port = await freePort();
-  const child = spawn(
-    "nats-server",
-    ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", join(dir, "js")],
-    {
-      stdio: "ignore",
-    },
-  );
+  const args = ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", join(dir, "js")];
+  const child = spawn("nats-server", args, { stdio: "ignore" });
+  natsPid = child.pid;
   children.push(child);
   await waitForPort(port);
   return `nats://127.0.0.1:${port}`;
 }
 
-function startHub(args) {
-  const child = spawn(process.execPath, [CLI, "--no-rate-limits", ...args], {
+const hubPids = {};
+function startHub(arm, args) {
+  const child = spawn(process.execPath, [...HUB_NODE_ARGS, CLI, "--no-rate-limits", ...args], {
     stdio: ["ignore", "pipe", "ignore"],
   });
   children.push(child);
+  hubPids[arm] = [...(hubPids[arm] ?? []), child.pid];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("hub did not start")), 20_000);
     createInterface({ input: child.stdout }).once("line", (url) => {
@@ -120,167 +136,263 @@ function wireFor(from, to, i) {
   );
 }
 
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Runs `send(i)` for `count` items with `WINDOW` in flight per lane; `done` resolves when all arrived. */
-async function measure(lanes, perLane, runLane, arrivedAll) {
+/**
+ * One timed pass: every lane sends its wires with WINDOW in flight (`send`
+ * resolves when the arm counts the message as taken); resolves once every
+ * message arrived, with the rate and the send → receipt latencies.
+ */
+async function timedPass(lanes, send, tracker, pids = []) {
+  const cpuBefore = cpuNow(pids);
   const start = performance.now();
-  await Promise.all(lanes.map((lane) => runLane(lane, perLane)));
-  await arrivedAll();
-  return (performance.now() - start) / 1000;
+  await Promise.all(
+    lanes.map(async (lane) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < lane.wires.length) {
+          const wire = lane.wires[next++];
+          tracker.sentAt.set(wire.id, performance.now());
+          await send(lane, wire);
+        }
+      };
+      await Promise.all(Array.from({ length: WINDOW }, worker));
+    }),
+  );
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (tracker.arrived < expected) {
+    if (Date.now() > deadline) throw new Error(`${tracker.arrived}/${expected} arrived`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const cpuAfter = cpuNow(pids);
+  const latencies = tracker.latencies.sort((a, b) => a - b);
+  const perMessage = (key) => ((cpuAfter[key] - cpuBefore[key]) * 1000) / expected;
+  return {
+    rate: expected / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuBench: perMessage("bench"),
+    cpuNats: perMessage("nats"),
+    cpuHubs: perMessage("hubs"),
+  };
 }
 
-async function hubWorkload(urlsFor, label) {
-  const perLane = Math.floor(TOTAL / PAIRS);
-  const lanes = [];
-  const latencies = [];
-  let arrived = 0;
-  const sentAt = new Map();
+/** CPU time of a child process so far, ms (Linux /proc; 0 elsewhere). */
+function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of: this process, the NATS server, the hub processes of `arm`. */
+function cpuNow(hubPids) {
+  const self = process.cpuUsage();
+  return {
+    bench: (self.user + self.system) / 1000,
+    nats: natsPid === undefined ? 0 : cpuOf(natsPid),
+    hubs: hubPids.reduce((sum, pid) => sum + cpuOf(pid), 0),
+  };
+}
+
+function tracker() {
+  return { sentAt: new Map(), latencies: [], arrived: 0, waiters: new Map() };
+}
+
+/** Records the arrival of `id`; resolves a waiter on it (core NATS in-flight window). */
+function arrive(t, id) {
+  const sent = t.sentAt.get(id);
+  if (sent === undefined) return;
+  t.latencies.push(performance.now() - sent);
+  t.sentAt.delete(id);
+  t.arrived += 1;
+  t.waiters.get(id)?.();
+  t.waiters.delete(id);
+}
+
+/** A hub arm: PAIRS producer/consumer HubClients, connected once, reused every round. */
+async function hubArm(label, urlFor, pids) {
+  const pairs = [];
+  let current = tracker();
   for (let p = 0; p < PAIRS; p++) {
     const producerId = generateIdentity(`a2a://bench-${label}-producer-${p}`);
     const consumerId = generateIdentity(`a2a://bench-${label}-consumer-${p}`);
-    const producer = await HubClient.connect({ url: urlsFor(p, "producer"), identity: producerId });
-    const consumer = await HubClient.connect({ url: urlsFor(p, "consumer"), identity: consumerId });
-    consumer.on("message", (m) => {
-      const t = sentAt.get(m.wire.id);
-      if (t === undefined) return;
-      latencies.push(performance.now() - t);
-      sentAt.delete(m.wire.id);
-      arrived += 1;
-    });
-    const wires = Array.from({ length: perLane }, (_, i) => wireFor(producerId, consumerId, i));
-    lanes.push({ producer, consumer, wires });
+    const producer = await HubClient.connect({ url: urlFor(p, "producer"), identity: producerId });
+    const consumer = await HubClient.connect({ url: urlFor(p, "consumer"), identity: consumerId });
+    consumer.on("message", (m) => arrive(current, m.wire.id));
+    pairs.push({ producer, consumer, producerId, consumerId });
   }
-  const runLane = async (lane) => {
-    let next = 0;
-    const worker = async () => {
-      while (next < lane.wires.length) {
-        const wire = lane.wires[next++];
-        sentAt.set(wire.id, performance.now());
-        await lane.producer.send(wire);
-      }
-    };
-    await Promise.all(Array.from({ length: WINDOW }, worker));
-  };
-  const expected = perLane * PAIRS;
-  const seconds = await measure(lanes, perLane, runLane, async () => {
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    while (arrived < expected) {
-      if (Date.now() > deadline) throw new Error(`${label}: ${arrived}/${expected} arrived`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  });
-  for (const lane of lanes) {
-    await lane.producer.close();
-    await lane.consumer.close();
-  }
-  latencies.sort((a, b) => a - b);
   return {
-    rate: expected / seconds,
-    p99: percentile(latencies, 99),
-    p50: percentile(latencies, 50),
+    async round() {
+      const lanes = pairs.map((pair) => ({
+        producer: pair.producer,
+        wires: Array.from({ length: perLane }, (_, i) =>
+          wireFor(pair.producerId, pair.consumerId, i),
+        ),
+      }));
+      current = tracker();
+      return timedPass(lanes, (lane, wire) => lane.producer.send(wire), current, pids);
+    },
+    async close() {
+      for (const pair of pairs) {
+        await pair.producer.close();
+        await pair.consumer.close();
+      }
+    },
   };
 }
 
-async function natsAlone(natsUrl) {
+/** A NATS arm: the same wires' JSON bytes on one subject per pair. */
+async function natsArm(natsUrl, label, useJetStream) {
   const nc = await connect({ servers: natsUrl });
+  const stream = `BENCH_${label.toUpperCase()}`;
   const jsm = await jetstreamManager(nc);
-  await jsm.streams.add({ name: "BENCH_ALONE", subjects: ["bench.alone.>"], storage: "file" });
+  if (useJetStream) {
+    await jsm.streams.add({ name: stream, subjects: [`bench.${label}.>`], storage: "file" });
+  }
   const js = jetstream(nc);
-  const perLane = Math.floor(TOTAL / PAIRS);
-  const latencies = [];
-  let arrived = 0;
-  const sentAt = new Map();
-  const lanes = [];
   const enc = new TextEncoder();
+  let current = tracker();
+  const ids = [];
   for (let p = 0; p < PAIRS; p++) {
-    const from = generateIdentity(`a2a://bench-alone-producer-${p}`);
-    const to = generateIdentity(`a2a://bench-alone-consumer-${p}`);
-    const subject = `bench.alone.${p}`;
+    const subject = `bench.${label}.${p}`;
     nc.subscribe(subject, {
-      callback: (_error, msg) => {
-        const id = msg.headers?.get("Nats-Msg-Id");
-        const t = sentAt.get(id);
-        if (t === undefined) return;
-        latencies.push(performance.now() - t);
-        sentAt.delete(id);
-        arrived += 1;
-      },
+      callback: (_error, msg) => arrive(current, msg.headers?.get("Nats-Msg-Id")),
     });
-    const wires = Array.from({ length: perLane }, (_, i) => wireFor(from, to, i));
-    lanes.push({ subject, wires });
+    ids.push({
+      subject,
+      from: generateIdentity(`a2a://bench-${label}-producer-${p}`),
+      to: generateIdentity(`a2a://bench-${label}-consumer-${p}`),
+    });
   }
   await nc.flush();
-  const runLane = async (lane) => {
-    let next = 0;
-    const worker = async () => {
-      while (next < lane.wires.length) {
-        const wire = lane.wires[next++];
-        sentAt.set(wire.id, performance.now());
-        await js.publish(lane.subject, enc.encode(JSON.stringify(wire)), { msgID: wire.id });
-      }
-    };
-    await Promise.all(Array.from({ length: WINDOW }, worker));
-  };
-  const expected = perLane * PAIRS;
-  const seconds = await measure(lanes, perLane, runLane, async () => {
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    while (arrived < expected) {
-      if (Date.now() > deadline) throw new Error(`nats alone: ${arrived}/${expected} arrived`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  });
-  await jsm.streams.delete("BENCH_ALONE");
-  await nc.drain();
-  latencies.sort((a, b) => a - b);
+  const send = useJetStream
+    ? (lane, wire) => js.publish(lane.subject, enc.encode(JSON.stringify(wire)), { msgID: wire.id })
+    : (lane, wire) => {
+        // Core NATS has no ack: a message is in flight until the subscriber has it.
+        const arrived = new Promise((resolve) => current.waiters.set(wire.id, resolve));
+        const h = natsHeaders(wire.id);
+        nc.publish(lane.subject, enc.encode(JSON.stringify(wire)), { headers: h });
+        return arrived;
+      };
   return {
-    rate: expected / seconds,
-    p99: percentile(latencies, 99),
-    p50: percentile(latencies, 50),
+    async round() {
+      const lanes = ids.map((lane) => ({
+        subject: lane.subject,
+        wires: Array.from({ length: perLane }, (_, i) => wireFor(lane.from, lane.to, i)),
+      }));
+      current = tracker();
+      return timedPass(lanes, send, current);
+    },
+    async close() {
+      if (useJetStream) await jsm.streams.delete(stream);
+      await nc.drain();
+    },
   };
 }
+
+function natsHeaders(id) {
+  const h = natsHeadersOf();
+  h.set("Nats-Msg-Id", id);
+  return h;
+}
+
+const NAMES = {
+  core: "core NATS pub/sub",
+  jetstream: "JetStream publish+ack",
+  three: "three hubs over NATS",
+  one: "one hub (SQLite)",
+};
 
 try {
   const natsUrl = await startNats();
-  const single = await startHub(["--db", join(dir, "hub.sqlite")]);
-  const cluster = [];
-  for (let i = 0; i < 3; i++)
-    cluster.push(await startHub(["--nats", natsUrl, "--workspace", "bench"]));
+  const arms = {};
+  if (ARMS.includes("core")) arms.core = await natsArm(natsUrl, "core", false);
+  if (ARMS.includes("jetstream")) arms.jetstream = await natsArm(natsUrl, "js", true);
+  if (ARMS.includes("three")) {
+    const cluster = [];
+    for (let i = 0; i < 3; i++)
+      cluster.push(await startHub("three", ["--nats", natsUrl, "--workspace", "bench"]));
+    // Producer on hub p, its consumer on hub p + 1: every message crosses hubs.
+    arms.three = await hubArm(
+      "three",
+      (p, role) => cluster[(p + (role === "consumer" ? 1 : 0)) % 3],
+      hubPids.three,
+    );
+  }
+  if (ARMS.includes("one")) {
+    const single = await startHub("one", ["--db", join(dir, "hub.sqlite")]);
+    arms.one = await hubArm("one", () => single, hubPids.one);
+  }
+  const names = Object.keys(arms);
   const size = JSON.stringify(
     wireFor(generateIdentity("a2a://s"), generateIdentity("a2a://t"), 0),
   ).length;
-  // Warm-up pass (JIT, streams, connections), not reported.
-  await hubWorkload(() => single, "warm");
-  const results = {
-    one: await hubWorkload(() => single, "one"),
-    // Producer on hub p, its consumer on hub p + 1: every message crosses hubs.
-    three: await hubWorkload(
-      (p, role) => cluster[(p + (role === "consumer" ? 1 : 0)) % 3],
-      "three",
-    ),
-    alone: await natsAlone(natsUrl),
-  };
-  const line = (name, r, base) =>
-    `${name.padEnd(34)}${r.rate.toFixed(0).padStart(8)} msg/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms` +
-    (base === undefined
-      ? ""
-      : `   ${(base.rate / r.rate).toFixed(2)}x slower, p99 ${(r.p99 / base.p99).toFixed(1)}x higher`);
   process.stdout.write(
-    `cluster bench: ${PAIRS} producer→consumer pairs, ${TOTAL} durable direct messages of ${size} bytes, ${WINDOW} in flight per producer, load ${loadavg()
+    `cluster bench: ${PAIRS} producer→consumer pairs, ${expected} durable direct messages of ${size} bytes per arm and round, ${WINDOW} in flight per producer, ${ROUNDS} rounds (arms interleaved), node ${process.version}, load ${loadavg()
       .map((l) => l.toFixed(1))
       .join(" ")}\n`,
   );
-  process.stdout.write(`${line("NATS alone (JetStream, baseline)", results.alone)}\n`);
-  process.stdout.write(`${line("one hub (SQLite)", results.one, results.alone)}\n`);
-  process.stdout.write(`${line("three hubs over NATS", results.three, results.alone)}\n`);
+  // Warm-up round (JIT, streams, connections), not reported.
+  for (const name of names) await arms[name].round();
+  const results = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of rotated(names, round)) results[name].push(await arms[name].round());
+  }
+  for (const name of names) await arms[name].close();
+  const col = (rs, key, digits) =>
+    spread(
+      rs.map((r) => r[key]),
+      digits,
+    );
+  for (const name of names) {
+    const rs = results[name];
+    process.stdout.write(
+      `${NAMES[name].padEnd(24)} ${col(rs, "rate", 0).padEnd(28)} msg/s   p50 ${col(rs, "p50", 1).padEnd(26)} ms   p99 ${col(rs, "p99", 1)} ms\n`,
+    );
+  }
   process.stdout.write(
-    `three hubs / one hub: ${(results.three.rate / results.one.rate).toFixed(2)}x the throughput, ${(results.three.p99 / results.one.p99).toFixed(2)}x the p99\n`,
+    "CPU per message, µs (median over rounds): bench process / nats-server / hubs\n",
   );
+  for (const name of names) {
+    const rs = results[name];
+    const m = (key) =>
+      median(rs.map((r) => r[key]))
+        .toFixed(0)
+        .padStart(6);
+    process.stdout.write(
+      `  ${NAMES[name].padEnd(24)}${m("cpuBench")} ${m("cpuNats")} ${m("cpuHubs")}\n`,
+    );
+  }
+  const ratio = (a, b) => {
+    if (results[a] === undefined || results[b] === undefined) return undefined;
+    return results[a].map((r, i) => r.rate / results[b][i].rate);
+  };
+  const vsJs = ratio("three", "jetstream");
+  if (vsJs !== undefined) {
+    const m = median(vsJs);
+    const p99 = median(results.three.map((r) => r.p99));
+    process.stdout.write(
+      `three hubs / JetStream publish+ack: ${spread(vsJs, 3)} (paired per round); goal ≥ ${GOAL}: ${m >= GOAL ? "met" : `missed by ${((1 - m / GOAL) * 100).toFixed(0)}%`}; p99 ${p99.toFixed(1)} ms (goal < 50 ms: ${p99 < 50 ? "met" : "missed"})\n`,
+    );
+  }
+  const vsCore = ratio("three", "core");
+  if (vsCore !== undefined)
+    process.stdout.write(`three hubs / core NATS pub/sub: ${spread(vsCore, 3)}\n`);
+  const jsCore = ratio("jetstream", "core");
+  if (jsCore !== undefined)
+    process.stdout.write(`JetStream publish+ack / core NATS pub/sub: ${spread(jsCore, 3)}\n`);
+  const threeOne = ratio("three", "one");
+  if (threeOne !== undefined)
+    process.stdout.write(`three hubs / one hub: ${spread(threeOne, 3)}\n`);
 } finally {
-  for (const child of children) child.kill("SIGTERM");
-  await new Promise((r) => setTimeout(r, 200));
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  // Hubs first (they drain their NATS connection, and write a profile when asked), then NATS.
+  for (const child of [...children].reverse()) {
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,8 +1,9 @@
 // pnpm bench (hub): deliveries/s of signed messages through the hub, recipients
 // verifying, beside a raw `ws` broadcast of the same bytes to recipients that
-// verify the same way, in the same run; then the hub verifying every forwarded
-// message; then the hub's memory per connected agent at 1,000 agents (the hub
-// in its own process, measured by its RSS).
+// verify the same way, and the hub verifying every forwarded message: the three
+// arms interleaved over BENCH_ROUNDS rounds (order rotated each round), with
+// medians, spread and ratios paired per round; then the hub's memory per
+// connected agent at 1,000 agents (the hub in its own process, by its RSS).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -20,11 +21,14 @@ import {
 import { createNodeInboundPipeline, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { WebSocket, WebSocketServer } from "ws";
 import { OCPHub } from "../dist/index.js";
+import { rotated, spread } from "./stats.mjs";
 
 const SUBSCRIBERS = [10, 200];
 /** Deliveries per run: messages = DELIVERIES / subscribers. */
 const DELIVERIES = Number(process.env.BENCH_HUB_DELIVERIES ?? 10_000);
 const MEMORY_AGENTS = Number(process.env.BENCH_HUB_AGENTS ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+let runs = 0;
 const dir = mkdtempSync(join(tmpdir(), "ocp-hub-bench-"));
 const publisher = generateIdentity("a2a://bench-publisher");
 const publisherProfile = createAgentProfile(publisher, {}, nativeEd25519);
@@ -93,7 +97,7 @@ async function rawRun(subscribers, messages) {
 /** Through the hub: a HubClient publisher, HubClient subscribers (verifying). */
 async function hubRun(subscribers, messages, verifyForwarded) {
   const hub = await OCPHub.start({
-    dbPath: join(dir, `bench-${subscribers}-${verifyForwarded}.sqlite`),
+    dbPath: join(dir, `bench-${subscribers}-${verifyForwarded}-${runs++}.sqlite`),
     rateLimits: false,
     verifyForwarded,
   });
@@ -162,28 +166,36 @@ async function memoryRun(agents) {
   return { before, after, perAgent: (after - before) / agents };
 }
 
-const fmt = (n) => Math.round(n).toString().padStart(8);
 console.log(
   `hub bench — node ${process.version}, load average ${loadavg()
     .map((l) => l.toFixed(2))
-    .join(" ")}, ${DELIVERIES} deliveries per run`,
+    .join(" ")}, ${DELIVERIES} deliveries per run, ${ROUNDS} rounds (arms interleaved)`,
 );
 try {
   for (const subscribers of SUBSCRIBERS) {
     const messages = signedMessages(Math.max(1, Math.round(DELIVERIES / subscribers)));
-    await rawRun(subscribers, messages.slice(0, Math.min(messages.length, 20))); // warm-up
-    const raw = await rawRun(subscribers, messages);
-    const hub = await hubRun(subscribers, messages, false);
-    const hubVerify = await hubRun(subscribers, messages, true);
+    const arms = {
+      raw: () => rawRun(subscribers, messages),
+      hub: () => hubRun(subscribers, messages, false),
+      verify: () => hubRun(subscribers, messages, true),
+    };
+    // Warm-up, not reported.
+    await rawRun(subscribers, messages.slice(0, Math.min(messages.length, 20)));
+    await hubRun(subscribers, messages.slice(0, Math.min(messages.length, 20)), true);
+    const rates = { raw: [], hub: [], verify: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of rotated(Object.keys(arms), round)) rates[name].push(await arms[name]());
+    }
+    const ratio = (name) => rates[name].map((r, i) => r / rates.raw[i]);
     console.log(
-      `${String(subscribers).padStart(3)} subscribers, ${messages.length} messages of ${Buffer.byteLength(messages[0])} bytes:`,
+      `${String(subscribers).padStart(3)} subscribers, ${messages.length} messages of ${Buffer.byteLength(messages[0])} bytes (deliveries/s: median (min–max, spread); ratio to raw paired per round):`,
     );
-    console.log(`  raw ws broadcast, recipients verifying   ${fmt(raw)} deliveries/s`);
+    console.log(`  raw ws broadcast, recipients verifying   ${spread(rates.raw)}`);
     console.log(
-      `  hub, recipients verifying                ${fmt(hub)} deliveries/s  ${(hub / raw).toFixed(2)}x raw`,
+      `  hub, recipients verifying                ${spread(rates.hub)}   ${spread(ratio("hub"), 2)}x raw`,
     );
     console.log(
-      `  hub verifying every forwarded message    ${fmt(hubVerify)} deliveries/s  ${(hubVerify / raw).toFixed(2)}x raw`,
+      `  hub verifying every forwarded message    ${spread(rates.verify)}   ${spread(ratio("verify"), 2)}x raw`,
     );
   }
   const memory = await memoryRun(MEMORY_AGENTS);

@@ -4,7 +4,10 @@
  * in arrival order, in one store transaction; only after the commit resolves
  * is each sender sent `ocp.hub.ack` (or, for an id already committed,
  * `ocp.hub.reject replay_detected`) and each recipient's delivery handed to
- * the bus with its sequence number.
+ * the bus with its sequence number. A store that keeps order across
+ * concurrent commits (JetStream) may take several batches in flight
+ * ({@link HubStore.commitPipeline}); their outcomes are still applied in the
+ * order the batches were accepted.
  */
 import type { BusDelivery } from "./bus.js";
 import { HUB_COMMIT_BATCH_MAX } from "./limits.js";
@@ -30,13 +33,20 @@ export class CommitQueue {
   committed = 0;
   readonly #store: HubStore;
   readonly #hooks: CommitQueueHooks;
+  /** Commits in flight at once ({@link HubStore.commitPipeline}, 1 when absent). */
+  readonly #pipeline: number;
   #queue: PendingCommit[] = [];
-  #flushing: Promise<void> | undefined;
+  /** Commits started and not yet applied. */
+  #active = 0;
+  /** Resolves once every started commit was applied (acks sent, deliveries handed over), in order. */
+  #applied: Promise<void> = Promise.resolve();
   #scheduled = false;
 
   constructor(store: HubStore, hooks: CommitQueueHooks) {
     this.#store = store;
     this.#hooks = hooks;
+    const pipeline = store.commitPipeline ?? 1;
+    this.#pipeline = Number.isSafeInteger(pipeline) && pipeline >= 1 ? pipeline : 1;
   }
 
   /** Queues a message; it is committed at the end of this event-loop turn. */
@@ -46,53 +56,62 @@ export class CommitQueue {
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      this.flush().catch(this.#hooks.onError);
+      this.#pump();
     });
   }
 
-  /** Commits everything queued; resolves when the queue is empty. */
+  /** Commits everything queued; resolves when the queue is empty and every commit applied. */
   async drain(): Promise<void> {
-    while (this.#flushing !== undefined || this.#queue.length > 0) await this.flush();
+    while (this.#active > 0 || this.#queue.length > 0) {
+      this.#pump();
+      await this.#applied;
+    }
   }
 
-  flush(): Promise<void> {
-    if (this.#flushing !== undefined) return this.#flushing;
-    this.#flushing = this.#run().finally(() => {
-      this.#flushing = undefined;
-    });
-    return this.#flushing;
-  }
-
-  async #run(): Promise<void> {
-    while (this.#queue.length > 0) {
+  /** Starts a commit per free pipeline slot; outcomes are applied in the order commits started. */
+  #pump(): void {
+    while (this.#queue.length > 0 && this.#active < this.#pipeline) {
       const batch = this.#queue.splice(0, HUB_COMMIT_BATCH_MAX);
-      let outcomes: CommitOutcome[];
+      this.#active += 1;
+      // Settled at once (no rejection left unhandled while earlier commits are applied).
+      let committing: Promise<CommitOutcome[] | { failed: unknown }>;
       try {
-        outcomes = await this.#store.commit(batch.map((item) => item.stored));
+        committing = this.#store
+          .commit(batch.map((item) => item.stored))
+          .catch((error: unknown) => ({ failed: error }));
       } catch (error) {
-        this.#hooks.onError(error);
-        for (const item of batch) {
-          this.#hooks.reject(item, "store_failed", "the message could not be committed");
-        }
+        committing = Promise.resolve({ failed: error });
+      }
+      this.#applied = this.#applied
+        .then(() => committing)
+        .then((outcomes) => {
+          if (Array.isArray(outcomes)) return this.#apply(batch, outcomes);
+          this.#hooks.onError(outcomes.failed);
+          for (const item of batch) {
+            this.#hooks.reject(item, "store_failed", "the message could not be committed");
+          }
+        })
+        .catch(this.#hooks.onError)
+        .finally(() => {
+          this.#active -= 1;
+          this.#pump();
+        });
+    }
+  }
+
+  #apply(batch: readonly PendingCommit[], outcomes: CommitOutcome[]): void {
+    for (let i = 0; i < batch.length; i++) {
+      const item = batch[i]!;
+      const outcome = outcomes[i]!;
+      if (outcome.duplicate) {
+        this.#hooks.reject(item, "replay_detected", `message ${outcome.id} was already committed`);
         continue;
       }
-      for (let i = 0; i < batch.length; i++) {
-        const item = batch[i]!;
-        const outcome = outcomes[i]!;
-        if (outcome.duplicate) {
-          this.#hooks.reject(
-            item,
-            "replay_detected",
-            `message ${outcome.id} was already committed`,
-          );
-          continue;
-        }
-        this.committed += 1;
-        for (const [agent, seq] of outcome.seqs) {
-          this.#hooks.deliver(agent, { kind: "durable", seq, raw: item.stored.raw });
-        }
-        this.#hooks.ack(item, outcome);
+      this.committed += 1;
+      for (const [agent, seq] of outcome.seqs) {
+        this.#hooks.deliver(agent, { kind: "durable", seq, raw: item.stored.raw });
       }
+      this.#hooks.ack(item, outcome);
     }
   }
 }

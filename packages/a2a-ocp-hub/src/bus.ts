@@ -56,4 +56,19 @@ export interface ClusterRouting {
   subscribed(subscription: EventSubscription): Promise<void>;
   /** An agent's event subscription was removed; resolves once it no longer routes. */
   unsubscribed(agentId: string, subscriptionId: string): Promise<void>;
+  /**
+   * Optional: the hub hands over how it signs §5.5.4 notifications, so a
+   * subscriber attached to it gets `ocp.event.notification` (its
+   * `subscriptionId`, signed by this hub, carrying the signed publish), as
+   * on a single hub, rather than the raw publish.
+   */
+  useNotifier?(notify: EventNotifier): void;
 }
+
+/** The signed `ocp.event.notification` text of `publish` (its JSON) for one subscription of `to`. */
+export type EventNotifier = (
+  to: string,
+  subscriptionId: string,
+  publish: Record<string, unknown>,
+  event: unknown,
+) => string;

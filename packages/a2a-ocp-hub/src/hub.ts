@@ -84,6 +84,7 @@ export class OCPHub {
       });
     this.bus = options.bus ?? new MemoryBus();
     this.#allowed = allowList(options.allowedProfiles);
+    this.bus.cluster?.useNotifier?.((...args) => this.self.notification(...args));
     this.#check = {
       stages: hubStages(options, this.#now),
       ed25519: nativeEd25519,

@@ -54,6 +54,13 @@ export interface HubStore {
    * so no message is dropped before the expiry its ack announced.
    */
   readonly retentionMs?: number;
+  /**
+   * Optional: how many commits the hub may have in flight at once (1 when
+   * absent). Only for a store that stores concurrent batches in the order
+   * `commit` was called (JetStream publishes on one connection); the hub
+   * still applies outcomes in that order.
+   */
+  readonly commitPipeline?: number;
   /** Commits every message of the batch atomically, in order; resolves once durable. */
   commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]>;
   /** Up to `limit` deliveries of `agentId` after `afterSeq`, in sequence order, unexpired at `now`. */

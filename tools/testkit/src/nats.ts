@@ -50,6 +50,8 @@ function canConnect(port: number): Promise<boolean> {
 export interface NatsServer {
   url: string;
   port: number;
+  /** HTTP monitoring port (`/connz`, `/jsz`, …) of a cluster node. */
+  monitorPort?: number;
   child: ChildProcess;
   /** Stops the server by its pid and waits for it to exit. */
   stop(): Promise<void>;
@@ -84,6 +86,81 @@ export async function startNatsServer(storeDir: string): Promise<NatsServer> {
     child,
     stop: () => stopProcess(child),
   };
+}
+
+/**
+ * Starts `count` `nats-server` processes clustered on loopback (free client
+ * and route ports; JetStream on each, storing under `storeDir/n<i>`), and
+ * waits until JetStream answers on the cluster (its meta leader is elected),
+ * so streams with `count` replicas can be made at once. Stop each by pid
+ * (`stop`, or `stopProcess(node.child, "SIGKILL")` to kill one).
+ */
+export async function startNatsClusterNodes(storeDir: string, count = 3): Promise<NatsServer[]> {
+  requireNatsServer();
+  const ports = await distinctFreePorts(3 * count);
+  const clientPorts = ports.slice(0, count);
+  const routePorts = ports.slice(count, 2 * count);
+  const monitorPorts = ports.slice(2 * count);
+  const routes = routePorts.map((port) => `nats://127.0.0.1:${port}`).join(",");
+  const nodes: NatsServer[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const args = [
+        ...["-a", "127.0.0.1", "-p", String(clientPorts[i]), "-n", `ocp-test-n${i}`],
+        ...["-m", String(monitorPorts[i])],
+        ...["-js", "-sd", `${storeDir}/n${i}`, "--cluster_name", "ocp-test"],
+        ...["--cluster", `nats://127.0.0.1:${routePorts[i]}`, "--routes", routes],
+      ];
+      nodes.push({ ...(await spawnNats(args, clientPorts[i]!)), monitorPort: monitorPorts[i]! });
+    }
+    await waitForJetStream(monitorPorts);
+    return nodes;
+  } catch (error) {
+    await Promise.all(nodes.map((node) => stopProcess(node.child, "SIGKILL")));
+    throw error;
+  }
+}
+
+/** `count` free loopback ports, all different (asked of the OS one after another). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+async function spawnNats(args: string[], port: number): Promise<NatsServer> {
+  const child = spawn("nats-server", args, { stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log = (log + chunk.toString("utf8")).slice(-4000);
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await canConnect(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`nats-server did not accept connections on ${port}:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return { url: `nats://127.0.0.1:${port}`, port, child, stop: () => stopProcess(child) };
+}
+
+/** Resolves once every node's monitoring (`/jsz`) names a JetStream meta leader. */
+async function waitForJetStream(monitorPorts: number[]): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  const hasLeader = async (port: number) => {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/jsz`);
+      const body = (await response.json()) as { meta_cluster?: { leader?: string } };
+      return typeof body.meta_cluster?.leader === "string" && body.meta_cluster.leader !== "";
+    } catch {
+      return false;
+    }
+  };
+  while (!(await Promise.all(monitorPorts.map(hasLeader))).every(Boolean)) {
+    if (Date.now() > deadline) throw new Error("the NATS cluster elected no JetStream leader");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Sends SIGTERM to a child by pid (SIGKILL after the bound) and waits for its exit. */
@@ -127,10 +204,11 @@ export function startClusterHub(
   cli: string,
   natsUrl: string,
   workspace: string,
+  extraArgs: readonly string[] = [],
 ): Promise<HubProcess> {
   const child = spawn(
     process.execPath,
-    [cli, "--nats", natsUrl, "--workspace", workspace, "--no-rate-limits"],
+    [cli, "--nats", natsUrl, "--workspace", workspace, "--no-rate-limits", ...extraArgs],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";

@@ -17,7 +17,7 @@ export interface NatsClusterOptions {
   workspace?: string;
   /** JetStream replicas of streams and buckets (1; 3 on a NATS cluster of three servers). */
   replicas?: number;
-  /** Connection name shown by the server's monitoring. */
+  /** Connection name shown by the server's monitoring (`ocp-hub <workspace> pid <pid>`). */
   name?: string;
   /** Connect timeout, ms ({@link NATS_CONNECT_TIMEOUT_MS}). */
   timeoutMs?: number;
@@ -41,7 +41,7 @@ export async function connectNats(options: NatsClusterOptions): Promise<NatsClus
       : [...options.servers];
   const connection = await connect({
     servers,
-    name: options.name ?? `ocp-hub ${subjects.workspace}`,
+    name: options.name ?? `ocp-hub ${subjects.workspace} pid ${process.pid}`,
     timeout: options.timeoutMs ?? NATS_CONNECT_TIMEOUT_MS,
     maxReconnectAttempts: -1,
   });

@@ -2,7 +2,7 @@
  * {@link HubStore} on NATS JetStream, shared by every hub of a workspace.
  *
  * - Deliveries: one stream per agent (`OCP_<ws>_IN_<agent>`, see
- *   `subjects.ts`). Committing a message publishes it once into each
+ *   `subjects.ts`), republishing what it stores to the agent's live subject. Committing a message publishes it once into each
  *   recipient's stream with `Nats-Msg-Id` = the message id; the stream
  *   sequence is the recipient's delivery sequence number, so an agent that
  *   moves to another hub resumes from the last sequence it saw, and a resend
@@ -17,30 +17,24 @@
  *   an agent is pinned cluster-wide (create-if-absent).
  *
  * Commits are acknowledged once JetStream has stored them (file storage):
- * the hub acknowledges a message to its sender only then.
+ * the hub acknowledges a message to its sender only then. Commits are
+ * pipelined (see commit.ts and js-publisher.ts).
  */
 
-import {
-  type JetStreamClient,
-  type JetStreamManager,
-  jetstream,
-  jetstreamManager,
-  type PubAck,
-} from "@nats-io/jetstream";
+import { type JetStreamManager, jetstreamManager } from "@nats-io/jetstream";
 import { type KV, Kvm, KvWatchInclude } from "@nats-io/kv";
-import { headers, type NatsConnection, nanos } from "@nats-io/transport-node";
+import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { OcpError } from "@ocp/types";
 import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
-import {
-  NATS_INBOX_MAX_AGE_MS,
-  NATS_PENDING_CONCURRENCY,
-  NATS_REQUEST_TIMEOUT_MS,
-} from "./limits.js";
-import { agentToken, EXPIRES_HEADER, type Subjects } from "./subjects.js";
+import { JsCommitter } from "./commit.js";
+import { readInbox } from "./inbox-read.js";
+import { JsPublisher } from "./js-publisher.js";
+import { NATS_COMMIT_PIPELINE, NATS_INBOX_MAX_AGE_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
+import { agentToken, type Subjects } from "./subjects.js";
 
 const SubscriptionSchema = z.object({
   agentId: z.string().min(1),
@@ -72,13 +66,18 @@ export interface JetStreamStoreOptions {
 
 export class JetStreamStore implements HubStore {
   readonly subjects: Subjects;
+  /** Batches in flight at once (commit.ts publishes them in call order). */
+  readonly commitPipeline = NATS_COMMIT_PIPELINE;
   readonly #nc: NatsConnection;
-  readonly #js: JetStreamClient;
+  readonly #committer: JsCommitter;
   readonly #jsm: JetStreamManager;
   readonly #agents: KV;
   readonly #subs: KV;
   /** Inbox streams known to exist. */
   readonly #streams = new Set<string>();
+  /** Inbox streams known to republish what they store to the agent's live subject. */
+  readonly #republishing = new Set<string>();
+  readonly #publisher: JsPublisher;
   readonly #watchers: Array<{ stop: () => void }> = [];
   #closed = false;
   #owns = false;
@@ -94,7 +93,10 @@ export class JetStreamStore implements HubStore {
   ) {
     this.#nc = nc;
     this.subjects = subjects;
-    this.#js = jetstream(nc, { timeout: NATS_REQUEST_TIMEOUT_MS });
+    this.#publisher = new JsPublisher(nc);
+    this.#committer = new JsCommitter(this.#publisher, subjects, (agent) =>
+      this.ensureInbox(agent),
+    );
     this.#jsm = jsm;
     this.#agents = agents;
     this.#subs = subs;
@@ -122,6 +124,15 @@ export class JetStreamStore implements HubStore {
     return store;
   }
 
+  /**
+   * Whether `agentId`'s inbox stream republishes each stored delivery to its
+   * live subject (made by this release; a stream of an older one, on a
+   * nats-server that cannot add republish, does not: the bus publishes live).
+   */
+  republishes(agentId: string): boolean {
+    return this.#republishing.has(this.subjects.inboxStream(agentId));
+  }
+
   /** How long an inbox stream keeps a delivery, ms (its `max_age`). */
   get retentionMs(): number {
     return this.#maxAgeMs;
@@ -132,10 +143,25 @@ export class JetStreamStore implements HubStore {
     const name = this.subjects.inboxStream(agentId);
     if (this.#streams.has(name)) return name;
     const ages = { max_age: nanos(this.#maxAgeMs), duplicate_window: nanos(this.#maxAgeMs) };
+    // Every stored delivery is republished by the server to the agent's live subject (with
+    // its `Nats-Sequence`): the hub attached to the agent gets it once stored, no hub publishes it.
+    const republish = { src: this.subjects.inbox(agentId), dest: this.subjects.live(agentId) };
     const existing = await this.#jsm.streams.info(name).catch(() => undefined);
     if (existing !== undefined) {
-      // A stream made with a shorter max_age (an older release) would drop deliveries early.
-      if (existing.config.max_age < ages.max_age) await this.#jsm.streams.update(name, ages);
+      // A stream of an older release: a shorter max_age would drop deliveries early; no republish.
+      const { config } = existing;
+      let republishes = config.republish?.dest === republish.dest;
+      if (!republishes) {
+        // nats-server before 2.10 cannot add republish to a stream: the hub publishes live then.
+        republishes = await this.#jsm.streams.update(name, { ...ages, republish }).then(
+          () => true,
+          () => false,
+        );
+      }
+      if (!republishes && config.max_age < ages.max_age) {
+        await this.#jsm.streams.update(name, ages);
+      }
+      if (republishes) this.#republishing.add(name);
     } else {
       try {
         await this.#jsm.streams.add({
@@ -143,8 +169,10 @@ export class JetStreamStore implements HubStore {
           subjects: [this.subjects.inbox(agentId)],
           storage: "file",
           num_replicas: this.#replicas,
+          republish,
           ...ages,
         } as Parameters<JetStreamManager["streams"]["add"]>[0]);
+        this.#republishing.add(name);
       } catch (error) {
         // Another hub created it in between: fine; anything else is a failure.
         await this.#jsm.streams.info(name).catch(() => {
@@ -156,72 +184,19 @@ export class JetStreamStore implements HubStore {
     return name;
   }
 
-  async commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]> {
-    const recipients = new Set<string>();
-    for (const message of batch) for (const agent of message.recipients) recipients.add(agent);
-    await Promise.all([...recipients].map((agent) => this.ensureInbox(agent)));
-    // Published in batch order on one connection: each stream stores them in that order.
-    const acks = batch.map((message) =>
-      Promise.all(
-        message.recipients.map((agent) => {
-          const h = headers();
-          h.set(EXPIRES_HEADER, String(message.expiresAt));
-          return this.#js.publish(this.subjects.inbox(agent), message.raw, {
-            msgID: message.id,
-            headers: h,
-            timeout: NATS_REQUEST_TIMEOUT_MS,
-          });
-        }),
-      ),
-    );
-    const settled = await Promise.all(acks);
-    return batch.map((message, i) => {
-      const pubAcks = settled[i] as PubAck[];
-      const duplicate = pubAcks.length > 0 && pubAcks.every((ack) => ack.duplicate);
-      return {
-        id: message.id,
-        duplicate,
-        seqs: duplicate
-          ? []
-          : message.recipients.map((agent, j) => [agent, (pubAcks[j] as PubAck).seq] as const),
-      };
-    });
+  /** See commit.ts: pipelined, in order; resolves once JetStream stored every copy. */
+  commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]> {
+    return this.#committer.commit(batch);
   }
 
-  async pending(
+  /** See inbox-read.ts: a delivery that cannot be read is never skipped. */
+  pending(
     agentId: string,
     afterSeq: number,
     limit: number,
     now: number,
   ): Promise<PendingDelivery[]> {
-    const name = this.subjects.inboxStream(agentId);
-    let state: { first_seq: number; last_seq: number };
-    try {
-      state = (await this.#jsm.streams.info(name)).state;
-    } catch {
-      return [];
-    }
-    const first = Math.max(afterSeq + 1, state.first_seq);
-    const last = Math.min(state.last_seq, first + limit - 1);
-    const out: PendingDelivery[] = [];
-    for (let start = first; start <= last; start += NATS_PENDING_CONCURRENCY) {
-      const seqs: number[] = [];
-      for (let seq = start; seq <= Math.min(last, start + NATS_PENDING_CONCURRENCY - 1); seq++) {
-        seqs.push(seq);
-      }
-      const page = await Promise.all(
-        seqs.map((seq) => this.#jsm.streams.getMessage(name, { seq }).catch(() => null)),
-      );
-      for (const stored of page) {
-        if (stored === null) continue;
-        const expiresAt = Number(stored.header?.get(EXPIRES_HEADER) ?? "0");
-        if (expiresAt <= now) continue;
-        const raw = new TextDecoder().decode(stored.data);
-        const id = stored.header?.get("Nats-Msg-Id") ?? "";
-        out.push({ seq: stored.seq, id, raw });
-      }
-    }
-    return out;
+    return readInbox(this.#jsm, this.subjects.inboxStream(agentId), afterSeq, limit, now);
   }
 
   async confirm(agentId: string, seq: number): Promise<void> {
@@ -357,6 +332,7 @@ export class JetStreamStore implements HubStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#publisher.close();
     for (const watcher of this.#watchers.splice(0)) watcher.stop();
     if (this.#owns && !this.#nc.isClosed()) await this.#nc.drain().catch(() => undefined);
   }

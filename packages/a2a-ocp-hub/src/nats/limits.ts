@@ -25,3 +25,17 @@ export const NATS_CONNECT_TIMEOUT_MS = 10_000;
 
 /** NATS: most inbox messages read concurrently while a session catches up. */
 export const NATS_PENDING_CONCURRENCY = 64;
+
+/**
+ * NATS: how many commits a hub keeps in flight on JetStream at once (each a
+ * batch of accepted durable messages, published while earlier batches wait
+ * for their acks; outcomes are applied in order).
+ */
+export const NATS_COMMIT_PIPELINE = 8;
+
+/**
+ * NATS: how long a hub waits before publishing again a message JetStream
+ * answered "unavailable" (503: a stream leader being elected after a node
+ * died), ms; it keeps trying until `NATS_REQUEST_TIMEOUT_MS` has passed.
+ */
+export const NATS_PUBLISH_RETRY_MS = 250;

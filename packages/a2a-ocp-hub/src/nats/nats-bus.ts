@@ -14,25 +14,42 @@ import { headers, type Msg, type NatsConnection, type Subscription } from "@nats
 import type { CompressedMessage } from "@ocp/a2a-ocp-messaging";
 import { type EventSubscription, matchesFilters } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
-import type { BusDelivery, BusSink, ClusterBroadcast, ClusterRouting, HubBus } from "../bus.js";
+import type {
+  BusDelivery,
+  BusSink,
+  ClusterBroadcast,
+  ClusterRouting,
+  EventNotifier,
+  HubBus,
+} from "../bus.js";
 import type { JetStreamStore } from "./jetstream-store.js";
 import { FROM_HEADER, ID_HEADER, SEQ_HEADER, type Subjects } from "./subjects.js";
+
+/** Header of a message the server republished from a stream: its stream sequence. */
+const REPUBLISHED_SEQ_HEADER = "Nats-Sequence";
 
 export interface NatsBusOptions {
   connection: NatsConnection;
   subjects: Subjects;
-  /** Where event subscriptions are read from (watched, so an attaching agent's are at hand). */
-  store: Pick<JetStreamStore, "watchSubscriptions">;
+  /**
+   * Where event subscriptions are read from (watched, so an attaching agent's
+   * are at hand), and whether an inbox stream republishes its deliveries.
+   */
+  store: Pick<JetStreamStore, "watchSubscriptions"> & Partial<Pick<JetStreamStore, "republishes">>;
   onError?: (error: unknown) => void;
 }
 
 interface Attached {
   sink: BusSink;
   live: Subscription;
-  /** NATS subscriptions per event subscription id, with what they route. */
-  events: Map<string, { fingerprint: string; subs: Subscription[] }>;
-  /** Id of the last event handed over (overlapping patterns deliver one event once). */
-  lastEventId: string | undefined;
+  /**
+   * NATS subscriptions per event subscription id, with what they route and
+   * the id of the last event handed over for it (overlapping patterns of one
+   * subscription deliver one event once).
+   */
+  events: Map<string, { fingerprint: string; subs: Subscription[]; lastEventId?: string }>;
+  /** Id of the last raw publish handed over (an unreadable payload: no notification). */
+  lastRawId?: string | undefined;
 }
 
 export class NatsBus implements HubBus {
@@ -47,11 +64,15 @@ export class NatsBus implements HubBus {
   readonly #local = new Map<string, Attached>();
   readonly #broadcast: Subscription;
   readonly #decompress = createDecompressor();
+  /** The hub's signed notifications (`useNotifier`); without, subscribers get the raw publish. */
+  #notify: EventNotifier | undefined;
+  readonly #republishes: ((agentId: string) => boolean) | undefined;
 
   constructor(options: NatsBusOptions) {
     this.#nc = options.connection;
     this.#subjects = options.subjects;
     this.#onError = options.onError ?? (() => undefined);
+    this.#republishes = options.store.republishes?.bind(options.store);
     this.#broadcast = this.#nc.subscribe(this.#subjects.broadcast, {
       callback: (error, msg) => {
         if (error !== null) return this.#onError(error);
@@ -71,6 +92,9 @@ export class NatsBus implements HubBus {
       unsubscribed: async (agentId, subscriptionId) => {
         this.#forget(agentId, subscriptionId);
         await this.#nc.flush();
+      },
+      useNotifier: (notify) => {
+        this.#notify = notify;
       },
     };
   }
@@ -119,7 +143,6 @@ export class NatsBus implements HubBus {
     const attached: Attached = {
       sink,
       events: new Map(),
-      lastEventId: undefined,
       live: this.#nc.subscribe(this.#subjects.live(agentId), {
         callback: (error, msg) => {
           if (error !== null) return this.#onError(error);
@@ -136,15 +159,21 @@ export class NatsBus implements HubBus {
     };
   }
 
-  /** Publishes to the agent's live subject: NATS takes it to whichever hub it is attached to. */
+  /**
+   * Publishes a transient delivery to the agent's live subject: NATS takes it
+   * to whichever hub the agent is attached to. A durable one is already on
+   * its way when the agent's inbox stream republishes what it stores to that
+   * subject (jetstream-store.ts); otherwise (a stream of an older release) it
+   * is published with its sequence number.
+   */
   deliver(agentId: string, delivery: BusDelivery): boolean {
     const subject = this.#subjects.live(agentId);
-    if (delivery.kind === "durable") {
+    if (delivery.kind === "transient") {
+      this.#nc.publish(subject, delivery.bytes);
+    } else if (this.#republishes?.(agentId) !== true) {
       const h = headers();
       h.set(SEQ_HEADER, String(delivery.seq));
       this.#nc.publish(subject, delivery.raw, { headers: h });
-    } else {
-      this.#nc.publish(subject, delivery.bytes);
     }
     return true;
   }
@@ -172,7 +201,8 @@ export class NatsBus implements HubBus {
   }
 
   #liveDelivery(msg: Msg): BusDelivery {
-    const seq = msg.headers?.get(SEQ_HEADER);
+    // Republished by the inbox stream (`Nats-Sequence`), or published by a hub of an older release.
+    const seq = msg.headers?.get(REPUBLISHED_SEQ_HEADER) || msg.headers?.get(SEQ_HEADER);
     if (seq !== undefined && seq !== "" && /^[0-9]{1,16}$/.test(seq)) {
       return { kind: "durable", seq: Number(seq), raw: msg.string() };
     }
@@ -198,33 +228,57 @@ export class NatsBus implements HubBus {
         },
       }),
     );
-    attached.events.set(subscription.subscriptionId, { fingerprint, subs });
+    attached.events.set(subscription.subscriptionId, {
+      fingerprint,
+      subs,
+      ...(current?.lastEventId === undefined ? {} : { lastEventId: current.lastEventId }),
+    });
     for (const sub of current?.subs ?? []) sub.unsubscribe();
   }
 
+  /**
+   * One event publication for one subscription of an attached agent: the
+   * hub-signed §5.5.4 notification (as a single hub sends), or the raw
+   * publish when the payload cannot be read (encrypted) or no hub signs.
+   */
   #onEvent(agentId: string, attached: Attached, subscription: EventSubscription, msg: Msg): void {
     if (msg.headers?.get(FROM_HEADER) === agentId) return;
+    const entry = attached.events.get(subscription.subscriptionId);
+    if (entry === undefined) return; // Replaced or removed meanwhile.
     const id = msg.headers?.get(ID_HEADER);
-    if (id !== undefined && id !== "" && id === attached.lastEventId) return;
+    if (id !== undefined && id !== "" && id === entry.lastEventId) return;
+    const needsPayload = subscription.filters !== undefined || this.#notify !== undefined;
+    const read = needsPayload ? this.#readPublish(msg) : undefined;
     if (subscription.filters !== undefined) {
-      const event = this.#eventPayload(msg);
-      if (event === undefined || !matchesFilters(subscription.filters, event)) return;
+      if (read === undefined || !matchesFilters(subscription.filters, read.event)) return;
     }
-    attached.lastEventId = id;
-    attached.sink({ kind: "transient", bytes: Buffer.from(msg.data) });
+    if (id !== undefined && id !== "") entry.lastEventId = id;
+    if (this.#notify === undefined || read === undefined) {
+      // The raw publish goes to the agent once, whatever number of its subscriptions match.
+      if (id !== undefined && id !== "" && id === attached.lastRawId) return;
+      attached.lastRawId = id;
+      attached.sink({ kind: "transient", bytes: Buffer.from(msg.data) });
+      return;
+    }
+    const note = this.#notify(agentId, subscription.subscriptionId, read.publish, read.event);
+    attached.sink({ kind: "transient", bytes: Buffer.from(note, "utf8") });
   }
 
-  /** The `ocp.event.publish` payload of a published message (inflated when compressed). */
-  #eventPayload(msg: Msg): Record<string, unknown> | undefined {
+  /** A published `ocp.event.publish`: its JSON and its payload (inflated when compressed). */
+  #readPublish(
+    msg: Msg,
+  ): { publish: Record<string, unknown>; event: Record<string, unknown> } | undefined {
     try {
-      const wire = JSON.parse(msg.string()) as Record<string, unknown>;
-      let payload: unknown = wire["payload"];
-      if (typeof wire["compressedPayload"] === "string") {
-        const inflated = this.#decompress(wire as unknown as CompressedMessage);
+      const wire = JSON.parse(msg.string()) as unknown;
+      if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return undefined;
+      const publish = wire as Record<string, unknown>;
+      let payload: unknown = publish["payload"];
+      if (typeof publish["compressedPayload"] === "string") {
+        const inflated = this.#decompress(publish as unknown as CompressedMessage);
         payload = inflated.ok ? inflated.value.payload : undefined;
       }
-      return typeof payload === "object" && payload !== null
-        ? (payload as Record<string, unknown>)
+      return typeof payload === "object" && payload !== null && !Array.isArray(payload)
+        ? { publish, event: payload as Record<string, unknown> }
         : undefined;
     } catch (error) {
       this.#onError(error);

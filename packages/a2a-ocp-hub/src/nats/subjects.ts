@@ -8,8 +8,9 @@
  * | ------------------------------------- | ------------------- | ----------------------------------------------------------------------- |
  * | `ocp.<ws>.in.<agent>`                 | JetStream stream    | the durable inbox of one agent (stream `OCP_<ws>_IN_<agent>`); the      |
  * |                                       |                     | stream sequence is the agent's delivery sequence number                 |
- * | `ocp.<ws>.live.<agent>`               | core, per agent     | live copy of a committed delivery (header `Ocp-Seq`) for the hub the    |
- * |                                       |                     | agent is attached to right now                                          |
+ * | `ocp.<ws>.live.<agent>`               | core, per agent     | each stored delivery, republished by the inbox stream (header           |
+ * |                                       |                     | `Nats-Sequence`), and transient ones, for the hub the agent is attached |
+ * |                                       |                     | to right now                                                            |
  * | `ocp.<ws>.bcast`                      | core, per workspace | transient broadcasts (awareness, collective queries, custom, …)         |
  * | `ocp.<ws>.event.<t1>.<t2>…`           | core, per type      | `ocp.event.publish` by event type; subscriptions become NATS wildcards  |
  * |                                       |                     | (`*` → `*`, a final `**` → `>`)                                         |
@@ -32,7 +33,7 @@ export const WORKSPACE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 /** The workspace used when none is given. */
 export const DEFAULT_WORKSPACE = "default";
 
-/** Header of a live durable delivery: its sequence number in the recipient's inbox. */
+/** Header of a live durable delivery published by a hub of an earlier release (now the stream republishes it with `Nats-Sequence`). */
 export const SEQ_HEADER = "Ocp-Seq";
 /** Header naming the sender of a broadcast or event (never delivered back to it). */
 export const FROM_HEADER = "Ocp-From";

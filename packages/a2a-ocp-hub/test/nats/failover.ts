@@ -121,8 +121,12 @@ export function failoverTests(ctx: ClusterContext): void {
       },
     });
     await until(
-      () => received[0]!.some((m) => m.message.id === event.id),
-      "the event at the moved agent's new hub",
+      () =>
+        received[0]!.some(
+          (m) =>
+            m.message.type === "ocp.event.notification" && m.message.correlation_id === event.id,
+        ),
+      "the event's notification at the moved agent's new hub",
     );
   });
 }

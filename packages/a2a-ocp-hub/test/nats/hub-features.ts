@@ -1,4 +1,9 @@
-import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
+import {
+  createMessage,
+  publicKeyFromBase64,
+  signObject,
+  verifyObject,
+} from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { client, identity, accessNode as node, until } from "@ocp/testkit";
 import { type ClusterContext, transport } from "@ocp/testkit/nats";
@@ -88,7 +93,7 @@ export function hubFeatureTests(ctx: ClusterContext): void {
     expect(got(excludedFar, receipt.id)).toBe(false);
   });
 
-  it("routes ocp.event.publish by type subject to subscribers on other hubs (wildcards, filters), only them", async () => {
+  it("routes ocp.event.publish by type subject to subscribers on other hubs (wildcards, filters), only them, as their hub's signed notifications", async () => {
     const publisher = await ctx.join("publisher", 0);
     const wild = await ctx.join("wild", 1);
     const deep = await ctx.join("deep", 2);
@@ -129,8 +134,11 @@ export function hubFeatureTests(ctx: ClusterContext): void {
     const production = await publish("code.deployed", "production");
     const nested = await publish("code.review.done", "production");
     const other = await publish("bug.found", "production");
+    // §5.5.4 as on a single hub: subscribers get notifications, never the raw publish.
+    const notes = (r: typeof wild) =>
+      r.received.filter((m) => m.message.type === "ocp.event.notification");
     const ids = (r: typeof wild) =>
-      r.received.filter((m) => m.message.type === "ocp.event.publish").map((m) => m.message.id);
+      notes(r).map((m) => (m.message.payload as { ocpPublish: { id: string } }).ocpPublish.id);
     await until(() => ids(wild).length === 2, "wild gets code.deployed twice");
     await until(() => ids(deep).length === 3, "deep gets every code.** event once");
     await until(() => ids(filtered).length === 1, "filtered gets production only");
@@ -149,6 +157,77 @@ export function hubFeatureTests(ctx: ClusterContext): void {
     expect(ids(bystander)).toEqual([]);
     expect(ids(publisher)).toEqual([]);
     expect(other.durable).toBe(false);
+    for (const r of [wild, deep, filtered, bystander]) {
+      expect(r.received.filter((m) => m.message.type === "ocp.event.publish")).toEqual([]);
+    }
+    // Each notification: signed by the subscriber's own hub, for its subscription, carrying
+    // the publisher's signed publish and its payload as the event.
+    for (const [r, subscriptionId] of [
+      [wild, "w"],
+      [deep, "d"],
+      [filtered, "f"],
+    ] as const) {
+      const hub = r.client.hub!;
+      for (const note of notes(r)) {
+        expect(note.message.from).toBe(hub.id);
+        expect(verifyObject(JSON.parse(note.raw), publicKeyFromBase64(hub.publicKey)!)).toBe(true);
+        const payload = note.message.payload as {
+          subscriptionId: string;
+          event: { eventId: string };
+          ocpPublish: Record<string, unknown>;
+        };
+        expect(payload.subscriptionId).toBe(subscriptionId);
+        expect(note.message.correlation_id).toBe(payload.ocpPublish["id"]);
+        expect(verifyObject(payload.ocpPublish, publisher.id.publicKey)).toBe(true);
+        expect(payload.event.eventId).toBe(
+          (payload.ocpPublish["payload"] as { eventId: string }).eventId,
+        );
+      }
+    }
+  });
+
+  it("notifies once per matching subscription of one agent, each with its own subscriptionId (§5.5.4)", async () => {
+    const publisher = await ctx.join("multi-publisher", 2);
+    const subscriber = await ctx.join("multi-subscriber", 0);
+    for (const [subscriptionId, eventTypes] of [
+      ["exact", ["ops.alert"]],
+      ["wide", ["ops.*", "ops.**"]],
+    ] as const) {
+      await subscriber.client.send({
+        type: "ocp.event.subscribe",
+        to: "broadcast",
+        payload: { subscriptionId, eventTypes: [...eventTypes] },
+      });
+    }
+    const sent = await publisher.client.send({
+      type: "ocp.event.publish",
+      to: "broadcast",
+      payload: {
+        eventId: "alert-1",
+        eventType: "ops.alert",
+        eventData: {},
+        timestamp: new Date().toISOString(),
+        source: publisher.id.id,
+      },
+    });
+    const marker = await publisher.client.send({
+      type: "ocp.custom.marker",
+      to: subscriber.id.id,
+      payload: {},
+    });
+    await until(() => subscriber.received.some((m) => m.message.id === marker.id), "the marker");
+    await until(
+      () => subscriber.received.filter((m) => m.message.correlation_id === sent.id).length === 2,
+      "two notifications",
+    );
+    const forSent = subscriber.received.filter((m) => m.message.correlation_id === sent.id);
+    expect(forSent.map((m) => m.message.type)).toEqual([
+      "ocp.event.notification",
+      "ocp.event.notification",
+    ]);
+    expect(
+      forSent.map((m) => (m.message.payload as { subscriptionId: string }).subscriptionId).sort(),
+    ).toEqual(["exact", "wide"]);
   });
 
   it("answers a collective query asked on one hub with direct responses from agents on the others", async () => {

@@ -1,0 +1,231 @@
+/**
+ * Pipelined JetStream publishing for the store's commits: every publish goes
+ * out on the shared connection with a reply subject under one wildcard
+ * subscription, and its ack (`{"stream","seq","duplicate"}`) resolves it.
+ * `js.publish` of `@nats-io/jetstream` does the same through a request per
+ * message (a request object, an `Error` captured for its stack and a timer
+ * each); on a hub committing thousands of messages a second that is a
+ * visible share of its CPU (issue 18). Here one sweep bounds every
+ * outstanding ack by {@link NATS_REQUEST_TIMEOUT_MS}.
+ *
+ * A publish resolves only with JetStream's ack: the message is stored (file
+ * storage, on a majority of the stream's replicas). After a reconnect (a NATS
+ * node died), every publish still waiting is published again with its
+ * `Nats-Msg-Id`; when the stream reports the retry a duplicate, the first copy
+ * was stored and the retry resolves with its sequence number. While
+ * JetStream answers "unavailable" (503: no responders, a stream leader being
+ * elected), the publish is sent again every {@link NATS_PUBLISH_RETRY_MS}. A timeout
+ * ({@link NATS_REQUEST_TIMEOUT_MS} from the first publish), an error reply,
+ * a closed connection or no JetStream at all rejects it.
+ */
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
+import { OcpError } from "@ocp/types";
+import { NATS_PUBLISH_RETRY_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
+
+/** What JetStream answered to one publish. */
+export interface JsAck {
+  stream: string;
+  seq: number;
+  duplicate: boolean;
+}
+
+interface Outstanding {
+  resolve: (ack: JsAck) => void;
+  reject: (error: Error) => void;
+  deadline: number;
+  subject: string;
+  data: string | Uint8Array;
+  headers: MsgHdrs;
+  /** Published again after a reconnect. */
+  retried: boolean;
+}
+
+const decoder = new TextDecoder();
+
+/** Reads one reply of JetStream to a publish: the ack, or the error it stands for. */
+export function parseJsAck(msg: Pick<Msg, "data" | "headers">): JsAck | Error {
+  const code = msg.headers?.code ?? 0;
+  if (msg.data.length === 0) {
+    return code === 503
+      ? new OcpError("store_failed", "JetStream is not available (no responders)", {
+          details: { status: 503 },
+        })
+      : new OcpError("store_failed", `JetStream answered an empty reply (status ${code})`);
+  }
+  let reply: unknown;
+  try {
+    reply = JSON.parse(decoder.decode(msg.data));
+  } catch {
+    return new OcpError("store_failed", "JetStream answered with something other than JSON");
+  }
+  const r = (typeof reply === "object" && reply !== null ? reply : {}) as Record<string, unknown>;
+  const error = r["error"] as
+    | { code?: unknown; description?: unknown; err_code?: unknown }
+    | undefined;
+  if (error !== undefined) {
+    return new OcpError(
+      "store_failed",
+      `JetStream refused the publish: ${String(error.description ?? "unknown error")}`,
+      { details: { errCode: error.err_code, status: error.code } },
+    );
+  }
+  const seq = r["seq"];
+  if (typeof r["stream"] !== "string" || !Number.isSafeInteger(seq) || (seq as number) < 1) {
+    return new OcpError("store_failed", "JetStream answered an ack without stream and seq");
+  }
+  return { stream: r["stream"], seq: seq as number, duplicate: r["duplicate"] === true };
+}
+
+export class JsPublisher {
+  readonly #nc: NatsConnection;
+  readonly #prefix: string;
+  readonly #outstanding = new Map<number, Outstanding>();
+  readonly #timeoutMs: number;
+  #next = 0;
+  #sweep: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(nc: NatsConnection, timeoutMs = NATS_REQUEST_TIMEOUT_MS) {
+    this.#nc = nc;
+    this.#timeoutMs = timeoutMs;
+    this.#prefix = `${createInbox()}.`;
+    nc.subscribe(`${this.#prefix}*`, {
+      callback: (error, msg) => {
+        if (error !== null) return this.#failAll(error);
+        this.#settle(msg);
+      },
+    });
+    // A lost connection loses the acks on it: once reconnected (to another node of the
+    // cluster), what still waits is published again with the same `Nats-Msg-Id`.
+    (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === "reconnect") this.#republish();
+      }
+    })().catch(() => undefined);
+    // The connection's end rejects every publish still waiting for its ack.
+    nc.closed().then(
+      (error) => this.#failAll(error ?? new OcpError("store_failed", "the NATS connection closed")),
+      () => undefined,
+    );
+  }
+
+  /** Acks outstanding now. */
+  get outstanding(): number {
+    return this.#outstanding.size;
+  }
+
+  /**
+   * Publishes `data` to `subject` (a stream's subject); resolves with the
+   * ack. Publishes go out in call order on the connection, so a stream
+   * stores them in that order.
+   */
+  publish(subject: string, data: string | Uint8Array, headers: MsgHdrs): Promise<JsAck> {
+    if (this.#closed) {
+      return Promise.reject(new OcpError("store_failed", "the JetStream publisher is closed"));
+    }
+    const id = this.#next++;
+    return new Promise<JsAck>((resolve, reject) => {
+      const deadline = Date.now() + this.#timeoutMs;
+      const retried = false;
+      this.#outstanding.set(id, { resolve, reject, deadline, subject, data, headers, retried });
+      try {
+        this.#nc.publish(subject, data, { reply: `${this.#prefix}${id}`, headers });
+      } catch (error) {
+        this.#outstanding.delete(id);
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      this.#arm();
+    });
+  }
+
+  /** Rejects whatever still waits; later publishes are refused. */
+  close(): void {
+    this.#closed = true;
+    this.#failAll(new OcpError("store_failed", "the JetStream publisher is closed"));
+  }
+
+  #settle(msg: Msg): void {
+    const token = msg.subject.slice(this.#prefix.length);
+    const id = /^[0-9]{1,15}$/.test(token) ? Number(token) : -1;
+    const waiting = this.#outstanding.get(id);
+    if (waiting === undefined) return; // Timed out already, or not ours.
+    const ack = parseJsAck(msg);
+    if (ack instanceof Error && unavailable(ack) && this.#retryLater(id, waiting)) return;
+    this.#outstanding.delete(id);
+    if (ack instanceof Error) waiting.reject(ack);
+    // A retry reported as a duplicate: the first copy was stored (at `seq`) before its ack got lost.
+    else waiting.resolve(waiting.retried ? { ...ack, duplicate: false } : ack);
+  }
+
+  /**
+   * JetStream is unavailable for the moment (no responders, a stream leader
+   * being elected): publishes `id` again after {@link NATS_PUBLISH_RETRY_MS}
+   * while its deadline allows; false when it does not.
+   */
+  #retryLater(id: number, waiting: Outstanding): boolean {
+    if (Date.now() + NATS_PUBLISH_RETRY_MS >= waiting.deadline) return false;
+    waiting.retried = true;
+    const timer = setTimeout(() => {
+      if (this.#outstanding.get(id) !== waiting) return;
+      try {
+        const reply = `${this.#prefix}${id}`;
+        this.#nc.publish(waiting.subject, waiting.data, { reply, headers: waiting.headers });
+      } catch {
+        // The sweep fails it at its deadline.
+      }
+    }, NATS_PUBLISH_RETRY_MS);
+    timer.unref();
+    return true;
+  }
+
+  /** Publishes again everything still waiting for its ack (after a reconnect). */
+  #republish(): void {
+    for (const [id, waiting] of this.#outstanding) {
+      waiting.retried = true;
+      try {
+        this.#nc.publish(waiting.subject, waiting.data, {
+          reply: `${this.#prefix}${id}`,
+          headers: waiting.headers,
+        });
+      } catch {
+        // Lost again: the sweep fails it at its deadline.
+      }
+    }
+  }
+
+  /** One timer for every outstanding ack, running only while some wait. */
+  #arm(): void {
+    if (this.#sweep !== undefined) return;
+    const tick = Math.max(10, Math.min(1000, Math.floor(this.#timeoutMs / 4)));
+    this.#sweep = setInterval(() => {
+      const now = Date.now();
+      for (const [id, waiting] of this.#outstanding) {
+        // Insertion order is publish order, so deadlines ascend.
+        if (waiting.deadline > now) break;
+        this.#outstanding.delete(id);
+        waiting.reject(
+          new OcpError("store_failed", `JetStream did not ack within ${this.#timeoutMs} ms`),
+        );
+      }
+      if (this.#outstanding.size === 0) {
+        clearInterval(this.#sweep);
+        this.#sweep = undefined;
+      }
+    }, tick);
+    this.#sweep.unref();
+  }
+
+  #failAll(error: Error): void {
+    const waiting = [...this.#outstanding.values()];
+    this.#outstanding.clear();
+    if (this.#sweep !== undefined) clearInterval(this.#sweep);
+    this.#sweep = undefined;
+    for (const w of waiting) w.reject(error);
+  }
+}
+
+/** JetStream answered "not now" (status 503): worth publishing again shortly. */
+function unavailable(error: Error): boolean {
+  return error instanceof OcpError && error.details["status"] === 503;
+}
