@@ -152,7 +152,12 @@ describe("fitPart", () => {
     expect(part!.content).toContain("gamma lease renewal");
     expect(part!.tokens).toBe(countTokens(part!.content));
     expect(part!.tokens).toBeLessThanOrEqual(16);
-    expect(text.split("\n").slice(part!.start - 10, part!.end - 9).join("\n")).toBe(part!.content);
+    expect(
+      text
+        .split("\n")
+        .slice(part!.start - 10, part!.end - 9)
+        .join("\n"),
+    ).toBe(part!.content);
   });
 
   it("refuses budgets under the smallest part and text that is only blank", () => {
