@@ -5,6 +5,7 @@ import { killGroup } from "@ocp/transport-stdio/process";
 import {
   type ConformanceReport,
   fixtureCommand,
+  type HttpMisbehaveMode,
   type MisbehaveMode,
   type RunOptions,
   runConformance,
@@ -48,7 +49,7 @@ export function runStdio(
 
 /** Starts the fixture as an HTTP server child on 127.0.0.1 and reads its URL. */
 export async function startHttpFixture(
-  mode?: MisbehaveMode,
+  mode?: MisbehaveMode | HttpMisbehaveMode,
 ): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const { command, args } = fixtureCommand(
     ...(mode === undefined ? [] : ["--misbehave", mode]),
@@ -74,7 +75,7 @@ export async function startHttpFixture(
 }
 
 export async function runHttp(
-  mode?: MisbehaveMode,
+  mode?: MisbehaveMode | HttpMisbehaveMode,
   options: RunOptions = FAST,
 ): Promise<ConformanceReport> {
   const server = await startHttpFixture(mode);
