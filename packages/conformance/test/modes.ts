@@ -9,7 +9,7 @@ export const EXPECTED: Record<MisbehaveMode, { check: string; stdio: RegExp; htt
   },
   "silent-on-mismatch": {
     check: "version-mismatch",
-    stdio: /^H3: silent for 5000 ms after a handshake of ocp\/99\.0/,
+    stdio: /^H3: silent for 10000 ms after a handshake of ocp\/99\.0/,
   },
   "bad-score": {
     check: "frame-validity",
@@ -64,8 +64,8 @@ export const EXPECTED: Record<MisbehaveMode, { check: string; stdio: RegExp; htt
   "hang-on-shutdown": {
     check: "shutdown-clean",
     stdio:
-      /^R2: still running 1500 ms after shutdown; (it exited only when its stdin was closed|its process group was killed)$/,
-    http: /^R2: still running 1500 ms after shutdown; no answer$/,
+      /^R2: still running 4000 ms after shutdown; (it exited only when its stdin was closed|its process group was killed)$/,
+    http: /^R2: still running 4000 ms after shutdown; no answer$/,
   },
 };
 
