@@ -1,12 +1,18 @@
 #!/usr/bin/env node
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ConsentStore, compose, Host } from "@ocp/host";
+import { COMPOSE_PREAMBLE, ConsentStore, compose, countTokens, Host } from "@ocp/host";
 import { FRAME_KINDS, type FrameKind, isOcpError } from "@ocp/types";
-import { type Config, loadConfig, type ProviderEntry, parseProviderFlag } from "./config.js";
+import {
+  type Config,
+  loadConfig,
+  type ProviderEntry,
+  parseProviderFlag,
+  parseStdioArgv,
+} from "./config.js";
 import { askConsent } from "./consent-prompt.js";
 import { describeProviders, renderJson, renderText } from "./report.js";
 
@@ -14,6 +20,7 @@ const HELP = `ocp-demo-host — ask Open Context Protocol providers for context 
 
 Usage:
   ocp-demo-host [options] QUESTION...
+  ocp-demo-host [options] QUESTION... -- ID=COMMAND [ARG...]
 
 Reads providers from ocp.config.json (or --config FILE) and from --stdio /
 --http flags, handshakes with all, shows each one's identity and data flow,
@@ -24,33 +31,58 @@ used, what was dropped and why, and per-provider latency and tokens.
 
 Options:
   --config FILE        providers file (default ./ocp.config.json when present)
-  --stdio ID=CMD       add a stdio provider: ID=COMMAND ARG... (split on spaces)
+  --stdio ID=CMD       add a stdio provider: ID=COMMAND ARG..., split into words
+                       like a shell does: quote a path with spaces,
+                       --stdio 'docs=node "/my docs/cli.js"'
+  -- ID=COMMAND ARG... after every option and the question: one more stdio
+                       provider whose command and arguments are taken verbatim,
+                       one per argument, never split (any path works)
   --http ID=URL        add an HTTP provider (https://, or http:// on loopback)
   --grant ID           consent to egress provider ID without asking (repeatable)
   --consent-file FILE  where consent receipts live (default .ocp/consent.jsonl)
-  --max-tokens N       budget of the composed section, o200k tokens (default 2000)
+  --max-tokens N       budget of the composed section, o200k tokens (default 2000);
+                       each provider is asked for this less the room the fences
+                       and preamble take (64 per frame asked), at least half
   --max-frames N       frames asked of each provider (default 8)
   --kinds LIST         frame kinds to ask for, comma-separated (default: any)
   --anchor URI         an open file or symbol to boost (repeatable)
-  --timeout MS         per-provider timeout (default from the host: 5000)
+  --timeout MS         per-provider timeout (default 10000, or the config's timeoutMs)
   --json               print one JSON document on stdout instead of the report
   -h, --help           print this help and exit
+  -v, --version        print the version and exit
 
 On a terminal, an egress provider without consent is asked about; elsewhere
 it is left out (reported as consent_required) unless --grant names it.
 Ctrl-C during a query shuts every provider down before exiting (status 130).
 
-Exit status: 0 when the question was answered (even with failed providers),
-1 when no provider could be started, 2 on bad usage.
+Exit status: 0 when at least one provider answered (even if others failed),
+1 when no provider could be started, 2 on bad usage, 3 when providers were
+started but none answered (every one failed, timed out, was refused consent,
+or was dropped for breaking the protocol), 130 when interrupted.
 
 Config file:
   { "providers": [
-      { "id": "docs", "stdio": { "command": "ocp-demo-provider", "args": ["docs"] } },
+      { "id": "docs", "stdio": { "command": "ocp-demo-provider", "args": ["my docs"] } },
       { "id": "wiki", "http": { "url": "https://wiki.example/ocp", "tokenEnv": "WIKI_TOKEN" } } ],
-    "consentFile": ".ocp/consent.jsonl", "timeoutMs": 5000 }`;
+    "consentFile": ".ocp/consent.jsonl", "timeoutMs": 10000 }
+  Arguments in "args" are passed verbatim: paths with spaces need no quoting.`;
 
 const DEFAULT_MAX_TOKENS = 2000;
 const DEFAULT_MAX_FRAMES = 8;
+/** Tokens kept, per frame asked, for its fence markers (cite, title, uri, provenance). */
+const FENCE_ALLOWANCE = 64;
+/** Exit status when providers were started but none of them answered. */
+const EXIT_NO_ANSWER = 3;
+
+/**
+ * What each provider is asked for: the composed section's budget less the
+ * preamble and a fence allowance per frame, so what a provider fills its
+ * budget with still fits once fenced; never less than half the budget.
+ */
+function providerBudget(maxTokens: number, maxFrames: number): number {
+  const room = maxTokens - countTokens(`${COMPOSE_PREAMBLE}\n`) - FENCE_ALLOWANCE * maxFrames;
+  return Math.max(Math.ceil(maxTokens / 2), room);
+}
 
 class UsageError extends Error {}
 
@@ -79,7 +111,9 @@ function parse() {
       timeout: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
     },
+    tokens: true,
   });
 }
 
@@ -106,12 +140,25 @@ async function addProvider(host: Host, entry: ProviderEntry): Promise<void> {
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parse();
+  const { values, tokens } = parse();
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const question = positionals.join(" ").trim();
+  if (values.version) {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    process.stdout.write(`${(pkg as { version: string }).version}\n`);
+    return 0;
+  }
+  // Words before `--` are the question; after it, one verbatim stdio provider.
+  const end = tokens.find((t) => t.kind === "option-terminator")?.index ?? Number.POSITIVE_INFINITY;
+  const words = tokens.filter((t) => t.kind === "positional");
+  const question = words
+    .filter((t) => t.index < end)
+    .map((t) => t.value)
+    .join(" ")
+    .trim();
+  const afterDashes = words.filter((t) => t.index > end).map((t) => t.value);
   if (question === "") throw new UsageError("a QUESTION is required");
   const maxTokens = positiveInt("max-tokens", values["max-tokens"], DEFAULT_MAX_TOKENS);
   const maxFrames = positiveInt("max-frames", values["max-frames"], DEFAULT_MAX_FRAMES);
@@ -131,6 +178,7 @@ async function main(): Promise<number> {
     ...config.providers,
     ...(values.stdio ?? []).map((v) => parseProviderFlag("stdio", v)),
     ...(values.http ?? []).map((v) => parseProviderFlag("http", v)),
+    ...(end === Number.POSITIVE_INFINITY ? [] : [parseStdioArgv(afterDashes)]),
   ];
   if (entries.length === 0) throw new UsageError("no providers: use --config, --stdio or --http");
 
@@ -164,10 +212,14 @@ async function main(): Promise<number> {
       log("no provider could be started");
       return 1;
     }
-    if (!values.json) process.stderr.write(`${describeProviders(host.list())}\n\n`);
-
     const grants = new Set(values.grant ?? []);
     const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+    // The report on stdout shows the providers; on a terminal that is about to
+    // be asked for consent, show them first (on stderr, with the question).
+    const asking = host.list().some((p) => p.consent === "required" && !grants.has(p.id));
+    if (!values.json && interactive && asking) {
+      process.stderr.write(`${describeProviders(host.list())}\n\n`);
+    }
     const grantedBy = `${userInfo().username} (ocp-demo-host)`;
     for (const listing of host.list().filter((p) => p.consent === "required")) {
       const whatLeaves = host.whatLeaves(listing.id);
@@ -193,7 +245,7 @@ async function main(): Promise<number> {
         kinds: kinds as FrameKind[],
         anchors: values.anchor ?? [],
         max_frames: maxFrames,
-        max_tokens: maxTokens,
+        max_tokens: providerBudget(maxTokens, maxFrames),
       },
       { signal: aborter.signal },
     );
@@ -201,6 +253,10 @@ async function main(): Promise<number> {
     const composition = compose(fanOut, { maxTokens });
     const report = { question, providers: host.list(), fanOut, composition };
     process.stdout.write(values.json ? renderJson(report) : renderText(report));
+    if (!fanOut.usage.some((u) => u.outcome === "ok")) {
+      log("no provider answered");
+      return EXIT_NO_ANSWER;
+    }
     return 0;
   } finally {
     const shutdown = await host.shutdown();

@@ -84,28 +84,87 @@ export async function loadConfig(path: string): Promise<Config> {
 }
 
 /**
- * `ID=COMMAND ARG…` from `--stdio` (split on spaces; use a config file for
- * arguments that contain spaces) or `ID=URL` from `--http`.
+ * Splits a command line the way a POSIX shell splits words, without running
+ * anything: whitespace separates words, `'…'` keeps everything literally,
+ * `"…"` keeps everything but `\"` and `\\`, and a backslash outside quotes
+ * escapes the next character. So `node "/my docs/cli.js"` is two words.
  */
-export function parseProviderFlag(kind: "stdio" | "http", value: string): ProviderEntry {
-  const eq = value.indexOf("=");
-  if (eq <= 0 || eq === value.length - 1) {
-    throw new OcpError(
-      "usage",
-      `--${kind} takes ID=${kind === "stdio" ? "COMMAND [ARG…]" : "URL"}, not "${value}"`,
-    );
+export function splitCommand(text: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "'" || c === '"') {
+      const close = c === "'" ? text.indexOf("'", i + 1) : closingDoubleQuote(text, i + 1);
+      if (close === -1) throw new OcpError("usage", `unterminated ${c} in "${text}"`);
+      const inner = text.slice(i + 1, close);
+      word += c === "'" ? inner : inner.replace(/\\(["\\])/g, "$1");
+      inWord = true;
+      i = close;
+    } else if (c === "\\") {
+      if (i + 1 >= text.length) throw new OcpError("usage", `trailing backslash in "${text}"`);
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
   }
-  const id = value.slice(0, eq);
-  const rest = value.slice(eq + 1).trim();
-  const candidate =
-    kind === "stdio"
-      ? (() => {
-          const [command, ...args] = rest.split(/\s+/);
-          return { id, stdio: { command, args } };
-        })()
-      : { id, http: { url: rest } };
+  if (inWord) words.push(word);
+  return words;
+}
+
+function closingDoubleQuote(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+function validEntry(flag: string, value: string, candidate: unknown): ProviderEntry {
   const parsed = ProviderEntrySchema.safeParse(candidate);
   if (!parsed.success)
-    throw new OcpError("usage", `--${kind} ${value}: ${describeIssues(parsed.error)}`);
+    throw new OcpError("usage", `${flag} ${value}: ${describeIssues(parsed.error)}`);
   return parsed.data;
+}
+
+function splitId(flag: string, value: string, what: string): [string, string] {
+  const eq = value.indexOf("=");
+  if (eq <= 0 || eq === value.length - 1) {
+    throw new OcpError("usage", `${flag} takes ID=${what}, not "${value}"`);
+  }
+  return [value.slice(0, eq), value.slice(eq + 1)];
+}
+
+/**
+ * `ID=COMMAND ARG…` from `--stdio` (split into words like a shell does, so
+ * quote a path with spaces: `docs=node "/my docs/cli.js"`; see
+ * {@link splitCommand}) or `ID=URL` from `--http`.
+ */
+export function parseProviderFlag(kind: "stdio" | "http", value: string): ProviderEntry {
+  const [id, rest] = splitId(`--${kind}`, value, kind === "stdio" ? "COMMAND [ARG…]" : "URL");
+  if (kind === "http") return validEntry("--http", value, { id, http: { url: rest.trim() } });
+  const [command, ...args] = splitCommand(rest);
+  if (command === undefined) {
+    throw new OcpError("usage", `--stdio takes ID=COMMAND [ARG…], not "${value}"`);
+  }
+  return validEntry("--stdio", value, { id, stdio: { command, args } });
+}
+
+/**
+ * The provider after `--`: `ID=COMMAND` then its arguments, each taken
+ * verbatim (no splitting, no quoting), so any path works.
+ */
+export function parseStdioArgv(argv: readonly string[]): ProviderEntry {
+  const [first, ...args] = argv;
+  const shown = argv.join(" ");
+  if (first === undefined) throw new OcpError("usage", "-- must be followed by ID=COMMAND [ARG…]");
+  const [id, command] = splitId("--", first, "COMMAND [ARG…]");
+  return validEntry("--", shown, { id, stdio: { command, args } });
 }

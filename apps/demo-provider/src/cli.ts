@@ -5,7 +5,6 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { serveStdio } from "@ocp/transport-stdio";
 import { progressBar } from "./progress.js";
-import { DemoProvider } from "./provider.js";
 
 const HELP = `ocp-demo-provider — an Open Context Protocol (ocp/1.0-draft) provider over a directory tree
 
@@ -83,6 +82,7 @@ async function main(): Promise<void> {
 
   // Loaded only now: the BPE tables make this import the slow part of a start.
   const { Corpus } = await import("./corpus.js");
+  const { DemoProvider } = await import("./provider.js");
   const bar = values.quiet ? undefined : progressBar();
   const started = Date.now();
   const corpus = await Corpus.build(roots, { onProgress: (p) => bar?.update(p) });

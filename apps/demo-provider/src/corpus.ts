@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile, stat } from "node:fs/promises";
+import { dirname, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FrameKind } from "@ocp/types";
 import MiniSearch from "minisearch";
@@ -75,6 +75,19 @@ function processTerm(term: string): string | null {
   return STOP_WORDS.has(lower) ? null : stem(lower);
 }
 
+/**
+ * The search terms of `text` as the index sees them (identifiers split, stop
+ * words dropped, stemmed): what {@link fitPart} scores lines by.
+ */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const token of tokenize(text)) {
+    const term = processTerm(token);
+    if (term !== null) out.push(term);
+  }
+  return out;
+}
+
 /** Splits identifiers as well as words: `backoff_ms` and `retryPolicy` match `backoff`, `retry`. */
 function tokenize(text: string): string[] {
   const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -85,6 +98,26 @@ function tokenize(text: string): string[] {
     if (parts.length > 1) out.push(...parts);
   }
   return out;
+}
+
+/**
+ * The provider's root: the deepest folder holding every root (a file root
+ * counts as its folder), so paths are cited relative to it — nine package
+ * READMEs read `host/README.md`, `types/README.md`, …, not nine `README.md`.
+ */
+export async function commonRoot(roots: readonly string[]): Promise<string> {
+  const dirs: string[] = [];
+  for (const root of roots) {
+    const path = resolve(root);
+    dirs.push((await stat(path)).isDirectory() ? path : dirname(path));
+  }
+  let common = dirs[0] ?? process.cwd();
+  for (const dir of dirs.slice(1)) {
+    while (common !== dirname(common) && relative(common, dir).startsWith("..")) {
+      common = dirname(common);
+    }
+  }
+  return common;
 }
 
 /**
@@ -120,8 +153,11 @@ export class Corpus {
   /** Indexes every file under `roots` (directories or files). */
   static async build(roots: readonly string[], options: BuildOptions = {}): Promise<Corpus> {
     const found: FoundFile[] = [];
+    const base = await commonRoot(roots);
     for (const root of roots) {
-      found.push(...(await walk(resolve(root), { onSkip: options.onSkip })));
+      for (const file of await walk(resolve(root), { onSkip: options.onSkip })) {
+        found.push({ ...file, relpath: relative(base, file.path).split(sep).join("/") });
+      }
     }
     const entries: Entry[] = [];
     const seen = new Set<string>();

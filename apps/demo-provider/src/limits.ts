@@ -26,3 +26,15 @@ export const MAX_CANDIDATES = 200;
 
 /** Score multiplier for frames from an anchored file, before normalisation. */
 export const ANCHOR_BOOST = 1.5;
+
+/**
+ * A section over the budget left is cut to its best-fitting part only when at
+ * least this many tokens are left; smaller scraps are not worth a frame.
+ */
+export const MIN_PART_TOKENS = 16;
+
+/** Sections tried for a part per query (each try tokenizes the section's lines). */
+export const MAX_PART_ATTEMPTS = 8;
+
+/** A part smaller than this (a lone heading, a brace) is not served. */
+export const MIN_PART_CONTENT_TOKENS = 8;

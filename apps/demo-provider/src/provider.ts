@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type Capabilities,
   type ContextFrame,
@@ -10,7 +11,8 @@ import {
   type QueryOptions,
 } from "@ocp/types";
 import type { Corpus, Entry } from "./corpus.js";
-import { ANCHOR_BOOST } from "./limits.js";
+import { fitPart, type Part } from "./fit.js";
+import { ANCHOR_BOOST, MAX_PART_ATTEMPTS, MIN_PART_TOKENS } from "./limits.js";
 
 /** The kinds this provider serves. */
 export const SERVED_KINDS: readonly FrameKind[] = ["doc", "symbol", "snippet"];
@@ -26,30 +28,55 @@ function normalise(score: number, best: number): number {
   return best <= 0 ? 0 : Math.round((score / best) * 10_000) / 10_000;
 }
 
-function citation(entry: Entry): string {
-  const name = entry.relpath.slice(entry.relpath.lastIndexOf("/") + 1);
-  return entry.start === entry.end
-    ? `${name} L${entry.start}`
-    : `${name} L${entry.start}-${entry.end}`;
+/** What one frame serves: a whole entry, or the part of it that fits. */
+interface Served {
+  readonly id: string;
+  readonly start: number;
+  readonly end: number;
+  readonly content: string;
+  readonly digest: string;
+  readonly tokens: number;
 }
 
-function toFrame(entry: Entry, score: number, providerName: string): ContextFrame {
-  const range = `L${entry.start}-${entry.end}`;
+function whole(entry: Entry): Served {
+  return entry;
+}
+
+function partOf(entry: Entry, part: Part): Served {
   return {
-    id: entry.id,
+    id: entry.id.replace(/#L\d+-\d+$/, `#L${part.start}-${part.end}`),
+    start: part.start,
+    end: part.end,
+    content: part.content,
+    digest: `sha256:${createHash("sha256").update(part.content, "utf8").digest("hex")}`,
+    tokens: part.tokens,
+  };
+}
+
+/** `docs/guide.md L10-42`: the path relative to the provider's root, and the lines. */
+function citation(entry: Entry, served: Served): string {
+  return served.start === served.end
+    ? `${entry.relpath} L${served.start}`
+    : `${entry.relpath} L${served.start}-${served.end}`;
+}
+
+function toFrame(entry: Entry, served: Served, score: number, providerName: string): ContextFrame {
+  const cut = served.start !== entry.start || served.end !== entry.end;
+  return {
+    id: served.id,
     kind: entry.kind,
-    title: entry.title,
-    content: entry.content,
+    title: cut ? `${entry.title} (L${served.start}-${served.end})` : entry.title,
+    content: served.content,
     uri: entry.uri,
     score,
-    token_cost: entry.tokens,
+    token_cost: served.tokens,
     recorded_at: entry.recordedAt,
     provenance: [
       {
         type: "file",
         uri: entry.uri,
-        range,
-        digest: entry.digest,
+        range: `L${served.start}-${served.end}`,
+        digest: served.digest,
         method:
           entry.kind === "doc"
             ? "markdown-section"
@@ -59,7 +86,7 @@ function toFrame(entry: Entry, score: number, providerName: string): ContextFram
         by: providerName,
       },
     ],
-    citation_label: citation(entry),
+    citation_label: citation(entry, served),
     relations: [],
   };
 }
@@ -106,16 +133,37 @@ export class DemoProvider implements ContextProvider {
     const best = hits[0]?.score ?? 0;
     const frames: ContextFrame[] = [];
     let tokens = 0;
+    let cuts = 0;
+    let cut = false;
     for (const hit of hits) {
       if (frames.length >= query.max_frames) break;
-      if (tokens + hit.entry.tokens > query.max_tokens) continue;
-      tokens += hit.entry.tokens;
-      frames.push(toFrame(hit.entry, normalise(hit.score, best), this.info.name));
+      const left = query.max_tokens - tokens;
+      let served: Served | undefined;
+      if (hit.entry.tokens <= left) served = whole(hit.entry);
+      else if (left >= MIN_PART_TOKENS && cuts < MAX_PART_ATTEMPTS) {
+        cuts++;
+        const part = fitPart(hit.entry.content, hit.entry.start, left, text);
+        if (part) {
+          served = partOf(hit.entry, part);
+          cut = true;
+        }
+      }
+      if (served === undefined) continue;
+      tokens += served.tokens;
+      frames.push(toFrame(hit.entry, served, normalise(hit.score, best), this.info.name));
     }
+    if (frames.length === 0 && hits.length > 0 && query.max_tokens > 0 && query.max_frames > 0) {
+      const smallest = Math.min(...hits.map((hit) => hit.entry.tokens));
+      throw new OcpError(
+        "budget_unsatisfiable",
+        `no frame fits in max_tokens ${query.max_tokens}: the smallest of ${hits.length} matching frames costs ${smallest} tokens, and no part of one fits (parts are at least ${MIN_PART_TOKENS} tokens)`,
+      );
+    }
+    // A section cut to a part is truncated too: some of its lines did not fit.
     const dropped = hits.length - frames.length;
     return dropped > 0
       ? { frames, truncated: true, dropped_estimate: dropped }
-      : { frames, truncated: false };
+      : { frames, truncated: cut };
   }
 
   async shutdown(): Promise<void> {}

@@ -51,7 +51,7 @@ describe("ocp-demo-provider over stdio", () => {
       max_tokens: 500,
     });
     expect(result.frames.length).toBeGreaterThan(0);
-    expect(result.frames[0]?.citation_label).toBe("guide.md L5-9");
+    expect(result.frames[0]?.citation_label).toBe("docs/guide.md L5-9");
     for (const frame of result.frames) {
       const provenance = frame.provenance[0]!;
       const [, start, end] = /^L(\d+)-(\d+)$/.exec(provenance.range!)!.map(Number);

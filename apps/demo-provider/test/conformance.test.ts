@@ -18,7 +18,13 @@ let url: string;
 interface InspectReport {
   conformant: boolean;
   checks: Array<{ name: string; status: string; evidence: string }>;
+  probe?: {
+    max_tokens: number;
+    frames: Array<{ token_cost: number; citation_label?: string }>;
+  };
 }
+
+const repo = fileURLToPath(new URL("../../../", import.meta.url));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ocp-demo-conformance-"));
@@ -73,6 +79,33 @@ describe("ocp-inspect --strict against the demo provider's CLI", () => {
     expectConformant(stdout);
   });
 
+  it("with --max-tokens 600 over this repository's README and docs: conformant, with cited frames", async () => {
+    const { stdout } = await run(process.execPath, [
+      inspect,
+      "stdio",
+      "--strict",
+      "--json",
+      "--max-tokens",
+      "600",
+      "--query",
+      "How is consent for an egress provider recorded and revoked?",
+      "--",
+      process.execPath,
+      cli,
+      "--quiet",
+      join(repo, "README.md"),
+      join(repo, "docs"),
+    ]);
+    expectConformant(stdout);
+    const { probe } = JSON.parse(stdout) as InspectReport;
+    expect(probe?.max_tokens).toBe(600);
+    expect(probe?.frames.length).toBeGreaterThan(0);
+    expect(probe!.frames.reduce((n, f) => n + f.token_cost, 0)).toBeLessThanOrEqual(600);
+    for (const frame of probe!.frames) {
+      expect(frame.citation_label).toMatch(/^(README\.md|docs\/[\w./-]+) L\d+(-\d+)?$/);
+    }
+  });
+
   it("is conformant over HTTP", async () => {
     const { stdout } = await run(process.execPath, [
       inspect,
@@ -84,5 +117,10 @@ describe("ocp-inspect --strict against the demo provider's CLI", () => {
       url,
     ]);
     expectConformant(stdout);
+    const report = JSON.parse(stdout) as InspectReport;
+    // R1 is probed over HTTP too: five malformed requests, each a 4xx bad_request.
+    expect(report.checks.find((c) => c.name === "malformed-input-tolerance")?.evidence).toMatch(
+      /^refused 5 malformed requests with well-formed bad_request errors \(HTTP 400\)/,
+    );
   });
 });

@@ -87,7 +87,7 @@ describe("DemoProvider.query", () => {
       expect(provenance?.digest).toBe(
         `sha256:${createHash("sha256").update(served).digest("hex")}`,
       );
-      expect(frame.citation_label).toMatch(/^[\w.-]+ L\d+(-\d+)?$/);
+      expect(frame.citation_label).toMatch(/^[\w./-]+ L\d+(-\d+)?$/);
       expect(Number.isNaN(Date.parse(frame.recorded_at!))).toBe(false);
     }
   });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 /**
  * `ocp-hub`: runs an {@link OCPHub}. Prints the URL it listens on as the
  * first line of stdout (`ws://127.0.0.1:PORT/`), logs to stderr, and shuts
@@ -68,6 +69,7 @@ Options:
   --dashboard-show-all   also show the content of workspace and private knowledge
                          nodes (default: only public and team nodes show content)
   -h, --help             show this help
+  -v, --version          print the version and exit
 
 Who may join: without --allow, registration is OPEN — any agent with a valid
 self-signed profile may join, and the first key the hub sees for an agent id is
@@ -122,6 +124,7 @@ const OptionsSchema = z.object({
   "messages-per-minute": PositiveInt.optional(),
   "broadcasts-per-minute": PositiveInt.optional(),
   help: z.boolean().default(false),
+  version: z.boolean().default(false),
   dashboard: z.boolean().default(false),
   "dashboard-host": z.string().min(1).default("127.0.0.1"),
   "dashboard-port": z.coerce.number().int().min(0).max(65_535).default(0),
@@ -159,6 +162,7 @@ async function main(): Promise<void> {
         "messages-per-minute": { type: "string" },
         "broadcasts-per-minute": { type: "string" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
         dashboard: { type: "boolean" },
         "dashboard-host": { type: "string" },
         "dashboard-port": { type: "string" },
@@ -188,6 +192,11 @@ async function main(): Promise<void> {
   const o = parsed.data;
   if (o.help) {
     process.stdout.write(HELP);
+    return;
+  }
+  if (o.version) {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    process.stdout.write(`${(pkg as { version: string }).version}\n`);
     return;
   }
   if (o.nats === undefined && (o.workspace !== undefined || o["nats-replicas"] !== undefined)) {

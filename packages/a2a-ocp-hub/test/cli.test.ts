@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,17 @@ describe("ocp-hub CLI", () => {
     expect(help).toContain("--db FILE");
     expect(help).toContain("ocp-hub.sqlite");
   });
+
+  it("--version prints the package version and exits 0", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    for (const flag of ["--version", "-v"]) {
+      expect(execFileSync(process.execPath, [CLI, flag], { encoding: "utf8" })).toBe(
+        `${pkg.version}\n`,
+      );
+    }
+  }, 30_000);
 
   it("refuses an invalid option value with exit code 2", () => {
     expect(() =>

@@ -5,10 +5,10 @@ export const USAGE = `ocp-inspect — probe an Open Context Protocol (ocp/1.0-dr
 the conformance suite against it.
 
 usage:
-  ocp-inspect stdio [--query Q] [--json] [--strict] [--timeout MS] -- PROGRAM [ARGS…]
-  ocp-inspect http  [--query Q] [--json] [--strict] [--timeout MS] URL
+  ocp-inspect stdio [--query Q] [--max-tokens N] [--json] [--strict] [--timeout MS] -- PROGRAM [ARGS…]
+  ocp-inspect http  [--query Q] [--max-tokens N] [--json] [--strict] [--timeout MS] URL
   ocp-inspect host  [--json]
-  ocp-inspect --help
+  ocp-inspect --help | --version
 
 commands:
   stdio   spawn PROGRAM ARGS… (after --) as a provider speaking NDJSON on stdio
@@ -20,11 +20,15 @@ options:
   --query Q     the goal of the probe query; its frames are printed (title,
                 score, token cost, citation) and every frame check uses them.
                 Default: the reference's probe, "conformance probe: …"
+  --max-tokens N  the probe query's budget (default 4096, the reference's); a
+                tight one shows how the provider fits it
   --json        print only the JSON report on stdout (diagnostics go to stderr)
   --strict      advisory checks (kinds-filter, max-frames, correlation) decide
                 the verdict too
-  --timeout MS  how long one query may take (default 10000)
+  --timeout MS  how long one query, and the answer to the foreign-version
+                handshake (H3), may take (default 10000)
   -h, --help    this text
+  -v, --version the version of ocp-inspect
 
 output: the negotiated identity, data flow and capabilities; the frames of the
 probe query; every check with ✓ (pass), ✗ (fail) or – (skipped), the
@@ -32,8 +36,11 @@ requirement ids it verifies, and evidence naming the exact violation; then a
 verdict line. Deciding checks: handshake (H1, H2), version-mismatch (H3),
 frame-validity (F1-F3), budget-honesty (B1), cost-truth (T1: token_cost at
 least half the o200k_base count of the content), schema (S1: every message
-validates against ocp-envelope.schema.json), malformed-input-tolerance (R1,
-stdio only), shutdown-clean (R2). Advisory: kinds-filter (K1), max-frames (M1),
+validates against ocp-envelope.schema.json), malformed-input-tolerance (R1:
+over stdio the provider survives bad lines; over HTTP each bad request gets a
+4xx OCP error, code bad_request), shutdown-clean (R2: a stdio provider exits 0;
+an HTTP one acknowledges, then is gone, still serving, or refuses with a 5xx
+shutting_down or unavailable error). Advisory: kinds-filter (K1), max-frames (M1),
 correlation (X-CORR, when declared).
 
 exit codes:
@@ -44,6 +51,7 @@ exit codes:
 
 export type Parsed =
   | { kind: "help" }
+  | { kind: "version" }
   | { kind: "usage-error"; message: string }
   | { kind: "host"; json: boolean }
   | {
@@ -53,6 +61,7 @@ export type Parsed =
       strict: boolean;
       goal?: string;
       timeoutMs?: number;
+      maxTokens?: number;
     };
 
 /** Parses the command line (without `node` and the script). Never throws. */
@@ -61,6 +70,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   if (command === undefined)
     return { kind: "usage-error", message: "missing command (stdio, http or host)" };
   if (command === "-h" || command === "--help" || command === "help") return { kind: "help" };
+  if (command === "-v" || command === "--version") return { kind: "version" };
   if (command !== "stdio" && command !== "http" && command !== "host") {
     return { kind: "usage-error", message: `unknown command ${JSON.stringify(command)}` };
   }
@@ -68,6 +78,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let strict = false;
   let goal: string | undefined;
   let timeoutMs: number | undefined;
+  let maxTokens: number | undefined;
   const positional: string[] = [];
   let program: string[] | undefined;
   for (let index = 0; index < rest.length; index += 1) {
@@ -97,6 +108,15 @@ export function parseArgs(argv: readonly string[]): Parsed {
           message: "--timeout needs a positive number of milliseconds",
         };
       }
+    } else if (flag === "--max-tokens" && command !== "host") {
+      const text = value();
+      maxTokens = Number(text);
+      if (text === undefined || !/^\d+$/.test(text) || maxTokens <= 0 || maxTokens > 0xffff_ffff) {
+        return {
+          kind: "usage-error",
+          message: "--max-tokens needs a positive whole number of tokens (at most 4294967295)",
+        };
+      }
     } else if (flag.startsWith("-"))
       return { kind: "usage-error", message: `unknown option ${flag} for ${command}` };
     else positional.push(arg);
@@ -111,6 +131,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
     strict,
     ...(goal === undefined ? {} : { goal }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
   };
   if (command === "stdio") {
     if (positional.length > 0)

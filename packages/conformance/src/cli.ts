@@ -21,6 +21,12 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  if (parsed.kind === "version") {
+    const { readFileSync } = await import("node:fs");
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    process.stdout.write(`${(pkg as { version: string }).version}\n`);
+    return 0;
+  }
   if (parsed.kind === "usage-error") {
     process.stderr.write(`ocp-inspect: ${parsed.message}\n\n${USAGE}`);
     return EXIT_CODES.usage;
@@ -34,7 +40,10 @@ async function main(argv: readonly string[]): Promise<number> {
     report = await runConformance(parsed.target, {
       strict: parsed.strict,
       ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
-      ...(parsed.timeoutMs === undefined ? {} : { queryTimeoutMs: parsed.timeoutMs }),
+      ...(parsed.maxTokens === undefined ? {} : { maxTokens: parsed.maxTokens }),
+      ...(parsed.timeoutMs === undefined
+        ? {}
+        : { queryTimeoutMs: parsed.timeoutMs, mismatchTimeoutMs: parsed.timeoutMs }),
     });
   }
   if (parsed.json) {

@@ -1,8 +1,9 @@
-import { type ContextQuery, EXTENSIONS, PROTOCOL_VERSION } from "@ocp/types";
+import { type ContextQuery, EXTENSIONS, EXTENSIONS_HEADER, PROTOCOL_VERSION } from "@ocp/types";
 import { checkCorrelation } from "./checks/correlation.js";
 import { judgeKinds, judgeMaxFrames, MAX_FRAMES_PROBE, pickKind } from "./checks/filters.js";
 import { judgeProbe } from "./checks/frames.js";
 import { FOREIGN_VERSION, judgeHandshake, judgeVersionMismatch } from "./checks/handshake.js";
+import { afterShutdownHttp, checkMalformedHttp } from "./checks/http-errors.js";
 import { checkMalformed } from "./checks/malformed.js";
 import { judgeSchema } from "./checks/schema.js";
 import { judgeShutdown } from "./checks/shutdown.js";
@@ -22,20 +23,34 @@ import {
   type CheckResult,
   type ConformanceReport,
   type FrameSummary,
+  fail,
   isConformant,
   type NegotiatedIdentity,
   type ProbeSummary,
   skip,
 } from "./report.js";
 import type { Recorded, Session } from "./session.js";
-import { describeTarget, openSession, type Target, transportOf } from "./targets.js";
+import {
+  describeTarget,
+  type HttpTarget,
+  openSession,
+  type Target,
+  transportOf,
+} from "./targets.js";
 
 export interface RunOptions {
   /** Advisory checks (kinds-filter, max-frames, correlation) decide the verdict too. */
   readonly strict?: boolean;
   /** Goal of the probe query; default the reference's ("conformance probe: …"). */
   readonly goal?: string;
+  /** Budget of the probe query; default the reference's {@link PROBE_MAX_TOKENS}. */
+  readonly maxTokens?: number;
   readonly handshakeTimeoutMs?: number;
+  /**
+   * How long the foreign-version handshake (H3) may go unanswered; default
+   * `handshakeTimeoutMs`. `ocp-inspect --timeout` sets it with the query bound.
+   */
+  readonly mismatchTimeoutMs?: number;
   readonly queryTimeoutMs?: number;
   readonly shutdownTimeoutMs?: number;
   /** See {@link MALFORMED_SETTLE_MS}. */
@@ -44,24 +59,33 @@ export interface RunOptions {
 
 interface Bounds {
   readonly handshake: number;
+  readonly mismatch: number;
   readonly query: number;
   readonly shutdown: number;
   readonly settle: number;
 }
 
 /** The probe query: the Rust reference's sample query (4096 tokens, 8 frames, any kind). */
-export function probeQuery(goal?: string): ContextQuery {
+export function probeQuery(goal?: string, maxTokens: number = PROBE_MAX_TOKENS): ContextQuery {
   return {
     goal: goal ?? "conformance probe: return your most relevant frames",
     query_text: goal ?? "conformance probe",
     kinds: [],
     anchors: [],
     max_frames: PROBE_MAX_FRAMES,
-    max_tokens: PROBE_MAX_TOKENS,
+    max_tokens: maxTokens,
   };
 }
 
 type Found = Partial<Record<CheckName, CheckResult>>;
+
+/** What runs around the main connection's shutdown (HTTP: one server serves every connection). */
+interface ShutdownHooks {
+  /** Runs after the main queries, before the shutdown (HTTP: the malformed requests). */
+  readonly beforeShutdown?: () => Promise<void>;
+  /** Runs once the shutdown was acknowledged; what is wrong with the aftermath, if anything. */
+  readonly afterShutdown?: () => Promise<string | undefined>;
+}
 
 /**
  * Runs every provider check against `target` and returns a typed report.
@@ -75,19 +99,24 @@ export async function runConformance(
   target: Target,
   options: RunOptions = {},
 ): Promise<ConformanceReport> {
+  const handshake = positiveBound(
+    "handshakeTimeoutMs",
+    options.handshakeTimeoutMs,
+    HANDSHAKE_TIMEOUT_MS,
+  );
   const bounds: Bounds = {
-    handshake: positiveBound(
-      "handshakeTimeoutMs",
-      options.handshakeTimeoutMs,
-      HANDSHAKE_TIMEOUT_MS,
-    ),
+    handshake,
+    mismatch: positiveBound("mismatchTimeoutMs", options.mismatchTimeoutMs, handshake),
     query: positiveBound("queryTimeoutMs", options.queryTimeoutMs, QUERY_TIMEOUT_MS),
     shutdown: positiveBound("shutdownTimeoutMs", options.shutdownTimeoutMs, SHUTDOWN_TIMEOUT_MS),
     settle: positiveBound("malformedSettleMs", options.malformedSettleMs, MALFORMED_SETTLE_MS),
   };
   const strict = options.strict === true;
   const transport = transportOf(target);
-  const query = probeQuery(options.goal);
+  const query = probeQuery(
+    options.goal,
+    positiveBound("maxTokens", options.maxTokens, PROBE_MAX_TOKENS),
+  );
   const records: Recorded[] = [];
   const record = (entry: Recorded) => records.push(entry);
   const sessions: Session[] = [];
@@ -105,7 +134,7 @@ export async function runConformance(
   let identity: NegotiatedIdentity | undefined;
   let probeReply: Reply | undefined;
   try {
-    const main = async () => {
+    const main = async (hooks: ShutdownHooks = {}) => {
       try {
         ({ identity, probe: probeReply } = await runMain(
           open("main"),
@@ -113,6 +142,7 @@ export async function runConformance(
           bounds,
           found,
           settleProbe,
+          hooks,
         ));
       } finally {
         settleProbe({
@@ -136,16 +166,33 @@ export async function runConformance(
         `handshake of ${FOREIGN_VERSION}`,
       );
       found["version-mismatch"] = judgeVersionMismatch(
-        await session.next(bounds.handshake),
+        await session.next(bounds.mismatch),
         FOREIGN_VERSION,
       );
       await session.dispose();
     };
     const malformed = async () => {
+      if ("url" in target) {
+        // Asks for error codes (out of band, as a host does) to check each is bad_request.
+        const coded = {
+          ...target,
+          headers: { ...target.headers, [EXTENSIONS_HEADER]: "error_code" },
+        };
+        const session = openSession(coded, "malformed-coded", record);
+        sessions.push(session);
+        found["malformed-input-tolerance"] = await checkMalformedHttp(session, query, {
+          handshakeTimeoutMs: bounds.handshake,
+          // A refusal needs no work: bounded like a handshake answer.
+          answerTimeoutMs: bounds.handshake,
+          queryTimeoutMs: bounds.query,
+          probe,
+        });
+        return;
+      }
       if (transport !== "stdio") {
         found["malformed-input-tolerance"] = skip(
           "malformed-input-tolerance",
-          "wire-level malformed-input probe: applies to stdio providers only",
+          "wire-level malformed-input probe: applies to stdio and HTTP providers",
         );
         return;
       }
@@ -158,9 +205,18 @@ export async function runConformance(
     };
     if (transport === "http") {
       // One server serves every connection: the foreign handshake goes first, so a
-      // provider that crashes later on a query cannot fail it too.
+      // provider that crashes later on a query cannot fail it too; the malformed
+      // requests go after the main queries (a crash on garbage fails R1 alone)
+      // and before the main shutdown (which may stop the server).
       await mismatch();
-      await Promise.all([main(), malformed()]);
+      // After the shutdown: a fresh connection, unrecorded (S1 judges the protocol, not the aftermath).
+      const afterShutdown = () =>
+        afterShutdownHttp(
+          openSession(target as HttpTarget, "after-shutdown", () => {}),
+          bounds.shutdown,
+        );
+      await main({ beforeShutdown: malformed, afterShutdown });
+      if (found["malformed-input-tolerance"] === undefined) await malformed();
     } else {
       await Promise.all([main(), mismatch(), malformed()]);
     }
@@ -221,6 +277,7 @@ async function runMain(
   bounds: Bounds,
   found: Found,
   settleProbe: (reply: Reply) => void,
+  hooks: ShutdownHooks = {},
 ): Promise<{ identity?: NegotiatedIdentity; probe?: Reply }> {
   // The main connection asks for our extensions (correlation is checked here);
   // the version-mismatch and malformed-input connections stay plain (S1).
@@ -298,8 +355,13 @@ async function runMain(
     const correlated = await checkCorrelation(session, query, bounds.query);
     found.correlation = correlated.check;
   }
+  await hooks.beforeShutdown?.();
   const started = performance.now();
   const outcome = await session.shutdown(bounds.shutdown);
   found["shutdown-clean"] = judgeShutdown(outcome, Math.round(performance.now() - started));
+  if (hooks.afterShutdown !== undefined && outcome.kind === "answered") {
+    const wrong = await hooks.afterShutdown();
+    if (wrong !== undefined) found["shutdown-clean"] = fail("shutdown-clean", `R2: ${wrong}`);
+  }
   return { identity, probe: reply };
 }

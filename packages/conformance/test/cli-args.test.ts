@@ -34,6 +34,15 @@ describe("parseArgs (ocp-inspect's command line)", () => {
     });
   });
 
+  it("--max-tokens sets the probe budget; --version is asked for two ways", () => {
+    expect(parseArgs(["http", "--max-tokens", "600", "http://a.test/"])).toMatchObject({
+      kind: "provider",
+      maxTokens: 600,
+    });
+    expect(parseArgs(["--version"])).toEqual({ kind: "version" });
+    expect(parseArgs(["-v"])).toEqual({ kind: "version" });
+  });
+
   it("host takes only --json; help is asked for many ways", () => {
     expect(parseArgs(["host", "--json"])).toEqual({ kind: "host", json: true });
     for (const argv of [["--help"], ["-h"], ["help"], ["stdio", "--help"], ["http", "-h"]]) {
@@ -55,6 +64,10 @@ describe("parseArgs (ocp-inspect's command line)", () => {
     [["stdio", "--timeout", "soon", "--", "node"], "--timeout needs a positive number"],
     [["stdio", "--timeout", "0", "--", "node"], "--timeout needs a positive number"],
     [["stdio", "--query", "", "--", "node"], "--query needs a non-empty goal"],
+    [["stdio", "--max-tokens", "0", "--", "node"], "--max-tokens needs a positive whole number"],
+    [["stdio", "--max-tokens", "1e3", "--", "node"], "--max-tokens needs a positive whole number"],
+    [["stdio", "--max-tokens", "4294967296", "--", "node"], "at most 4294967295"],
+    [["http", "--max-tokens"], "--max-tokens needs a positive whole number"],
     [["host", "--strict"], "unknown option --strict for host"],
     [["host", "extra"], "host takes no arguments"],
   ])("%j is bad usage: %s", (argv, message) => {

@@ -159,6 +159,50 @@ describe("ocp-inspect", () => {
     ]);
   });
 
+  it("--version prints the package version", async () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    for (const flag of ["--version", "-v"]) {
+      const { code, stdout } = await inspect([flag]);
+      expect(code).toBe(0);
+      expect(stdout).toBe(`${(pkg as { version: string }).version}\n`);
+    }
+  });
+
+  it("--timeout bounds the H3 probe too: a provider silent on a foreign version is failed after it", async () => {
+    const { code, stdout } = await inspect([
+      "stdio",
+      "--json",
+      "--timeout",
+      "1500",
+      "--",
+      "node",
+      FIXTURE,
+      "--misbehave",
+      "silent-on-mismatch",
+    ]);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as ConformanceReport;
+    const h3 = report.checks.find((check) => check.name === "version-mismatch");
+    expect(h3?.evidence).toMatch(/^H3: silent for 1500 ms after a handshake of ocp\/99\.0/);
+  }, 30_000);
+
+  it("--max-tokens sets the probe query's budget", async () => {
+    const { code, stdout } = await inspect([
+      "stdio",
+      "--json",
+      "--max-tokens",
+      "40",
+      "--",
+      "node",
+      FIXTURE,
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as ConformanceReport;
+    expect(report.probe?.max_tokens).toBe(40);
+    const total = (report.probe?.frames ?? []).reduce((n, f) => n + f.token_cost, 0);
+    expect(total).toBeLessThanOrEqual(40);
+  }, 30_000);
+
   it("a provider that cannot be started fails the handshake with the reason, exit 1", async () => {
     const { code, stdout } = await inspect(["stdio", "--", "/nonexistent/ocp-provider"]);
     expect(code).toBe(1);

@@ -75,7 +75,7 @@ describe("in-process targets", () => {
     );
     expect(failed(report)).toEqual(["shutdown-clean"]);
     expect(evidenceOf(report, "shutdown-clean")).toBe(
-      "R2: still running 1500 ms after shutdown; no answer",
+      "R2: still running 4000 ms after shutdown; no answer",
     );
   });
 });

@@ -1,4 +1,4 @@
-import type { MisbehaveMode } from "../src/index.js";
+import type { HttpMisbehaveMode, MisbehaveMode } from "../src/index.js";
 
 /** What each misbehave mode must produce: its one failing check and the evidence naming the violation. */
 export const EXPECTED: Record<MisbehaveMode, { check: string; stdio: RegExp; http?: RegExp }> = {
@@ -9,7 +9,7 @@ export const EXPECTED: Record<MisbehaveMode, { check: string; stdio: RegExp; htt
   },
   "silent-on-mismatch": {
     check: "version-mismatch",
-    stdio: /^H3: silent for 5000 ms after a handshake of ocp\/99\.0/,
+    stdio: /^H3: silent for 10000 ms after a handshake of ocp\/99\.0/,
   },
   "bad-score": {
     check: "frame-validity",
@@ -59,13 +59,24 @@ export const EXPECTED: Record<MisbehaveMode, { check: string; stdio: RegExp; htt
     check: "malformed-input-tolerance",
     // Which input the exit is seen after depends on the machine's load; that it is seen does not.
     stdio: /^R1: the provider exited with code 1 after malformed input \d \(/,
+    http: /^R1: malformed input 1 \(not JSON: "this is not valid json \{\{\{"\) was answered with transport failure: POST http:\/\/127\.0\.0\.1:\d+\/ failed: \w+; expected a 4xx OCP error \(bad_request\)$/,
   },
   "hang-on-shutdown": {
     check: "shutdown-clean",
     stdio:
-      /^R2: still running 1500 ms after shutdown; (it exited only when its stdin was closed|its process group was killed)$/,
-    http: /^R2: still running 1500 ms after shutdown; no answer$/,
+      /^R2: still running 4000 ms after shutdown; (it exited only when its stdin was closed|its process group was killed)$/,
+    http: /^R2: still running 4000 ms after shutdown; no answer$/,
   },
 };
 
 export const ADVISORY = new Set(["kinds-filter", "max-frames"]);
+
+/** The evidence each HTTP-only mode must produce. */
+export const EXPECTED_HTTP: Record<HttpMisbehaveMode, RegExp> = {
+  "wrong-error-code":
+    /^R1: malformed input 1 \(not JSON: "this is not valid json \{\{\{"\) was answered with HTTP 500 .*: an error answered with status 500, not 400-499; expected a 4xx OCP error \(bad_request\)$/,
+  "garbage-after-shutdown":
+    /^R2: a request after shutdown was answered with HTTP 500 "Internal Server Error", which is not an OCP envelope/,
+  "refuse-shutdown":
+    /^R2: shutdown failed: HTTP 400, an OCP error: "shutdown is not accepted here"$/,
+};

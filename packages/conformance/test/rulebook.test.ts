@@ -37,7 +37,7 @@ async function hostVerdict(command: string, args: readonly string[]): Promise<Ho
   const host = new Host({ warn: () => {}, legTimeoutMs: 2_000, shutdownTimeoutMs: 1_500 });
   try {
     try {
-      await host.addStdio({ id: "p", command, args: [...args], handshakeTimeoutMs: 5_000 });
+      await host.addStdio({ id: "p", command, args: [...args], handshakeTimeoutMs: 15_000 });
     } catch {
       return "quarantine";
     }
@@ -92,7 +92,8 @@ describe("the host and the suite reach the same verdict (one rule table)", () =>
     }
     // Each verdict is reached at least once: the comparison is not vacuous.
     expect(new Set(rows.map((row) => row.host))).toEqual(new Set(["quarantine", "trim", "accept"]));
-  });
+    // Sixteen runs, two at a time, each spawning several node children: minutes on a loaded machine.
+  }, 240_000);
 
   it("on a provider behaving like the Rust reference's example: conformant with advice, trimmed, never dropped", async () => {
     const replay = fileURLToPath(new URL("./fixtures/reference-replay.mjs", import.meta.url));

@@ -2,7 +2,7 @@ import { type ContextFrame, type FrameKind, U32_MAX } from "@ocp/types";
 import { isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base";
 import { checkLimit, hostError } from "./errors.js";
 import type { FanOutResult } from "./fanout.js";
-import { citationOf, fenceFrame } from "./fence.js";
+import { citationOf, digestOf, fenceFrame } from "./fence.js";
 import {
   DEFAULT_COMPOSE_MAX_FRAMES,
   DEFAULT_COMPOSE_MAX_TOKENS,
@@ -36,6 +36,10 @@ export interface Citation {
   readonly kind: FrameKind;
   readonly uri?: string;
   readonly score: number;
+  /** When the provider recorded the frame's content, as the frame says. */
+  readonly recordedAt?: string;
+  /** The whole digest of its first provenance entry that has one. */
+  readonly digest?: string;
   /** Tokens of its fenced block, measured alone. */
   readonly tokens: number;
 }
@@ -210,6 +214,8 @@ export function compose(
       kind: frame.kind,
       ...(frame.uri ? { uri: frame.uri } : {}),
       score: frame.score,
+      ...(frame.recorded_at ? { recordedAt: frame.recorded_at } : {}),
+      ...(digestOf(frame) === undefined ? {} : { digest: digestOf(frame) }),
       tokens,
     });
   }

@@ -51,11 +51,14 @@ export {
   attribute,
   citationOf,
   closeMarker,
+  digestOf,
   FENCE_CLOSE,
   FENCE_OPEN,
   fenceFrame,
   neutralise,
   openMarker,
+  SHORT_DIGEST_HEX,
+  shortDigest,
 } from "./fence.js";
 export { Host, type HostOptions } from "./host.js";
 export {

@@ -89,6 +89,14 @@ describe("ocp-test", () => {
     expect(help.stdout).toContain("exit codes");
     const version = await ocpTest(["--version"]);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const fixture = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [join(here, "..", "dist", "fixture", "cli.js"), "--version"],
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
+    );
+    expect(fixture).toBe(version.stdout);
   }, 120_000);
 
   it("exits 1 against a hub that is not there", async () => {

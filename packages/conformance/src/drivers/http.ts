@@ -1,4 +1,5 @@
 import { decodeLine } from "@ocp/types";
+import { excerpt } from "../evidence.js";
 import { MAX_HTTP_BODY_BYTES } from "../limits.js";
 import {
   Inbox,
@@ -86,9 +87,26 @@ export class HttpSession implements Session {
     this.send({ type: "shutdown" }, "shutdown");
     const reply = await this.next(timeoutMs);
     if (reply.kind === "message") {
-      return reply.status !== undefined && reply.status >= 500
-        ? { kind: "rejected", message: `HTTP ${reply.status}: ${reply.raw.slice(0, 120)}` }
-        : { kind: "answered", status: reply.status ?? 200 };
+      const status = reply.status ?? 200;
+      const body = excerpt(reply.raw);
+      if (status >= 400) {
+        const named =
+          reply.decoded.ok && reply.decoded.value.type === "error"
+            ? `an OCP error${reply.decoded.value.code === undefined ? "" : ` (${reply.decoded.value.code})`}: ${excerpt(reply.decoded.value.message)}`
+            : `${body}, not even an OCP error`;
+        return { kind: "rejected", message: `HTTP ${status}, ${named}` };
+      }
+      // Acknowledged: an empty body, or an envelope (the reference echoes `shutdown`).
+      if (reply.raw.trim() !== "" && !reply.decoded.ok) {
+        return {
+          kind: "rejected",
+          message: `HTTP ${status} with a body that is not an OCP envelope: ${body}`,
+        };
+      }
+      if (reply.decoded.ok && reply.decoded.value.type === "error") {
+        return { kind: "rejected", message: `HTTP ${status} carrying an error: ${body}` };
+      }
+      return { kind: "answered", status };
     }
     if (reply.kind === "failure") return { kind: "connection-closed", message: reply.message };
     if (reply.kind === "timeout") {
