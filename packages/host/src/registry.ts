@@ -63,6 +63,8 @@ export interface Entry {
   readonly egress: boolean;
   readonly endpoint: string | undefined;
   readonly timeoutMs: number | undefined;
+  /** Its answers come decoded by the envelope schema (a transport of this package's own). */
+  readonly decoded: boolean;
 }
 
 /**
