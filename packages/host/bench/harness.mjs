@@ -79,10 +79,7 @@ export function report(title, result, goals = {}) {
     const goal = goals[name];
     if (goal !== undefined) {
       const [target, against = names[0]] = goal;
-      const value =
-        against === names[0]
-          ? ratio
-          : median(result[name].rates.map((r, i) => r / result[against].rates[i]));
+      const value = median(result[name].rates.map((r, i) => r / result[against].rates[i]));
       const verdict = value >= target ? "met" : `MISSED by ${(target - value).toFixed(2)}`;
       line += `  goal ${target} of ${against}: ${value.toFixed(2)} ${verdict}`;
     }

@@ -1,3 +1,4 @@
+import { isPlainResult } from "@ocp/transport-stdio";
 import {
   type Capabilities,
   type ContextFrame,
@@ -257,8 +258,11 @@ export async function runLeg(
     const result = parsed.data;
     const audit = auditWithCosts(query, result, options.measureCosts !== false);
     const violations = audit.violations;
+    // The strict schema only where the plain-form check cannot already vouch for the result.
     const strict =
-      audit.verdict === "drop" ? undefined : StrictContextQueryResultSchema.safeParse(audit.result);
+      audit.verdict === "drop" || isPlainResult(audit.result, { strict: true })
+        ? undefined
+        : StrictContextQueryResultSchema.safeParse(audit.result);
     if (strict?.success === false) {
       // S1: what the reference's schema refuses (an empty id, an empty provenance type, …).
       const error = hostError(

@@ -1,3 +1,4 @@
+export { decodeLineFast, isPlainQuery, isPlainResult } from "./canonical.js";
 export { scrubbedEnv } from "./child.js";
 export {
   Correlator,
@@ -24,3 +25,4 @@ export {
   type StdioProvider,
   spawnStdioProvider,
 } from "./spawn.js";
+export { encodeFramesLine, encodeQueryJson } from "./wire.js";

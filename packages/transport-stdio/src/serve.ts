@@ -3,7 +3,6 @@ import {
   type ContextProvider,
   type ContextQuery,
   ContextQueryResultSchema,
-  decodeLine,
   type EnvelopeInit,
   EXTENSIONS_ENV,
   type Extension,
@@ -17,9 +16,11 @@ import {
   type WireErrorCode,
 } from "@ocp/types";
 import { guardResult } from "@ocp/types/kit";
+import { decodeLineFast, isPlainResult } from "./canonical.js";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { settlesWithin } from "./settles-within.js";
+import { encodeFramesLine } from "./wire.js";
 
 export interface ServeStdioOptions {
   /** Default `process.stdin`. */
@@ -114,7 +115,13 @@ export function serveStdio(
     try {
       const raw = await provider.query(query, { signal: inFlight.signal });
       // The guard repairs what decodes; what does not is refused by the encoder below.
-      const decoded = guard === "off" ? undefined : ContextQueryResultSchema.safeParse(raw);
+      // A result already in the plain form needs no schema pass (see isPlainResult).
+      const decoded =
+        guard === "off"
+          ? undefined
+          : isPlainResult(raw)
+            ? ({ success: true, data: raw } as const)
+            : ContextQueryResultSchema.safeParse(raw);
       const result =
         decoded?.success !== true
           ? raw
@@ -123,7 +130,10 @@ export function serveStdio(
               declaredKinds: provider.capabilities.query.kinds,
               warn: log,
             });
-      send({ type: "frames", id, result });
+      // The reply line without the encoder's schema pass, byte for byte what encodeLine writes.
+      const line = encodeFramesLine(id, result);
+      if (line === undefined) send({ type: "frames", id, result });
+      else if (!silent) output.write(line);
     } catch (error) {
       send(errorReply(error, id));
     }
@@ -172,7 +182,7 @@ export function serveStdio(
   };
 
   const onLine = (line: string): void => {
-    const decoded = decodeLine(line);
+    const decoded = decodeLineFast(line);
     if (!decoded.ok) {
       log(`malformed line: ${decoded.error.message}`);
       refuse("bad_request", decoded.error.message);

@@ -15,7 +15,7 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
  * Texts shorter than this are counted every time: the BPE of a short text
  * costs about what a lookup does.
  */
-export const MEMO_MIN_CHARS = 256;
+export const MEMO_MIN_CHARS = 32;
 /**
  * Texts longer than this are counted every time: V8 hashes a longer string by
  * its length alone, so such keys would share one hash bucket.
