@@ -217,8 +217,66 @@ export function decodeLineFast(line: string): DecodeResult {
   let text = line;
   if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
   if (text.includes("\n")) return decodeLine(line);
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) return parsed;
-  const plain = plainEnvelope(parsed.value);
-  return plain !== undefined ? { ok: true, value: plain } : decodeEnvelope(parsed.value);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // The typed invalid_json error, from the one place that words it.
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) return parsed;
+    value = parsed.value;
+  }
+  // I-JSON: a duplicate member name collapses in JSON.parse; the scanner names it.
+  if (typeof value === "object" && value !== null && !membersKept(text, value)) {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) return parsed;
+  }
+  const plain = plainEnvelope(value);
+  return plain !== undefined ? { ok: true, value: plain } : decodeEnvelope(value);
+}
+
+/**
+ * Whether JSON.parse kept every member of `text`: the members written (the
+ * colons outside strings, one per member in valid JSON) against the keys of
+ * the parsed value. Equal means no member name was repeated within an object;
+ * different sends the text to the exact I-JSON scanner. Strings are skipped
+ * with indexOf, so the cost is in the number of strings, not their length.
+ */
+export function membersKept(text: string, value: unknown): boolean {
+  let written = 0;
+  let colon = text.indexOf(":");
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('"', at);
+    const end = open === -1 ? text.length : open;
+    while (colon !== -1 && colon < end) {
+      written += 1;
+      colon = text.indexOf(":", colon + 1);
+    }
+    if (open === -1) break;
+    let close = text.indexOf('"', open + 1);
+    while (close !== -1 && escaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) return false;
+    at = close + 1;
+    if (colon !== -1 && colon < at) colon = text.indexOf(":", at);
+  }
+  return written === keysIn(value);
+}
+
+/** Whether the quote at `index` is escaped (an odd run of backslashes before it). */
+function escaped(text: string, index: number): boolean {
+  let run = 0;
+  for (let i = index - 1; i >= 0 && text.charCodeAt(i) === 92; i -= 1) run += 1;
+  return run % 2 === 1;
+}
+
+function keysIn(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const member of value) count += keysIn(member);
+    return count;
+  }
+  for (const key in value) count += 1 + keysIn((value as Obj)[key]);
+  return count;
 }

@@ -98,6 +98,21 @@ export function serveStdio(
     resolveDone = resolve;
   });
 
+  /**
+   * Replies finished in one turn of the event loop leave in one write (one
+   * system call, one wake-up of the host), after the turn's I/O callbacks.
+   */
+  let outbox = "";
+  const flush = (): void => {
+    const lines = outbox;
+    outbox = "";
+    if (lines !== "") output.write(lines);
+  };
+  const write = (line: string): void => {
+    if (outbox === "") setImmediate(flush);
+    outbox += line;
+  };
+
   const send = (envelope: EnvelopeInit): void => {
     if (silent) return;
     let line: string;
@@ -108,7 +123,7 @@ export function serveStdio(
       log(`provider returned an unencodable reply: ${(error as Error).message}`);
       line = encodeLine(errorReply(new Error("provider returned an invalid reply"), id));
     }
-    output.write(line);
+    write(line);
   };
 
   const answer = async (query: ContextQuery, id: string | undefined): Promise<void> => {
@@ -133,7 +148,7 @@ export function serveStdio(
       // The reply line without the encoder's schema pass, byte for byte what encodeLine writes.
       const line = encodeFramesLine(id, result);
       if (line === undefined) send({ type: "frames", id, result });
-      else if (!silent) output.write(line);
+      else if (!silent) write(line);
     } catch (error) {
       send(errorReply(error, id));
     }
@@ -175,6 +190,7 @@ export function serveStdio(
     if (!(await settlesWithin(teardown, grace))) {
       log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
     }
+    flush();
     output.write("", () => {
       resolveDone(0);
       exit(0);

@@ -3,11 +3,13 @@ import {
   ContextQuerySchema,
   decodeLine,
   encodeLine,
+  parseJsonText,
   StrictContextQueryResultSchema,
   toWire,
 } from "@ocp/types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { membersKept } from "../src/canonical.js";
 import {
   decodeLineFast,
   encodeFramesLine,
@@ -207,5 +209,47 @@ describe("plain-form fast path", () => {
       expect(fast.ok).toBe(false);
       expect(outcome(fast)).toEqual(outcome(decodeLine(line)));
     }
+  });
+});
+
+describe("membersKept (the cheap I-JSON check)", () => {
+  const members = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.string({ maxLength: 6 }),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie("value"), { maxLength: 3 }),
+      tie("object"),
+    ),
+    object: fc
+      .array(
+        fc.tuple(fc.constantFrom("a", "b", 'q"', "\\\\", ":", "__proto__", "c:d"), tie("value")),
+        { maxLength: 4 },
+      )
+      .map((pairs) => ({ pairs })),
+  }));
+  /** JSON text of an object given as member pairs, duplicates kept as written. */
+  function write(node: unknown, space: string): string {
+    if (typeof node === "object" && node !== null && "pairs" in node) {
+      return `{${(node.pairs as [string, unknown][])
+        .map(([key, member]) => `${JSON.stringify(key)}${space}:${write(member, space)}`)
+        .join(`,${space}`)}}`;
+    }
+    if (Array.isArray(node)) return `[${node.map((m) => write(m, space)).join(`,${space}`)}]`;
+    return JSON.stringify(node);
+  }
+
+  it("says no exactly when the I-JSON scanner finds a duplicate member name", () => {
+    fc.assert(
+      fc.property(members.object, fc.constantFrom("", " ", "\n "), (object, space) => {
+        const text = write(object, space);
+        const value = JSON.parse(text);
+        const duplicate = parseJsonText(text).ok === false;
+        if (membersKept(text, value)) expect(duplicate).toBe(false);
+        else expect(duplicate).toBe(true);
+      }),
+      { numRuns: 1000, seed: 18 },
+    );
   });
 });
