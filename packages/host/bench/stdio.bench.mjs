@@ -6,7 +6,7 @@
 // run with the arms interleaved. Figures: calls per second, ratio to raw.
 import { Host } from "../dist/index.js";
 import { child, mcpStdio, rawStdio } from "./clients.mjs";
-import { benchQuery } from "./frames.mjs";
+import { benchQuery, benchWireQuery } from "./frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
 
 async function hostStdio(size) {
@@ -53,7 +53,7 @@ for (const c of cases) {
   const mcp = await mcpStdio(c.size);
   const result = await compare(
     {
-      "raw NDJSON (parse/stringify only)": () => raw.call(benchQuery),
+      "raw NDJSON (parse/stringify only)": () => raw.call(benchWireQuery),
       host: () => host.call(benchQuery),
       mcp: () => mcp.call(benchQuery),
     },

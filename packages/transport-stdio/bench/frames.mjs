@@ -38,6 +38,19 @@ export function benchResult(size) {
   return { frames, truncated: false };
 }
 
+/**
+ * The same result as the reference writes it on the wire (empty provenance and
+ * relations left off): what the raw arms send, so that they carry the bytes
+ * the OCP provider sends.
+ */
+export function benchWireResult(size) {
+  const { frames, truncated } = benchResult(size);
+  return {
+    frames: frames.map(({ provenance: _p, relations: _r, ...rest }) => rest),
+    truncated,
+  };
+}
+
 /** The query every arm sends (the host fills the same defaults). */
 export const benchQuery = {
   goal: "bench",
@@ -47,6 +60,11 @@ export const benchQuery = {
   max_frames: 8,
   max_tokens: 16_000,
 };
+
+/** The query as it goes on the wire (an empty `anchors` left off): what the raw arms send. */
+export const benchWireQuery = Object.fromEntries(
+  Object.entries(benchQuery).filter(([key]) => key !== "anchors"),
+);
 
 export const benchInfo = {
   name: "bench",

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { spawnStdioProvider } from "../dist/index.js";
-import { benchQuery } from "./frames.mjs";
+import { benchQuery, benchWireQuery } from "./frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
 
 const child = (name) => fileURLToPath(new URL(`children/${name}`, import.meta.url));
@@ -64,7 +64,7 @@ for (const c of cases) {
   });
   const result = await compare(
     {
-      "raw NDJSON (parse/stringify only)": () => raw.call(benchQuery),
+      "raw NDJSON (parse/stringify only)": () => raw.call(benchWireQuery),
       "spawnStdioProvider -> serveStdio": () => ours.query(benchQuery),
     },
     c.window,

@@ -209,6 +209,26 @@ function plainEnvelope(value: unknown): Envelope | undefined {
   return undefined;
 }
 
+/** `parseJsonText` of `@ocp/types`, the I-JSON scan run only when {@link membersKept} says no. */
+export function parseJsonFast(text: string): ReturnType<typeof parseJsonText> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parseJsonText(text); // the typed invalid_json error, worded in one place
+  }
+  if (typeof value === "object" && value !== null && !membersKept(text, value)) {
+    return parseJsonText(text);
+  }
+  return { ok: true, value };
+}
+
+/** `decodeEnvelope` of `@ocp/types`, the schema pass skipped for a plain `query` or `frames`. */
+export function decodeEnvelopeFast(value: unknown): DecodeResult {
+  const plain = plainEnvelope(value);
+  return plain !== undefined ? { ok: true, value: plain } : decodeEnvelope(value);
+}
+
 /**
  * `decodeLine` of `@ocp/types` with the fast path: the same values and the
  * same typed errors (I-JSON included), a schema pass only off the plain form.
@@ -217,22 +237,8 @@ export function decodeLineFast(line: string): DecodeResult {
   let text = line;
   if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
   if (text.includes("\n")) return decodeLine(line);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // The typed invalid_json error, from the one place that words it.
-    const parsed = parseJsonText(text);
-    if (!parsed.ok) return parsed;
-    value = parsed.value;
-  }
-  // I-JSON: a duplicate member name collapses in JSON.parse; the scanner names it.
-  if (typeof value === "object" && value !== null && !membersKept(text, value)) {
-    const parsed = parseJsonText(text);
-    if (!parsed.ok) return parsed;
-  }
-  const plain = plainEnvelope(value);
-  return plain !== undefined ? { ok: true, value: plain } : decodeEnvelope(value);
+  const parsed = parseJsonFast(text);
+  return parsed.ok ? decodeEnvelopeFast(parsed.value) : parsed;
 }
 
 /**

@@ -1,4 +1,10 @@
-export { decodeLineFast, isPlainQuery, isPlainResult } from "./canonical.js";
+export {
+  decodeEnvelopeFast,
+  decodeLineFast,
+  isPlainQuery,
+  isPlainResult,
+  parseJsonFast,
+} from "./canonical.js";
 export { scrubbedEnv } from "./child.js";
 export {
   Correlator,

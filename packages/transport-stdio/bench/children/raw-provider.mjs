@@ -1,9 +1,9 @@
 // The raw baseline's child: NDJSON in, JSON.parse each line, answer with
 // JSON.stringify of the same reply envelope the OCP provider sends (same
 // frames, same id echo), nothing else. Usage: node raw-provider.mjs small|large
-import { benchResult } from "../frames.mjs";
+import { benchWireResult } from "../frames.mjs";
 
-const result = benchResult(process.argv[2] ?? "small");
+const result = benchWireResult(process.argv[2] ?? "small");
 let pending = "";
 process.stdin.on("data", (chunk) => {
   const text = pending + chunk.toString("utf8");
