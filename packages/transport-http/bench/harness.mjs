@@ -75,7 +75,7 @@ export function report(title, result, goals = {}) {
   const names = Object.keys(result);
   for (const name of names) {
     const { rate, ratio, low, high } = result[name];
-    let line = `  ${name.padEnd(34)} ${fmt(rate)}/s  ratio to raw ${ratio.toFixed(2)} [${low.toFixed(2)}-${high.toFixed(2)}]`;
+    let line = `  ${name.padEnd(48)} ${fmt(rate)}/s  ratio to raw ${ratio.toFixed(2)} [${low.toFixed(2)}-${high.toFixed(2)}]`;
     const goal = goals[name];
     if (goal !== undefined) {
       const [target, against = names[0]] = goal;
