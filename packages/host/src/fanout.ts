@@ -1,3 +1,4 @@
+import { isPlainResult } from "@ocp/transport-stdio";
 import {
   type Capabilities,
   type ContextFrame,
@@ -10,7 +11,9 @@ import {
   type OcpError,
   StrictContextQueryResultSchema,
 } from "@ocp/types";
-import { type AuditViolation, auditAnswer, describeViolations } from "./audit.js";
+import { type AuditViolation, describeViolations } from "./audit.js";
+import { auditWithCosts } from "./cost.js";
+import { LEG_DEADLINES } from "./deadlines.js";
 import { hostError } from "./errors.js";
 
 /** Why a fan-out leg produced no frames. Every one is a value, never a throw. */
@@ -171,6 +174,13 @@ export function failure(
   return { kind: "failed", failure: { providerId, reason, error, latencyMs } };
 }
 
+/** C2: the leg of an egress provider without consent; nothing was sent. */
+export function consentRequired(providerId: string, name: string): LegOutcome {
+  const message = `provider "${providerId}" (${name}) is egress and has no consent (C2)`;
+  const error = hostError("consent_required", message, { details: { providerId, name } });
+  return failure(providerId, "consent_required", error);
+}
+
 /**
  * Runs one leg: queries the provider under its own timeout and abort, parses
  * the answer with the schema, and audits it. Never throws: a provider that
@@ -180,7 +190,17 @@ export function failure(
 export async function runLeg(
   provider: ContextProvider,
   query: ContextQuery,
-  options: { timeoutMs: number; signal?: AbortSignal; measureCosts?: boolean },
+  options: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+    measureCosts?: boolean;
+    /**
+     * Whether the provider's transport decodes every answer by the envelope
+     * schema (`@ocp/transport-stdio`, `@ocp/transport-http`): its result is
+     * not parsed a second time (the strict S1 check still runs).
+     */
+    decoded?: boolean;
+  },
 ): Promise<LegOutcome> {
   const providerId = provider.id;
   const started = performance.now();
@@ -198,23 +218,20 @@ export async function runLeg(
       }),
     );
   outer?.addEventListener("abort", onOuterAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const stopped = new Promise<never>((_, reject) => {
     controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
       once: true,
     });
-    timer = setTimeout(() => {
-      controller.abort(
-        hostError(
-          "timeout",
-          `provider "${providerId}" did not answer within ${options.timeoutMs} ms`,
-          {
-            details: { providerId, timeoutMs: options.timeoutMs },
-          },
-        ),
-      );
-    }, options.timeoutMs);
   });
+  const deadline = LEG_DEADLINES.add(options.timeoutMs, () =>
+    controller.abort(
+      hostError(
+        "timeout",
+        `provider "${providerId}" did not answer within ${options.timeoutMs} ms`,
+        { details: { providerId, timeoutMs: options.timeoutMs } },
+      ),
+    ),
+  );
   stopped.catch(() => undefined);
   let call: Promise<unknown>;
   try {
@@ -226,7 +243,10 @@ export async function runLeg(
   call.catch(() => undefined);
   try {
     const value = await Promise.race([call, stopped]);
-    const parsed = ContextQueryResultSchema.safeParse(value);
+    // A transport that decoded the answer by the envelope schema hands over a parsed result.
+    const parsed = options.decoded
+      ? ({ success: true, data: value as ContextQueryResult } as const)
+      : ContextQueryResultSchema.safeParse(value);
     if (!parsed.success) {
       const error = hostError(
         "invalid_response",
@@ -236,10 +256,13 @@ export async function runLeg(
       return failure(providerId, "invalid_response", error, elapsed());
     }
     const result = parsed.data;
-    const audit = auditAnswer(query, result, { measureCosts: options.measureCosts });
+    const audit = auditWithCosts(query, result, options.measureCosts !== false);
     const violations = audit.violations;
+    // The strict schema only where the plain-form check cannot already vouch for the result.
     const strict =
-      audit.verdict === "drop" ? undefined : StrictContextQueryResultSchema.safeParse(audit.result);
+      audit.verdict === "drop" || isPlainResult(audit.result, { strict: true })
+        ? undefined
+        : StrictContextQueryResultSchema.safeParse(audit.result);
     if (strict?.success === false) {
       // S1: what the reference's schema refuses (an empty id, an empty provenance type, …).
       const error = hostError(
@@ -274,7 +297,7 @@ export async function runLeg(
     const reason = reasonOf(cause);
     return failure(providerId, reason, asOcpError(providerId, reason, cause), elapsed());
   } finally {
-    clearTimeout(timer);
+    LEG_DEADLINES.clear(deadline);
     outer?.removeEventListener("abort", onOuterAbort);
   }
 }

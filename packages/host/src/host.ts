@@ -17,8 +17,8 @@ import {
 } from "./events.js";
 import {
   assembleFanOut,
+  consentRequired,
   type FanOutResult,
-  failure,
   type LegOutcome,
   runLeg,
   type SkippedProvider,
@@ -62,6 +62,9 @@ export interface HostOptions {
    */
   readonly warn?: (line: string) => void;
 }
+
+/** Providers of our transports, whose answers come decoded by the envelope schema. */
+const DECODED = new WeakSet<ContextProvider>();
 
 /**
  * The host runtime: a registry of providers, the consent gate (C1, C2, C4),
@@ -125,6 +128,7 @@ export class Host {
     checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
     const provider = await spawnStdioProvider(spawnOptions);
     try {
+      DECODED.add(provider);
       return this.register(provider, "stdio", { timeoutMs });
     } catch (error) {
       await provider.shutdown().catch(() => undefined);
@@ -144,6 +148,7 @@ export class Host {
     checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
     const provider = await connectHttpProvider(connectOptions);
     try {
+      DECODED.add(provider);
       return this.register(provider, "http", { timeoutMs, endpoint: provider.url });
     } catch (error) {
       await provider.shutdown().catch(() => undefined);
@@ -174,6 +179,7 @@ export class Host {
         transport === "http" || info.data_flow.egress || provider.info?.data_flow?.egress === true,
       endpoint: options.endpoint,
       timeoutMs: options.timeoutMs,
+      decoded: DECODED.has(provider),
     };
     this.#entries.set(id, entry);
     this.#events.emit("provider_added", {
@@ -329,17 +335,7 @@ export class Host {
         version: entry.info.version,
         whatLeaves: describeEgress(entry),
       });
-      outcome = failure(
-        id,
-        "consent_required",
-        hostError(
-          "consent_required",
-          `provider "${id}" (${entry.info.name}) is egress and has no consent (C2)`,
-          {
-            details: { providerId: id, name: entry.info.name },
-          },
-        ),
-      );
+      outcome = consentRequired(id, entry.info.name);
     } else {
       const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
       this.#events.emit("leg_started", { providerId: id, timeoutMs });
@@ -347,6 +343,7 @@ export class Host {
         timeoutMs,
         signal: options.signal,
         measureCosts: this.#measureCosts,
+        decoded: entry.decoded,
       });
     }
     reportLeg(this.#events, (message) => this.#warn(message), id, outcome);

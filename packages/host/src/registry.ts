@@ -1,3 +1,4 @@
+import { isPlainQuery } from "@ocp/transport-stdio";
 import {
   type Capabilities,
   CapabilitiesSchema,
@@ -63,6 +64,8 @@ export interface Entry {
   readonly egress: boolean;
   readonly endpoint: string | undefined;
   readonly timeoutMs: number | undefined;
+  /** Its answers come decoded by the envelope schema (a transport of this package's own). */
+  readonly decoded: boolean;
 }
 
 /**
@@ -156,6 +159,11 @@ export async function shutdownEntries(
 }
 
 export function parseQuery(query: ContextQueryInit): ContextQuery {
+  // A query already in the plain form needs no schema pass; the copy keeps the caller's lists its own.
+  if (isPlainQuery(query)) {
+    const copy = { ...query, kinds: [...query.kinds], anchors: [...query.anchors] };
+    return query.embedding == null ? copy : { ...copy, embedding: [...query.embedding] };
+  }
   const parsed = ContextQuerySchema.safeParse(query);
   if (!parsed.success) {
     throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);

@@ -1,96 +1,74 @@
-// HTTP query round trips per second through connectHttpProvider, against a
-// bare node:http echo server driven by the same client (an undici Pool), in
-// one run (target: 0.7). The servers run in a child process; the three are
-// measured in short rounds whose order rotates, and each ratio is the median
-// of the per-round ratios, so load that comes and goes weighs on all alike.
+// `pnpm bench` for @ocp/transport-http, sequential round trips per second,
+// arms interleaved over rounds. The servers run in a child process
+// (servers.mjs): a bare node:http server answering with the same reply bytes
+// (JSON.parse of the body, JSON.stringify of the reply) and
+// createHttpProviderServer (fastify, guard rail on) serving the same frames.
+//   server: one raw client (an undici Pool: JSON.stringify out, JSON.parse in)
+//           against each server; goal 0.85 of bare node:http.
+//   client: connectHttpProvider against createHttpProviderServer, against the
+//           raw client and server; goal 0.7 of raw.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
-import { connectHttpProvider, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS } from "../dist/index.js";
+import { connectHttpProvider } from "../dist/index.js";
+import { benchQuery, benchWireQuery } from "./frames.mjs";
+import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1_000);
-const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 400);
-const query = {
-  goal: "bench",
-  query_text: "a query",
-  kinds: ["doc"],
-  anchors: [],
-  max_frames: 5,
-  max_tokens: 1000,
-};
-
-const child = spawn(process.execPath, [fileURLToPath(new URL("servers.mjs", import.meta.url))], {
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const urls = JSON.parse(
-  await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
-);
-
-/** The raw baseline: the same undici Pool, JSON.stringify out, JSON.parse in. */
-const pool = new Pool(new URL(urls.echo).origin, {
-  connections: MAX_CONNECTIONS,
-  keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-});
-async function rawRoundTrip() {
-  const response = await pool.request({
-    path: "/",
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ type: "query", query }),
-  });
-  return JSON.parse(await response.body.text());
-}
-
-async function rate(roundTrip) {
-  let count = 0;
-  const start = performance.now();
-  while (performance.now() - start < ROUND_MS) {
-    for (let i = 0; i < 20; i += 1) await roundTrip();
-    count += 20;
-  }
-  return (count * 1000) / (performance.now() - start);
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-const viaFastify = await connectHttpProvider({ id: "fastify", url: urls.fastify });
-const viaResponder = await connectHttpProvider({ id: "responder", url: urls.responder });
-const contestants = {
-  raw: rawRoundTrip,
-  fastify: () => viaFastify.query(query),
-  responder: () => viaResponder.query(query),
-};
-// Warm-up by count (the JIT), then rounds in which the order of the three
-// rotates; each ratio is the median of the per-round ratios to raw.
-for (let i = 0; i < WARM_UP; i += 1) {
-  for (const run of Object.values(contestants)) await run();
-}
-const names = Object.keys(contestants);
-const rates = { raw: [], fastify: [], responder: [] };
-for (let round = 0; round < ROUNDS; round += 1) {
-  for (let k = 0; k < names.length; k += 1) {
-    const name = names[(round + k) % names.length];
-    rates[name].push(await rate(contestants[name]));
-  }
-}
-const fmt = (n) => Math.round(n).toLocaleString("en-US").padStart(7);
-console.log(
-  `@ocp/transport-http sequential round trips per second (medians of ${ROUNDS} rounds of ${ROUND_MS} ms; ratio: median of the per-round ratios)`,
-);
-console.log(
-  `  raw: undici Pool -> bare node:http echo server                   ${fmt(median(rates.raw))}`,
-);
-for (const [name, label] of [
-  ["fastify", "connectHttpProvider -> createHttpProviderServer (fastify)"],
-  ["responder", "connectHttpProvider -> bare node:http OCP responder      "],
-]) {
-  const ratio = median(rates[name].map((ours, round) => ours / rates.raw[round]));
-  console.log(
-    `  ${label}        ${fmt(median(rates[name]))}   ratio ${ratio.toFixed(2)} (target 0.70)`,
+async function servers(size) {
+  const proc = spawn(
+    process.execPath,
+    [fileURLToPath(new URL("servers.mjs", import.meta.url)), size],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
   );
+  const urls = JSON.parse(
+    await new Promise((resolve) => createInterface({ input: proc.stdout }).once("line", resolve)),
+  );
+  return { urls, close: () => proc.stdin.end() };
 }
-await Promise.all([pool.close(), viaFastify.shutdown(), viaResponder.shutdown()]);
-child.stdin.end();
+
+/** The raw client: the same undici Pool connectHttpProvider uses, nothing else. */
+function rawClient(url) {
+  const pool = new Pool(new URL(url).origin, { connections: 8 });
+  let next = 0;
+  const call = async (query) => {
+    const response = await pool.request({
+      path: new URL(url).pathname,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "query", id: (++next).toString(36), query }),
+    });
+    const reply = JSON.parse(await response.body.text());
+    if (reply.type !== "frames") throw new Error(`unexpected reply ${reply.type}`);
+    return reply.result;
+  };
+  return { call, close: () => pool.close() };
+}
+
+console.log(
+  `@ocp/transport-http sequential round trips per second (node ${process.version}; ${ROUNDS} rounds of ${ROUND_MS} ms per arm, arms interleaved; ratio: median of per-round ratios [lowest-highest])`,
+);
+for (const size of ["small", "large"]) {
+  if (process.env.BENCH_CASE !== undefined && size !== process.env.BENCH_CASE) continue;
+  const server = await servers(size);
+  const raw = rawClient(server.urls.raw);
+  const rawToFastify = rawClient(server.urls.fastify);
+  const ours = await connectHttpProvider({ id: "bench", url: server.urls.fastify });
+  const result = await compare(
+    {
+      "raw client -> bare node:http": () => raw.call(benchWireQuery),
+      "raw client -> createHttpProviderServer": () => rawToFastify.call(benchWireQuery),
+      "connectHttpProvider -> createHttpProviderServer": () => ours.query(benchQuery),
+    },
+    1,
+  );
+  report(size === "small" ? "small frame (~300 B)" : "~20 KB of frames", result, {
+    "raw client -> createHttpProviderServer": [0.85],
+    "connectHttpProvider -> createHttpProviderServer": [0.7],
+  });
+  await Promise.all([raw.close(), rawToFastify.close(), ours.shutdown()]);
+  server.close();
+}
 process.exit(0);

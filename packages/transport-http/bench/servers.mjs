@@ -1,66 +1,42 @@
-// The servers of the HTTP bench, in their own process: a bare node:http echo
-// server (the baseline), createHttpProviderServer with a trivial provider,
-// and a bare node:http OCP responder (to isolate the client). Prints their
-// URLs as one JSON line on stdout, then serves until stdin closes.
+// The servers of the HTTP benches, in a process of their own: a bare
+// node:http server answering every POST with the bench reply (JSON.parse of
+// the body, JSON.stringify of the same reply bytes the OCP server sends), and
+// createHttpProviderServer (fastify, guard rail on) serving the bench frames.
+// Usage: node http-servers.mjs small|large. Prints their URLs as one JSON
+// line, then serves until stdin closes.
 import { createServer } from "node:http";
 import { createHttpProviderServer } from "../dist/index.js";
+import { benchCapabilities, benchInfo, benchResult, benchWireResult } from "./frames.mjs";
 
-const frame = {
-  id: "bench:1",
-  kind: "doc",
-  title: "Bench",
-  content: "a small frame",
-  score: 0.5,
-  token_cost: 4,
-  citation_label: "bench",
-};
-const result = { frames: [frame], truncated: false };
-const info = {
-  name: "bench",
-  version: "1.0.0",
-  data_flow: { reads: true, writes: false, egress: false },
-};
-const capabilities = {
-  query: { kinds: ["doc"], filters: [] },
-  upsert: false,
-  graph: false,
-  subscribe: false,
-};
+const size = process.argv[2] ?? "small";
+const result = benchResult(size);
+const wire = benchWireResult(size);
 
-function bare(answer) {
-  const server = createServer((request, response) => {
-    const chunks = [];
-    request.on("data", (chunk) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = answer(Buffer.concat(chunks).toString("utf8"));
-      response.writeHead(200, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(body),
-      });
-      response.end(body);
+const raw = createServer((request, response) => {
+  const chunks = [];
+  request.on("data", (chunk) => chunks.push(chunk));
+  request.on("end", () => {
+    const envelope = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    const body = JSON.stringify({ type: "frames", id: envelope.id, result: wire });
+    response.writeHead(200, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
     });
+    response.end(body);
   });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}/`)),
-  );
-}
-
-const ack = JSON.stringify({
-  type: "handshake_ack",
-  protocol_version: "ocp/1.0-draft",
-  provider: info,
-  capabilities,
 });
-const frames = JSON.stringify({ type: "frames", result });
-const echo = await bare((body) => body);
-const responder = await bare((body) => (body.startsWith('{"type":"handshake"') ? ack : frames));
+await new Promise((resolve) => raw.listen(0, "127.0.0.1", resolve));
 const fastify = await createHttpProviderServer({
   id: "bench",
-  info,
-  capabilities,
-  query: async () => result,
-  shutdown: async () => {},
+  info: benchInfo,
+  capabilities: benchCapabilities,
+  async query() {
+    return result;
+  },
+  async shutdown() {},
 }).listen();
-process.stdout.write(`${JSON.stringify({ echo, responder, fastify })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ raw: `http://127.0.0.1:${raw.address().port}/`, fastify })}\n`,
+);
 process.stdin.resume();
 process.stdin.on("end", () => process.exit(0));

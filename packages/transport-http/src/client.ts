@@ -3,7 +3,6 @@ import {
   type ContextProvider,
   type ContextQuery,
   type ContextQueryResult,
-  decodeEnvelope,
   type Envelope,
   type EnvelopeInit,
   EXTENSIONS,
@@ -12,7 +11,6 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   type ProviderInfo,
-  parseJsonText,
   type QueryOptions,
   versionsCompatible,
 } from "@ocp/types";
@@ -27,6 +25,8 @@ import {
   positiveLimit,
   REQUEST_TIMEOUT_MS,
 } from "./limits.js";
+import { decodeEnvelopeFast, parseJsonFast } from "./plain/canonical.js";
+import { encodeQueryJson } from "./plain/wire.js";
 import { checkProviderUrl } from "./url.js";
 
 export interface ConnectHttpProviderOptions {
@@ -175,7 +175,12 @@ class HttpClient {
     signal?: AbortSignal,
   ): Promise<Envelope> {
     if (signal?.aborted) throw this.#aborted(signal);
-    const body = encodeJson(envelope);
+    // A plain query leaves without the encoder's schema pass, byte for byte the same.
+    const plain =
+      envelope.type === "query" && envelope.id === undefined
+        ? encodeQueryJson(envelope.query as ContextQuery)
+        : undefined;
+    const body = plain === undefined ? encodeJson(envelope) : `{"type":"query","query":${plain}}`;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const onAbort = () => controller.abort();
@@ -233,8 +238,8 @@ class HttpClient {
   }
 
   #envelopeOf(status: number, text: string): Envelope {
-    const json = parseJsonText(text);
-    const decoded = json.ok ? decodeEnvelope(json.value) : undefined;
+    const json = parseJsonFast(text);
+    const decoded = json.ok ? decodeEnvelopeFast(json.value) : undefined;
     const envelope = decoded?.ok ? decoded.value : undefined;
     const wire =
       envelope?.type === "error" ? { code: envelope.code, message: envelope.message } : {};

@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import {
   type ContextProvider,
   ContextQueryResultSchema,
-  decodeEnvelope,
   type EnvelopeInit,
   EXTENSIONS_HEADER,
   type Extension,
@@ -19,6 +18,8 @@ import {
 import { guardResult } from "@ocp/types/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
+import { decodeEnvelopeFast, isPlainResult, parseJsonFast } from "./plain/canonical.js";
+import { encodeFramesLine } from "./plain/wire.js";
 
 export interface HttpProviderServerOptions {
   /** The endpoint path; default `/`. */
@@ -156,7 +157,7 @@ export function createHttpProviderServer(
     if (typeof request.body !== "string") {
       return answer(reply, 415, failure("bad_request", "the body must be application/json"));
     }
-    const json = parseJsonText(request.body);
+    const json = parseJsonFast(request.body);
     if (!json.ok) {
       return answer(
         reply,
@@ -164,7 +165,7 @@ export function createHttpProviderServer(
         failure("bad_request", `the body is not I-JSON: ${json.error.message}`),
       );
     }
-    const decoded = decodeEnvelope(json.value);
+    const decoded = decodeEnvelopeFast(json.value);
     if (!decoded.ok) return answer(reply, 400, failure("bad_request", decoded.error.message));
     const envelope = decoded.value;
     switch (envelope.type) {
@@ -196,7 +197,13 @@ export function createHttpProviderServer(
         try {
           const raw = await provider.query(envelope.query, { signal: abandoned.signal });
           const guard = options.guard ?? "fix";
-          const decoded = guard === "off" ? undefined : ContextQueryResultSchema.safeParse(raw);
+          // A result already in the plain form needs no schema pass (see isPlainResult).
+          const decoded =
+            guard === "off"
+              ? undefined
+              : isPlainResult(raw)
+                ? ({ success: true, data: raw } as const)
+                : ContextQueryResultSchema.safeParse(raw);
           const result =
             decoded?.success !== true
               ? raw
@@ -205,7 +212,11 @@ export function createHttpProviderServer(
                   declaredKinds: provider.capabilities.query.kinds,
                   warn: log,
                 });
-          return answer(reply, 200, { type: "frames", id: envelope.id, result });
+          // The body without the encoder's schema pass, byte for byte what encodeJson writes.
+          const line = encodeFramesLine(envelope.id, result);
+          if (line === undefined)
+            return answer(reply, 200, { type: "frames", id: envelope.id, result });
+          return reply.code(200).type("application/json").send(line.slice(0, -1));
         } catch (error) {
           const code = isOcpError(error) ? readWireErrorCode(error.code) : "internal";
           const message = error instanceof Error && error.message !== "" ? error.message : code;

@@ -1,133 +1,76 @@
-// Round trips per second through spawnStdioProvider, against a raw NDJSON
-// echo child over the same kind of pipe, in one run. Prints figures and
-// ratios (targets: sequential >= 0.8 of raw, pipelined >= 0.7 of raw).
-//
-// The machine may be shared: both sides are measured in adjacent short
-// rounds, and the ratio is the median of the per-pair ratios, so load that
-// comes and goes weighs on both sides alike.
+// `pnpm bench` for @ocp/transport-stdio: round trips per second through
+// spawnStdioProvider to a real provider served by serveStdio (guard rail on),
+// against a raw NDJSON client and child carrying the same query and the same
+// reply bytes over the same kind of pipe (JSON.stringify out, JSON.parse in,
+// nothing else), arms interleaved over rounds. Goals: 0.8 of raw one at a
+// time, 0.7 of raw with 64 in flight, 0.6 of raw with ~20 KB of frames.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { spawnStdioProvider } from "../dist/index.js";
+import { benchQuery, benchWireQuery } from "./frames.mjs";
+import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
-const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 250);
-const WINDOW = 64;
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 5_000);
-const here = (name) => fileURLToPath(new URL(name, import.meta.url));
-const query = {
-  goal: "bench",
-  query_text: "a query",
-  kinds: ["doc"],
-  anchors: [],
-  max_frames: 5,
-  max_tokens: 1000,
-};
+const child = (name) => fileURLToPath(new URL(`children/${name}`, import.meta.url));
 
-/**
- * A raw NDJSON client: JSON.stringify out, split lines and JSON.parse in,
- * nothing else. Its child is started as spawnStdioProvider starts one (own
- * session and process group, scrubbed environment), so the two differ only
- * in what the transport does.
- */
-function rawEcho() {
-  const child = spawn(process.execPath, [here("echo-child.mjs")], {
+/** The raw baseline: a child started as spawnStdioProvider starts one, replies matched by id. */
+function rawStdio(size) {
+  const proc = spawn(process.execPath, [child("raw-provider.mjs"), size], {
     stdio: ["pipe", "pipe", "inherit"],
     detached: true,
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
   });
-  const waiting = [];
+  const waiting = new Map();
+  let next = 0;
   let pending = "";
-  child.stdout.on("data", (chunk) => {
+  proc.stdout.on("data", (chunk) => {
     const text = pending + chunk.toString("utf8");
     let start = 0;
     let newline = text.indexOf("\n");
     while (newline !== -1) {
-      JSON.parse(text.slice(start, newline));
-      waiting.shift()();
+      const reply = JSON.parse(text.slice(start, newline));
+      const resolve = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      resolve(reply.result);
       start = newline + 1;
       newline = text.indexOf("\n", start);
     }
     pending = text.slice(start);
   });
-  const roundTrip = () =>
+  const call = (query) =>
     new Promise((resolve) => {
-      waiting.push(resolve);
-      child.stdin.write(`${JSON.stringify({ type: "query", query })}\n`);
+      const id = (++next).toString(36);
+      waiting.set(id, resolve);
+      proc.stdin.write(`${JSON.stringify({ type: "query", id, query })}\n`);
     });
-  return { roundTrip, close: () => child.kill() };
+  return { call, close: () => proc.kill() };
 }
 
-/** Round trips per second of `roundTrip`, one at a time or WINDOW at a time, for about ROUND_MS. */
-async function rate(roundTrip, window) {
-  let count = 0;
-  const start = performance.now();
-  const deadline = start + ROUND_MS;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      for (let i = 0; i < 50; i += 1) await roundTrip();
-      count += 50;
-    }
-  };
-  await Promise.all(Array.from({ length: window }, worker));
-  return (count * 1000) / (performance.now() - start);
-}
+const cases = [
+  { title: "small frame (~300 B), 1 in flight", size: "small", window: 1, goal: 0.8 },
+  { title: "~20 KB of frames, 1 in flight", size: "large", window: 1, goal: 0.6 },
+  { title: "small frame (~300 B), 64 in flight", size: "small", window: 64, goal: 0.7 },
+];
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/**
- * Rates of both sides in ROUNDS pairs of adjacent rounds (which side goes
- * first alternates), after WARM_UP round trips each. The ratio is the median
- * of the per-pair ratios, so load that drifts between pairs cancels out.
- */
-async function compare(raw, ours, window) {
-  // Warm-up by count, not time: on a loaded machine a short round may end
-  // before the JIT has optimised the codec on the hot path.
-  for (let i = 0; i < WARM_UP; i += window) {
-    await Promise.all(Array.from({ length: window }, () => raw()));
-    await Promise.all(Array.from({ length: window }, () => ours()));
-  }
-  const rawRates = [];
-  const ourRates = [];
-  const ratios = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    let r;
-    let o;
-    if (round % 2 === 0) {
-      r = await rate(raw, window);
-      o = await rate(ours, window);
-    } else {
-      o = await rate(ours, window);
-      r = await rate(raw, window);
-    }
-    rawRates.push(r);
-    ourRates.push(o);
-    ratios.push(o / r);
-  }
-  return { raw: median(rawRates), ours: median(ourRates), ratio: median(ratios) };
-}
-
-function provider(args) {
-  return spawnStdioProvider({
+console.log(
+  `@ocp/transport-stdio round trips per second (node ${process.version}; ${ROUNDS} rounds of ${ROUND_MS} ms per arm, arms interleaved; ratio: median of per-round ratios [lowest-highest])`,
+);
+for (const c of cases) {
+  if (process.env.BENCH_CASE !== undefined && !c.title.includes(process.env.BENCH_CASE)) continue;
+  const raw = rawStdio(c.size);
+  const ours = await spawnStdioProvider({
     id: "bench",
     command: process.execPath,
-    args: [here("fast-provider.mjs"), ...args],
+    args: [child("ocp-provider.mjs"), c.size],
   });
+  const result = await compare(
+    {
+      "raw NDJSON (parse/stringify only)": () => raw.call(benchWireQuery),
+      "spawnStdioProvider -> serveStdio": () => ours.query(benchQuery),
+    },
+    c.window,
+  );
+  report(c.title, result, { "spawnStdioProvider -> serveStdio": [c.goal] });
+  raw.close();
+  await ours.shutdown();
 }
-
-const raw = rawEcho();
-const plain = await provider([]);
-const sequential = await compare(raw.roundTrip, () => plain.query(query), 1);
-await plain.shutdown();
-const correlated = await provider(["--correlation"]);
-const pipelined = await compare(raw.roundTrip, () => correlated.query(query), WINDOW);
-await correlated.shutdown();
-raw.close();
-
-const fmt = (n) => Math.round(n).toLocaleString("en-US").padStart(9);
-const line = (name, pair, ours, target) =>
-  `  ${name.padEnd(11)} raw echo ${fmt(pair.raw)}   ${ours} ${fmt(pair.ours)}   ratio ${pair.ratio.toFixed(2)} (target ${target})`;
-console.log(
-  `@ocp/transport-stdio round trips per second (medians of ${ROUNDS} paired rounds of ${ROUND_MS} ms; ratio: median of the paired ratios)`,
-);
-console.log(line("sequential", sequential, "spawnStdioProvider", "0.80"));
-console.log(line("pipelined", pipelined, "correlated, x64   ", "0.70"));
+process.exit(0);

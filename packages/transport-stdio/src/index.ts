@@ -1,3 +1,10 @@
+export {
+  decodeEnvelopeFast,
+  decodeLineFast,
+  isPlainQuery,
+  isPlainResult,
+  parseJsonFast,
+} from "./canonical.js";
 export { scrubbedEnv } from "./child.js";
 export {
   Correlator,
@@ -24,3 +31,4 @@ export {
   type StdioProvider,
   spawnStdioProvider,
 } from "./spawn.js";
+export { encodeFramesLine, encodeQueryJson } from "./wire.js";

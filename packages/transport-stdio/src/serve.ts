@@ -3,7 +3,6 @@ import {
   type ContextProvider,
   type ContextQuery,
   ContextQueryResultSchema,
-  decodeLine,
   type EnvelopeInit,
   EXTENSIONS_ENV,
   type Extension,
@@ -17,9 +16,11 @@ import {
   type WireErrorCode,
 } from "@ocp/types";
 import { guardResult } from "@ocp/types/kit";
+import { decodeLineFast, isPlainResult } from "./canonical.js";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { settlesWithin } from "./settles-within.js";
+import { encodeFramesLine } from "./wire.js";
 
 export interface ServeStdioOptions {
   /** Default `process.stdin`. */
@@ -97,6 +98,21 @@ export function serveStdio(
     resolveDone = resolve;
   });
 
+  /**
+   * Replies finished in one turn of the event loop leave in one write (one
+   * system call, one wake-up of the host), after the turn's I/O callbacks.
+   */
+  let outbox = "";
+  const flush = (): void => {
+    const lines = outbox;
+    outbox = "";
+    if (lines !== "") output.write(lines);
+  };
+  const write = (line: string): void => {
+    if (outbox === "") setImmediate(flush);
+    outbox += line;
+  };
+
   const send = (envelope: EnvelopeInit): void => {
     if (silent) return;
     let line: string;
@@ -107,14 +123,20 @@ export function serveStdio(
       log(`provider returned an unencodable reply: ${(error as Error).message}`);
       line = encodeLine(errorReply(new Error("provider returned an invalid reply"), id));
     }
-    output.write(line);
+    write(line);
   };
 
   const answer = async (query: ContextQuery, id: string | undefined): Promise<void> => {
     try {
       const raw = await provider.query(query, { signal: inFlight.signal });
       // The guard repairs what decodes; what does not is refused by the encoder below.
-      const decoded = guard === "off" ? undefined : ContextQueryResultSchema.safeParse(raw);
+      // A result already in the plain form needs no schema pass (see isPlainResult).
+      const decoded =
+        guard === "off"
+          ? undefined
+          : isPlainResult(raw)
+            ? ({ success: true, data: raw } as const)
+            : ContextQueryResultSchema.safeParse(raw);
       const result =
         decoded?.success !== true
           ? raw
@@ -123,7 +145,10 @@ export function serveStdio(
               declaredKinds: provider.capabilities.query.kinds,
               warn: log,
             });
-      send({ type: "frames", id, result });
+      // The reply line without the encoder's schema pass, byte for byte what encodeLine writes.
+      const line = encodeFramesLine(id, result);
+      if (line === undefined) send({ type: "frames", id, result });
+      else if (!silent) write(line);
     } catch (error) {
       send(errorReply(error, id));
     }
@@ -165,6 +190,7 @@ export function serveStdio(
     if (!(await settlesWithin(teardown, grace))) {
       log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
     }
+    flush();
     output.write("", () => {
       resolveDone(0);
       exit(0);
@@ -172,7 +198,7 @@ export function serveStdio(
   };
 
   const onLine = (line: string): void => {
-    const decoded = decodeLine(line);
+    const decoded = decodeLineFast(line);
     if (!decoded.ok) {
       log(`malformed line: ${decoded.error.message}`);
       refuse("bad_request", decoded.error.message);

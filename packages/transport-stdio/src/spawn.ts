@@ -4,7 +4,6 @@ import {
   type ContextProvider,
   type ContextQuery,
   type ContextQueryResult,
-  decodeLine,
   type Envelope,
   EXTENSIONS,
   EXTENSIONS_ENV,
@@ -15,6 +14,7 @@ import {
   toWire,
   versionsCompatible,
 } from "@ocp/types";
+import { decodeLineFast } from "./canonical.js";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { fromErrorEnvelope, type StdioError, stdioError } from "./errors.js";
@@ -31,6 +31,7 @@ import { LineSplitter } from "./line-splitter.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 import { settlesWithin } from "./settles-within.js";
 import { TailBuffer } from "./tail-buffer.js";
+import { encodeQueryJson } from "./wire.js";
 
 export interface SpawnStdioProviderOptions extends ChildCommand {
   /** Host-chosen id of the provider. */
@@ -218,7 +219,7 @@ class StdioConnection implements StdioProvider {
       return Promise.reject(stdioError("closed", `provider "${this.id}" is not ready`));
     let payload: string;
     try {
-      payload = JSON.stringify(toWire({ type: "query", query }).query);
+      payload = encodeQueryJson(query) ?? JSON.stringify(toWire({ type: "query", query }).query);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -278,7 +279,7 @@ class StdioConnection implements StdioProvider {
   }
 
   #onLine(line: string): void {
-    const decoded = decodeLine(line);
+    const decoded = decodeLineFast(line);
     if (this.#queries === undefined) {
       if (decoded.ok) this.#handshake.resolve(undefined, decoded.value);
       else this.#handshake.reject(undefined, this.#malformed(decoded.error));

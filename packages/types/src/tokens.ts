@@ -12,10 +12,79 @@ export const TOKENIZER = "o200k_base";
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
+ * Texts shorter than this are counted every time: the BPE of a short text
+ * costs about what a lookup does.
+ */
+export const MEMO_MIN_CHARS = 32;
+/**
+ * Texts longer than this are counted every time: V8 hashes a longer string by
+ * its length alone, so such keys would share one hash bucket.
+ */
+export const MEMO_MAX_KEY_CHARS = 16_383;
+/** Bound on the characters the memo holds (about 8 MB at most). */
+export const MEMO_MAX_CHARS = 4_000_000;
+
+/**
+ * Counts of texts seen lately, least recently used first. A count is a pure
+ * function of the text, so a hit is exact: the host audits the same content
+ * again (the same document in answer after answer) without running the BPE
+ * again, and so does a provider's guard rail.
+ */
+const memo = new Map<string, number>();
+let memoChars = 0;
+
+/**
  * Exact o200k_base token count of `text`, pure JS, no downloads. Special-token
  * spellings such as `<|endoftext|>` count as ordinary text: provider content
- * never becomes a control token.
+ * never becomes a control token. Counts of texts of
+ * {@link MEMO_MIN_CHARS}..{@link MEMO_MAX_KEY_CHARS} characters are memoized
+ * (least recently used out past {@link MEMO_MAX_CHARS} characters).
  */
 export function countTokens(text: string): number {
-  return countO200k(text, AS_TEXT);
+  const length = text.length;
+  if (length < MEMO_MIN_CHARS || length > MEMO_MAX_KEY_CHARS) return countO200k(text, AS_TEXT);
+  const known = memo.get(text);
+  if (known !== undefined) {
+    memo.delete(text);
+    memo.set(text, known);
+    return known;
+  }
+  const counted = countO200k(text, AS_TEXT);
+  memo.set(text, counted);
+  memoChars += length;
+  while (memoChars > MEMO_MAX_CHARS) {
+    const oldest = memo.keys().next().value as string;
+    memo.delete(oldest);
+    memoChars -= oldest.length;
+  }
+  return counted;
+}
+
+/**
+ * The most tokens `text` can count, without running the BPE: every token
+ * stands for at least one UTF-8 byte, so the byte length bounds the count.
+ * Exact enough to settle T1 for a frame whose declared cost already allows
+ * that many tokens.
+ */
+export function tokenCeiling(text: string): number {
+  // A UTF-16 unit is at most 3 UTF-8 bytes; the exact byte length only when that is not enough.
+  const ceiling = text.length * 3;
+  return ceiling <= 64 ? ceiling : utf8Length(text);
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i += 1;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
 }

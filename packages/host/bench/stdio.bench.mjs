@@ -1,0 +1,77 @@
+// `pnpm bench` for @ocp/host over stdio: the real host (Host.queryProvider,
+// spawnStdioProvider, audit with T1 on) talking to the real provider server
+// (serveStdio, guard rail on), against a raw NDJSON client and child carrying
+// the same query and the same reply bytes over the same kind of pipe, and the
+// MCP TypeScript SDK (a tool call whose result is the same frames), in one
+// run with the arms interleaved. Figures: calls per second, ratio to raw.
+import { Host } from "../dist/index.js";
+import { child, mcpStdio, rawStdio } from "./clients.mjs";
+import { benchQuery, benchWireQuery } from "./frames.mjs";
+import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
+
+async function hostStdio(size) {
+  const host = new Host({ warn: (line) => console.error(line) });
+  await host.addStdio({
+    id: "bench",
+    command: process.execPath,
+    args: [child("ocp-provider.mjs"), size],
+  });
+  return {
+    call: async (query) => {
+      const result = await host.queryProvider("bench", query);
+      if (result.frames.length === 0) throw new Error("no frames");
+      return result;
+    },
+    close: () => host.shutdown(),
+  };
+}
+
+const cases = [
+  {
+    title: "small frame (~300 B), 1 in flight",
+    size: "small",
+    window: 1,
+    goals: { host: [0.8], "host ": [1.5, "mcp"] },
+  },
+  { title: "~20 KB of frames, 1 in flight", size: "large", window: 1, goals: { host: [0.6] } },
+  {
+    title: "small frame (~300 B), 64 in flight",
+    size: "small",
+    window: 64,
+    goals: { host: [0.7] },
+  },
+];
+
+const only = process.env.BENCH_CASE;
+console.log(
+  `@ocp/host over stdio (node ${process.version}; ${ROUNDS} rounds of ${ROUND_MS} ms per arm, arms interleaved; ratio: median of per-round ratios [lowest-highest])`,
+);
+for (const c of cases) {
+  if (only !== undefined && !c.title.includes(only)) continue;
+  const raw = rawStdio(c.size);
+  const host = await hostStdio(c.size);
+  const mcp = await mcpStdio(c.size);
+  const result = await compare(
+    {
+      "raw NDJSON (parse/stringify only)": () => raw.call(benchWireQuery),
+      host: () => host.call(benchQuery),
+      mcp: () => mcp.call(benchQuery),
+    },
+    c.window,
+  );
+  // The second host goal (against the MCP SDK) is reported on its own line.
+  const goals = { host: c.goals.host };
+  report(c.title, result, goals);
+  if (c.goals["host "] !== undefined) {
+    const [target, against] = c.goals["host "];
+    report(
+      `  (host against the MCP SDK)`,
+      { [against]: result[against], host: result.host },
+      { host: [target, against] },
+    );
+  }
+  raw.close();
+  await host.close();
+  await mcp.close();
+}
+process.exit(0);

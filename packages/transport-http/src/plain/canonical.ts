@@ -1,0 +1,290 @@
+// A copy of @ocp/transport-stdio's src/canonical.ts (a transport may not import another;
+// test/plain-copy.test.ts keeps the two identical). Its home is @ocp/types.
+import {
+  type ContextQuery,
+  type ContextQueryResult,
+  type DecodeResult,
+  decodeEnvelope,
+  decodeLine,
+  type Envelope,
+  FRAME_KINDS,
+  MAX_CORRELATION_ID_LENGTH,
+  parseJsonText,
+  U32_MAX,
+} from "@ocp/types";
+
+/**
+ * A fast path beside the envelope schema, for the two messages of the hot
+ * path (`query` and `frames`): a value already in the plain form the schema
+ * would give back (known fields only, each of its type, no `null`) is taken
+ * as it is, without a schema pass; anything else goes through the schema, so
+ * the outcome is the schema's in every case. `own` values (just parsed from
+ * the wire) get the defaulted empty lists (`kinds`, `anchors`, `provenance`,
+ * `relations`) filled in place; borrowed ones (a provider's own objects) are
+ * never written to, and without those lists they take the schema's path.
+ */
+type Mode = { readonly own: boolean; readonly strict: boolean };
+
+const KINDS: ReadonlySet<string> = new Set(FRAME_KINDS);
+const QUERY_KEYS: ReadonlySet<string> = new Set([
+  "goal",
+  "query_text",
+  "embedding",
+  "kinds",
+  "anchors",
+  "max_frames",
+  "max_tokens",
+  "as_of",
+]);
+const RESULT_KEYS: ReadonlySet<string> = new Set(["frames", "truncated", "dropped_estimate"]);
+const FRAME_KEYS: ReadonlySet<string> = new Set([
+  "id",
+  "kind",
+  "title",
+  "content",
+  "uri",
+  "score",
+  "token_cost",
+  "valid_from",
+  "valid_to",
+  "recorded_at",
+  "provenance",
+  "citation_label",
+  "embedding",
+  "relations",
+]);
+const PROVENANCE_KEYS: ReadonlySet<string> = new Set([
+  "type",
+  "uri",
+  "range",
+  "digest",
+  "method",
+  "by",
+]);
+const RELATION_KEYS: ReadonlySet<string> = new Set(["rel", "target_uri", "display_name"]);
+const EMBEDDING_KEYS: ReadonlySet<string> = new Set(["fingerprint", "vector"]);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["type", "id", "query", "result"]);
+
+type Obj = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Every own key of `value` is one of `keys`. */
+function onlyKeys(value: Obj, keys: ReadonlySet<string>): boolean {
+  for (const key in value) if (!keys.has(key)) return false;
+  return true;
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const filled = (value: unknown): boolean => typeof value === "string" && value !== "";
+const optionalString = (value: unknown): boolean => value === undefined || isString(value);
+const isU32 = (value: unknown): boolean =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= U32_MAX;
+
+function numbers(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const member of value) if (!Number.isFinite(member)) return false;
+  return true;
+}
+
+/** A defaulted list: present and every member `ok`, or absent and filled in (own values only). */
+function list(holder: Obj, key: string, mode: Mode, ok: (member: unknown) => boolean): boolean {
+  const value = holder[key];
+  if (value === undefined) {
+    if (!mode.own) return false;
+    holder[key] = [];
+    return true;
+  }
+  if (!Array.isArray(value)) return false;
+  for (const member of value) if (!ok(member)) return false;
+  return true;
+}
+
+function provenance(value: unknown, mode: Mode): boolean {
+  if (!isPlain(value) || !onlyKeys(value, PROVENANCE_KEYS)) return false;
+  if (mode.strict ? !filled(value.type) : !isString(value.type)) return false;
+  return (
+    optionalString(value.uri) &&
+    optionalString(value.range) &&
+    optionalString(value.digest) &&
+    optionalString(value.method) &&
+    optionalString(value.by)
+  );
+}
+
+function relation(value: unknown, mode: Mode): boolean {
+  if (!isPlain(value) || !onlyKeys(value, RELATION_KEYS)) return false;
+  const text = mode.strict ? filled : isString;
+  return text(value.rel) && text(value.target_uri) && optionalString(value.display_name);
+}
+
+function embedding(value: unknown, mode: Mode): boolean {
+  if (value === undefined) return true;
+  if (!isPlain(value) || !onlyKeys(value, EMBEDDING_KEYS)) return false;
+  if (mode.strict ? !filled(value.fingerprint) : !isString(value.fingerprint)) return false;
+  return value.vector === undefined || numbers(value.vector);
+}
+
+function frame(value: unknown, mode: Mode): boolean {
+  if (!isPlain(value) || !onlyKeys(value, FRAME_KEYS)) return false;
+  const score = value.score;
+  const strict = mode.strict;
+  if (
+    strict
+      ? !filled(value.id) || !filled(value.title)
+      : !isString(value.id) || !isString(value.title)
+  )
+    return false;
+  if (!Number.isFinite(score) || (strict && ((score as number) < 0 || (score as number) > 1)))
+    return false;
+  const label = value.citation_label;
+  return (
+    isString(value.kind) &&
+    KINDS.has(value.kind) &&
+    isString(value.content) &&
+    isU32(value.token_cost) &&
+    optionalString(value.uri) &&
+    optionalString(value.valid_from) &&
+    optionalString(value.valid_to) &&
+    optionalString(value.recorded_at) &&
+    (label === undefined || (strict ? filled(label) : isString(label))) &&
+    embedding(value.embedding, mode) &&
+    list(value, "provenance", mode, (member) => provenance(member, mode)) &&
+    list(value, "relations", mode, (member) => relation(member, mode))
+  );
+}
+
+/**
+ * Whether `value` is a query result in the plain form (see the module note):
+ * `strict` adds the checks of the strict schema (S1: non-empty ids, titles,
+ * labels, provenance types; scores in [0, 1]).
+ */
+export function isPlainResult(
+  value: unknown,
+  options: { own?: boolean; strict?: boolean } = {},
+): value is ContextQueryResult {
+  const mode = { own: options.own === true, strict: options.strict === true };
+  if (!isPlain(value) || !onlyKeys(value, RESULT_KEYS)) return false;
+  if (typeof value.truncated !== "boolean") return false;
+  if (value.dropped_estimate !== undefined && !isU32(value.dropped_estimate)) return false;
+  const frames = value.frames;
+  if (!Array.isArray(frames)) return false;
+  for (const member of frames) if (!frame(member, mode)) return false;
+  return true;
+}
+
+/** Whether `value` is a query in the plain form; `own` fills `kinds` and `anchors` in. */
+export function isPlainQuery(value: unknown, own = false): value is ContextQuery {
+  const mode = { own, strict: false };
+  if (!isPlain(value) || !onlyKeys(value, QUERY_KEYS)) return false;
+  return (
+    isString(value.goal) &&
+    optionalString(value.query_text) &&
+    (value.embedding === undefined || numbers(value.embedding)) &&
+    isU32(value.max_frames) &&
+    isU32(value.max_tokens) &&
+    optionalString(value.as_of) &&
+    list(value, "kinds", mode, (kind) => isString(kind) && KINDS.has(kind)) &&
+    list(value, "anchors", mode, isString)
+  );
+}
+
+function correlationId(value: unknown): boolean {
+  return (
+    value === undefined ||
+    (typeof value === "string" && value !== "" && value.length <= MAX_CORRELATION_ID_LENGTH)
+  );
+}
+
+/** A `query` or `frames` envelope in the plain form (filled in place), else undefined. */
+function plainEnvelope(value: unknown): Envelope | undefined {
+  if (!isPlain(value) || !onlyKeys(value, ENVELOPE_KEYS) || !correlationId(value.id))
+    return undefined;
+  if (value.type === "frames" && value.query === undefined) {
+    return isPlainResult(value.result, { own: true }) ? (value as Envelope) : undefined;
+  }
+  if (value.type === "query" && value.result === undefined) {
+    return isPlainQuery(value.query, true) ? (value as Envelope) : undefined;
+  }
+  return undefined;
+}
+
+/** `parseJsonText` of `@ocp/types`, the I-JSON scan run only when {@link membersKept} says no. */
+export function parseJsonFast(text: string): ReturnType<typeof parseJsonText> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return parseJsonText(text); // the typed invalid_json error, worded in one place
+  }
+  if (typeof value === "object" && value !== null && !membersKept(text, value)) {
+    return parseJsonText(text);
+  }
+  return { ok: true, value };
+}
+
+/** `decodeEnvelope` of `@ocp/types`, the schema pass skipped for a plain `query` or `frames`. */
+export function decodeEnvelopeFast(value: unknown): DecodeResult {
+  const plain = plainEnvelope(value);
+  return plain !== undefined ? { ok: true, value: plain } : decodeEnvelope(value);
+}
+
+/**
+ * `decodeLine` of `@ocp/types` with the fast path: the same values and the
+ * same typed errors (I-JSON included), a schema pass only off the plain form.
+ */
+export function decodeLineFast(line: string): DecodeResult {
+  let text = line;
+  if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
+  if (text.includes("\n")) return decodeLine(line);
+  const parsed = parseJsonFast(text);
+  return parsed.ok ? decodeEnvelopeFast(parsed.value) : parsed;
+}
+
+/**
+ * Whether JSON.parse kept every member of `text`: the members written (the
+ * colons outside strings, one per member in valid JSON) against the keys of
+ * the parsed value. Equal means no member name was repeated within an object;
+ * different sends the text to the exact I-JSON scanner. Strings are skipped
+ * with indexOf, so the cost is in the number of strings, not their length.
+ */
+export function membersKept(text: string, value: unknown): boolean {
+  let written = 0;
+  let colon = text.indexOf(":");
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('"', at);
+    const end = open === -1 ? text.length : open;
+    while (colon !== -1 && colon < end) {
+      written += 1;
+      colon = text.indexOf(":", colon + 1);
+    }
+    if (open === -1) break;
+    let close = text.indexOf('"', open + 1);
+    while (close !== -1 && escaped(text, close)) close = text.indexOf('"', close + 1);
+    if (close === -1) return false;
+    at = close + 1;
+    if (colon !== -1 && colon < at) colon = text.indexOf(":", at);
+  }
+  return written === keysIn(value);
+}
+
+/** Whether the quote at `index` is escaped (an odd run of backslashes before it). */
+function escaped(text: string, index: number): boolean {
+  let run = 0;
+  for (let i = index - 1; i >= 0 && text.charCodeAt(i) === 92; i -= 1) run += 1;
+  return run % 2 === 1;
+}
+
+function keysIn(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const member of value) count += keysIn(member);
+    return count;
+  }
+  for (const key in value) count += 1 + keysIn((value as Obj)[key]);
+  return count;
+}

@@ -1,0 +1,81 @@
+// A copy of @ocp/transport-stdio's src/wire.ts (a transport may not import another;
+// test/plain-copy.test.ts keeps the two identical). Its home is @ocp/types.
+import type { ContextFrame, ContextQuery, ContextQueryResult } from "@ocp/types";
+import { isPlainQuery, isPlainResult } from "./canonical.js";
+
+type Obj = Record<string, unknown>;
+
+/** Copies the members of `from` named in `order` that are present, in that order. */
+function ordered(from: Obj, order: readonly string[]): Obj {
+  const out: Obj = {};
+  for (const key of order) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}
+
+const FRAME_ORDER = [
+  "id",
+  "kind",
+  "title",
+  "content",
+  "uri",
+  "score",
+  "token_cost",
+  "valid_from",
+  "valid_to",
+  "recorded_at",
+] as const;
+const PROVENANCE_ORDER = ["type", "uri", "range", "digest", "method", "by"] as const;
+const RELATION_ORDER = ["rel", "target_uri", "display_name"] as const;
+const EMBEDDING_ORDER = ["fingerprint", "vector"] as const;
+
+/** One frame as the reference writes it: declaration order, absent and empty lists left off. */
+function wireFrame(frame: ContextFrame): Obj {
+  const out = ordered(frame as unknown as Obj, FRAME_ORDER);
+  if (frame.provenance.length > 0) {
+    out.provenance = frame.provenance.map((entry) => ordered(entry as Obj, PROVENANCE_ORDER));
+  }
+  if (frame.citation_label !== undefined) out.citation_label = frame.citation_label;
+  if (frame.embedding !== undefined) {
+    out.embedding = ordered(frame.embedding as unknown as Obj, EMBEDDING_ORDER);
+  }
+  if (frame.relations.length > 0) {
+    out.relations = frame.relations.map((entry) => ordered(entry as Obj, RELATION_ORDER));
+  }
+  return out;
+}
+
+/**
+ * The `frames` reply line `encodeLine` of `@ocp/types` writes, byte for byte,
+ * without its schema pass, for a result in the plain form (see
+ * `isPlainResult`); undefined for any other result, which the caller encodes
+ * with `encodeLine`.
+ */
+export function encodeFramesLine(
+  id: string | undefined,
+  result: ContextQueryResult,
+): string | undefined {
+  if (!isPlainResult(result)) return undefined;
+  const body: Obj = { frames: result.frames.map(wireFrame), truncated: result.truncated };
+  if (result.dropped_estimate !== undefined) body.dropped_estimate = result.dropped_estimate;
+  const envelope =
+    id === undefined ? { type: "frames", result: body } : { type: "frames", id, result: body };
+  return `${JSON.stringify(envelope)}\n`;
+}
+
+const QUERY_ORDER = ["goal", "query_text", "embedding"] as const;
+
+/**
+ * The JSON of a query as `toWire` of `@ocp/types` writes it (declaration
+ * order, absent members and empty `kinds`, `anchors` left off), without its
+ * schema pass, for a query in the plain form; undefined for any other.
+ */
+export function encodeQueryJson(query: ContextQuery): string | undefined {
+  if (!isPlainQuery(query)) return undefined;
+  const out = ordered(query as unknown as Obj, QUERY_ORDER);
+  if (query.kinds.length > 0) out.kinds = query.kinds;
+  if (query.anchors.length > 0) out.anchors = query.anchors;
+  out.max_frames = query.max_frames;
+  out.max_tokens = query.max_tokens;
+  if (query.as_of !== undefined) out.as_of = query.as_of;
+  return JSON.stringify(out);
+}

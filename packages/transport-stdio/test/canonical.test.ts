@@ -1,0 +1,255 @@
+import {
+  ContextQueryResultSchema,
+  ContextQuerySchema,
+  decodeLine,
+  encodeLine,
+  parseJsonText,
+  StrictContextQueryResultSchema,
+  toWire,
+} from "@ocp/types";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { membersKept } from "../src/canonical.js";
+import {
+  decodeLineFast,
+  encodeFramesLine,
+  encodeQueryJson,
+  isPlainQuery,
+  isPlainResult,
+} from "../src/index.js";
+
+// Values near the schema: mostly valid members, with now and then a wrong
+// type, a null, an empty string, an out-of-range number or an unknown key, so
+// that both the fast path and the schema's path are taken.
+const text = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.constant("") },
+);
+const odd = fc.oneof(fc.constant(null), fc.integer(), fc.boolean(), fc.constant([]));
+const maybe = <T>(value: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 8, arbitrary: value }, { weight: 1, arbitrary: odd });
+const optional = <T>(value: fc.Arbitrary<T>) => fc.option(maybe(value), { nil: undefined });
+const u32 = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 0, max: 5000 }) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, 4_294_967_295, 4_294_967_296) },
+);
+const kind = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom("doc", "snippet", "fact", "graph") },
+  { weight: 1, arbitrary: fc.constantFrom("Doc", "", "other") },
+);
+const extra = fc.option(fc.constantFrom("extra", "__proto__", "constructor"), { nil: undefined });
+
+/** Drops undefined members, as JSON would, and adds an unknown key now and then. */
+function shape(members: Record<string, unknown>, unknown: string | undefined) {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(members)) if (value !== undefined) out[key] = value;
+  if (unknown !== undefined) Object.defineProperty(out, unknown, { value: 1, enumerable: true });
+  return out;
+}
+
+const provenance = fc
+  .record({ type: maybe(text), uri: optional(text), by: optional(text), extra })
+  .map(({ extra: unknown, ...members }) => shape(members, unknown));
+const relation = fc
+  .record({ rel: maybe(text), target_uri: maybe(text), display_name: optional(text), extra })
+  .map(({ extra: unknown, ...members }) => shape(members, unknown));
+const frame = fc
+  .record({
+    id: maybe(text),
+    kind,
+    title: maybe(text),
+    content: maybe(fc.string({ maxLength: 40 })),
+    uri: optional(text),
+    score: maybe(fc.double({ min: -0.5, max: 1.5, noNaN: true })),
+    token_cost: u32,
+    recorded_at: optional(text),
+    provenance: fc.option(maybe(fc.array(provenance, { maxLength: 2 })), { nil: undefined }),
+    citation_label: optional(text),
+    embedding: optional(
+      fc.record({
+        fingerprint: text,
+        vector: fc.option(fc.array(fc.integer()), { nil: undefined }),
+      }),
+    ),
+    relations: fc.option(maybe(fc.array(relation, { maxLength: 2 })), { nil: undefined }),
+    extra,
+  })
+  .map(({ extra: unknown, ...members }) => shape(members, unknown));
+const result = fc
+  .record({
+    frames: maybe(fc.array(frame, { maxLength: 3 })),
+    truncated: maybe(fc.boolean()),
+    dropped_estimate: fc.option(u32, { nil: undefined }),
+    extra,
+  })
+  .map(({ extra: unknown, ...members }) => shape(members, unknown));
+const query = fc
+  .record({
+    goal: maybe(text),
+    query_text: optional(text),
+    embedding: optional(fc.array(fc.integer(), { maxLength: 3 })),
+    kinds: fc.option(maybe(fc.array(kind, { maxLength: 2 })), { nil: undefined }),
+    anchors: fc.option(maybe(fc.array(text, { maxLength: 2 })), { nil: undefined }),
+    max_frames: u32,
+    max_tokens: u32,
+    as_of: optional(text),
+    extra,
+  })
+  .map(({ extra: unknown, ...members }) => shape(members, unknown));
+const id = fc.option(fc.oneof(fc.constantFrom("1", "a7", ""), fc.string({ maxLength: 3 })), {
+  nil: undefined,
+});
+
+/** Both decoders' outcomes, comparable: the value, or the error's code and message. */
+function outcome(decoded: ReturnType<typeof decodeLine>) {
+  return decoded.ok
+    ? { ok: true, value: decoded.value }
+    : { ok: false, code: decoded.error.code, message: decoded.error.message };
+}
+
+const RUNS = { numRuns: 600, seed: 18 };
+
+describe("plain-form fast path", () => {
+  it("decodes every frames line exactly as decodeLine does", () => {
+    fc.assert(
+      fc.property(id, result, (replyId, value) => {
+        const line = JSON.stringify({ type: "frames", id: replyId, result: value });
+        expect(outcome(decodeLineFast(line))).toEqual(outcome(decodeLine(line)));
+      }),
+      RUNS,
+    );
+  });
+
+  it("decodes every query line exactly as decodeLine does", () => {
+    fc.assert(
+      fc.property(id, query, (queryId, value) => {
+        const line = JSON.stringify({ type: "query", id: queryId, query: value });
+        expect(outcome(decodeLineFast(line))).toEqual(outcome(decodeLine(line)));
+      }),
+      RUNS,
+    );
+  });
+
+  it("vouches only for results the lenient and strict schemas give back unchanged", () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(result, (value) => {
+        if (isPlainResult(value)) {
+          plain += 1;
+          const parsed = ContextQueryResultSchema.safeParse(value);
+          expect(parsed.success).toBe(true);
+          expect(parsed.data).toEqual(value);
+        }
+        if (isPlainResult(value, { strict: true })) {
+          const parsed = StrictContextQueryResultSchema.safeParse(value);
+          expect(parsed.success).toBe(true);
+          expect(parsed.data).toEqual(value);
+        }
+      }),
+      RUNS,
+    );
+    // The generator reaches the fast path, not only the fallback.
+    expect(plain).toBeGreaterThan(10);
+  });
+
+  it("never writes to a borrowed value", () => {
+    fc.assert(
+      fc.property(result, query, (r, q) => {
+        const before = [JSON.stringify(r), JSON.stringify(q)];
+        isPlainResult(r, { strict: true });
+        isPlainQuery(q);
+        expect([JSON.stringify(r), JSON.stringify(q)]).toEqual(before);
+      }),
+      RUNS,
+    );
+  });
+
+  it("encodes a frames reply byte for byte as encodeLine does", () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(id, result, (replyId, value) => {
+        const parsed = ContextQueryResultSchema.safeParse(value);
+        if (!parsed.success || replyId === "") return;
+        const line = encodeFramesLine(replyId, parsed.data);
+        if (line === undefined) return;
+        fast += 1;
+        expect(line).toBe(encodeLine({ type: "frames", id: replyId, result: parsed.data }));
+      }),
+      RUNS,
+    );
+    expect(fast).toBeGreaterThan(10);
+  });
+
+  it("encodes a query byte for byte as toWire does", () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(query, (value) => {
+        const parsed = ContextQuerySchema.safeParse(value);
+        if (!parsed.success) return;
+        const json = encodeQueryJson(parsed.data);
+        if (json === undefined) return;
+        fast += 1;
+        expect(json).toBe(JSON.stringify(toWire({ type: "query", query: parsed.data }).query));
+      }),
+      RUNS,
+    );
+    expect(fast).toBeGreaterThan(10);
+  });
+
+  it("keeps the I-JSON and newline errors of decodeLine", () => {
+    const frames = '{"frames":[],"truncated":false}';
+    for (const line of [
+      `{"type":"frames","result":${frames},"result":${frames}}`,
+      '{"type":"frames","result":{"frames":[],"truncated":false,"truncated":true}}',
+      `{"type":"frames",\n"result":${frames}}`,
+      "not json",
+      "",
+    ]) {
+      const fast = decodeLineFast(line);
+      expect(fast.ok).toBe(false);
+      expect(outcome(fast)).toEqual(outcome(decodeLine(line)));
+    }
+  });
+});
+
+describe("membersKept (the cheap I-JSON check)", () => {
+  const members = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      fc.string({ maxLength: 6 }),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie("value"), { maxLength: 3 }),
+      tie("object"),
+    ),
+    object: fc
+      .array(
+        fc.tuple(fc.constantFrom("a", "b", 'q"', "\\\\", ":", "__proto__", "c:d"), tie("value")),
+        { maxLength: 4 },
+      )
+      .map((pairs) => ({ pairs })),
+  }));
+  /** JSON text of an object given as member pairs, duplicates kept as written. */
+  function write(node: unknown, space: string): string {
+    if (typeof node === "object" && node !== null && "pairs" in node) {
+      return `{${(node.pairs as [string, unknown][])
+        .map(([key, member]) => `${JSON.stringify(key)}${space}:${write(member, space)}`)
+        .join(`,${space}`)}}`;
+    }
+    if (Array.isArray(node)) return `[${node.map((m) => write(m, space)).join(`,${space}`)}]`;
+    return JSON.stringify(node);
+  }
+
+  it("says no exactly when the I-JSON scanner finds a duplicate member name", () => {
+    fc.assert(
+      fc.property(members.object, fc.constantFrom("", " ", "\n "), (object, space) => {
+        const text = write(object, space);
+        const value = JSON.parse(text);
+        const duplicate = parseJsonText(text).ok === false;
+        if (membersKept(text, value)) expect(duplicate).toBe(false);
+        else expect(duplicate).toBe(true);
+      }),
+      { numRuns: 1000, seed: 18 },
+    );
+  });
+});
