@@ -1,3 +1,4 @@
+import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
 import type {
   AgentIdentity,
   AwarenessBeaconPayload,
@@ -152,6 +153,14 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     await this.#chain;
     await this.#link.close();
     this.graph.close();
+  }
+
+  /** §7.3: the verified cards of the agents matching `query` that this agent may see (through its hub). */
+  findAgents(query: FindAgentsQuery = {}): Promise<FindAgentsResult> {
+    if (this.#link.findAgents === undefined) {
+      return Promise.reject(agentError("discovery_unavailable", "this link cannot search agents"));
+    }
+    return this.#link.findAgents(query);
   }
 
   // Knowledge (§5.1)

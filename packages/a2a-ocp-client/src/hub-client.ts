@@ -37,6 +37,7 @@ import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo, LimitOptions } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
 import { OcpError, parseJsonText } from "@ocp/types";
+import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
 import {
   CLIENT_ACK_TIMEOUT_MS,
   CLIENT_CONFIRM_EVERY,
@@ -94,6 +95,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   readonly #ws: WsClient;
   readonly #pipeline: InboundPipeline;
   readonly #profiles: ProfileDirectory;
+  readonly #discovery: DiscoveryRequests;
   readonly #pending = new Map<string, PendingSend>();
   readonly #negotiation = new Negotiation();
   #hub: HubInfo | undefined;
@@ -111,6 +113,10 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#confirmedSeq = this.#lastSeq;
     this.#profiles = new ProfileDirectory((frame) => this.#ws.send(frame));
     this.#profiles.add(this.profile);
+    this.#discovery = new DiscoveryRequests(
+      (f) => this.#ws.send(f),
+      (p) => this.#profiles.add(p),
+    );
     this.lookupKey = options.lookupKey ?? ((agentId) => this.#profiles.keyOf(agentId));
     this.#pipeline = new InboundPipeline({
       lookupKey: this.lookupKey,
@@ -263,6 +269,15 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     });
   }
 
+  /**
+   * §7.3 `findAgents`: the verified cards of the agents the hub knows that
+   * match every given criterion and that this agent may see (§8.5, as for
+   * knowledge). Rejects with `hub_frame_invalid`, `hub_timeout` or `not_connected`.
+   */
+  findAgents(query: FindAgentsQuery = {}): Promise<FindAgentsResult> {
+    return this.#discovery.ask(query, this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS);
+  }
+
   /** Sends the pending confirmation, then closes for good. */
   async close(): Promise<CloseInfo> {
     this.#confirm();
@@ -288,6 +303,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       this.#profiles.answer(control.payload.agentId, control.payload.profile);
       return;
     }
+    if (this.#discovery.handle(control) || control.type === HUB_TYPES.DISCOVERY_RESULT) return;
     const id = control.payload.id;
     const pending = id === undefined ? undefined : this.#pending.get(id);
     if (pending === undefined || id === undefined) return;
@@ -371,6 +387,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   #stop(error: OcpError): void {
     if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
     this.#profiles.fail(error);
+    this.#discovery.fail(error);
     this.#negotiation.fail(error);
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);

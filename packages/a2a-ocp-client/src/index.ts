@@ -4,6 +4,7 @@
  * what it receives (signature, freshness, replay, sender's profile),
  * confirms deliveries and resumes where it left off after a reconnect.
  */
+export type { FindAgentsQuery, FindAgentsResult } from "./discovery.js";
 export {
   type DeliveredMessage,
   type DroppedMessage,

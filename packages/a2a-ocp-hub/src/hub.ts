@@ -7,7 +7,7 @@
  * forwards the exact text it received. See the package README, "Hub".
  */
 
-import type { AgentProfile, WireMessage } from "@ocp/a2a-ocp-messaging";
+import type { AgentProfile, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
 import { isHubFrame, profilePublicKey, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
@@ -18,6 +18,7 @@ import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
 import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
+import { findCards } from "./discovery.js";
 import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
@@ -112,6 +113,7 @@ export class OCPHub {
       store: this.store,
       profileOf: (agentId) =>
         agentId === this.self.id ? this.self.profile : profileOf(this.#known, this.store, agentId),
+      discover: (from, query) => findCards(this.#known.values(), from, query, this.#policy()),
       onError: this.#onError,
     });
   }
@@ -314,10 +316,7 @@ export class OCPHub {
       known: () => this.#known.keys(),
       attached: () => this.bus.attached(),
       subscriptions: this.subscriptions,
-      policy: {
-        teamOf: this.options.teamOf ?? ((agentId) => this.#teamOf(agentId)),
-        defaultVisibility: this.options.defaultVisibility ?? "workspace",
-      },
+      policy: this.#policy(),
     });
     this.#counts.accepted += 1;
     this.#observers.accepted(wire, payload, this.#mustVerify(wire), decided);
@@ -358,8 +357,11 @@ export class OCPHub {
     );
   }
 
-  #teamOf(agentId: string): string | undefined {
-    return teamOfProfile(this.#known.get(agentId)?.profile);
+  /** §8.5 visibility, for messages and (§7.3 discovery) agent cards. */
+  #policy(): VisibilityPolicy {
+    const teamOf = (agentId: string) => teamOfProfile(this.#known.get(agentId)?.profile);
+    const { defaultVisibility = "workspace" } = this.options;
+    return { teamOf: this.options.teamOf ?? teamOf, defaultVisibility };
   }
 
   /** A message addressed to the hub itself: §7.2 negotiation. */

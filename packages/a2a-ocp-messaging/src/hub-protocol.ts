@@ -10,6 +10,8 @@
  * - `ocp.hub.announce` — the announcement, signed over the connection nonce.
  * - `ocp.hub.delivered {seq}` — every durable delivery up to `seq` arrived; the hub may forget it.
  * - `ocp.hub.lookup {agentId}` — asks for an agent's signed profile.
+ * - `ocp.hub.discovery.query {queryId, protocols?, features?, workspace?, limit?}` — §7.3
+ *   `findAgents`: asks for the signed cards (profiles) of the agents that match.
  *
  * Hub → agent:
  * - `ocp.hub.ack {id, durable, recipients, excluded?, expiresAt?}` — message `id` was accepted; for a
@@ -17,6 +19,8 @@
  *   timestamp + ttl (or the hub's default) + the hub's clock-skew grace.
  * - `ocp.hub.reject {id?, code, message, details?}` — message `id` was refused, with an error code.
  * - `ocp.hub.profile {agentId, profile?}` — the answer to a lookup.
+ * - `ocp.hub.discovery.result {queryId, cards, truncated}` — the answer to a discovery query:
+ *   the matching cards the asking agent may see (§8.5 rules, as for knowledge; see discovery.ts).
  * - `ocp.hub.deliver` — a durable delivery: `{"protocol":"a2a+ocp","type":"ocp.hub.deliver","seq":N,"message":RAW}`
  *   where RAW is the exact text the sender sent (never re-serialised).
  *
@@ -43,7 +47,14 @@ export const HUB_TYPES = {
   REJECT: "ocp.hub.reject",
   PROFILE: "ocp.hub.profile",
   DELIVER: "ocp.hub.deliver",
+  DISCOVERY_QUERY: "ocp.hub.discovery.query",
+  DISCOVERY_RESULT: "ocp.hub.discovery.result",
 } as const;
+
+/** Most entries of a discovery query's `protocols` or `features`. */
+export const DISCOVERY_MAX_TERMS = 32;
+/** Most cards one discovery result carries (and the default `limit`). */
+export const DISCOVERY_MAX_CARDS = 256;
 
 const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -113,10 +124,43 @@ export const HubProfileSchema = z.looseObject({
   payload: z.looseObject({ agentId: z.string(), profile: z.unknown().optional() }),
 });
 
+const TermSchema = z.string().min(1).max(256);
+
+/** §7.3 `findAgents` over the wire: every given criterion must match (see discovery.ts). */
+export const DiscoveryQueryPayloadSchema = z.looseObject({
+  /** Chosen by the asker; the result carries it back. */
+  queryId: z.string().min(1).max(128),
+  protocols: z.array(TermSchema).max(DISCOVERY_MAX_TERMS).optional(),
+  features: z.array(TermSchema).max(DISCOVERY_MAX_TERMS).optional(),
+  workspace: TermSchema.optional(),
+  /** Most cards wanted (default and ceiling {@link DISCOVERY_MAX_CARDS}). */
+  limit: z.number().int().min(1).max(DISCOVERY_MAX_CARDS).optional(),
+});
+export type DiscoveryQueryPayload = z.infer<typeof DiscoveryQueryPayloadSchema>;
+
+export const HubDiscoveryQuerySchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.DISCOVERY_QUERY),
+  payload: DiscoveryQueryPayloadSchema,
+});
+
+export const HubDiscoveryResultSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.DISCOVERY_RESULT),
+  payload: z.looseObject({
+    queryId: z.string(),
+    /** Signed agent profiles; a receiver verifies each (self-signature) before use. */
+    cards: z.array(z.unknown()),
+    /** More cards matched than were sent (the limit, or the frame's size). */
+    truncated: z.boolean(),
+  }),
+});
+
 /** Control frames an agent sends after registration. */
 export const AgentControlSchema = z.discriminatedUnion("type", [
   HubDeliveredSchema,
   HubLookupSchema,
+  HubDiscoveryQuerySchema,
 ]);
 export type AgentControl = z.infer<typeof AgentControlSchema>;
 
@@ -125,6 +169,7 @@ export const HubControlSchema = z.discriminatedUnion("type", [
   HubAckSchema,
   HubRejectSchema,
   HubProfileSchema,
+  HubDiscoveryResultSchema,
 ]);
 export type HubControl = z.infer<typeof HubControlSchema>;
 

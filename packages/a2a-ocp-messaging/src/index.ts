@@ -17,6 +17,7 @@ export {
   canonicalize,
 } from "./canonical.js";
 export { decodeMessage } from "./decode.js";
+export { cardAccess, cardFeatures, cardMatches, cardProtocols } from "./discovery.js";
 export {
   BROADCAST,
   COMPRESSIONS,
@@ -57,6 +58,9 @@ export {
 export {
   type AgentControl,
   DELIVER_PREFIX,
+  DISCOVERY_MAX_CARDS,
+  DISCOVERY_MAX_TERMS,
+  type DiscoveryQueryPayload,
   encodeDeliver,
   encodeHubControl,
   HUB_ERROR_CODES,

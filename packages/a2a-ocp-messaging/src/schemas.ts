@@ -14,10 +14,13 @@ export {
 } from "./envelope.js";
 export {
   AgentControlSchema,
+  DiscoveryQueryPayloadSchema,
   HubAckSchema,
   HubAnnounceSchema,
   HubControlSchema,
   HubDeliveredSchema,
+  HubDiscoveryQuerySchema,
+  HubDiscoveryResultSchema,
   HubLookupSchema,
   HubProfileSchema,
   HubRejectSchema,

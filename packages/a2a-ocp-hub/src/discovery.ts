@@ -1,0 +1,54 @@
+/**
+ * §7.3 discovery at the hub: the answer to `ocp.hub.discovery.query`. It
+ * searches the agents the hub knows — registered here, or (a store shared by
+ * several hubs, `watchAgents`) at any hub of the cluster — and returns the
+ * signed cards (profiles, as the agents signed them) that match the query and
+ * that the asking agent may see by the §8.5 rules, read as for knowledge (see
+ * the messaging package's discovery.ts for the card fields). Cards go out in
+ * agent id order, at most the query's `limit` and at most
+ * {@link HUB_DISCOVERY_MAX_BYTES} of JSON; `truncated` says more matched.
+ */
+import {
+  type AgentProfile,
+  cardAccess,
+  cardMatches,
+  DISCOVERY_MAX_CARDS,
+  type DiscoveryQueryPayload,
+  maySee,
+  type VisibilityPolicy,
+} from "@ocp/a2a-ocp-messaging";
+
+/** Most bytes of card JSON one discovery result carries (well under any frame limit). */
+export const HUB_DISCOVERY_MAX_BYTES = 256 * 1024;
+
+export interface DiscoveryAnswer {
+  cards: AgentProfile[];
+  truncated: boolean;
+}
+
+/** The cards of `agents` that match `query` and that `requester` may see. */
+export function findCards(
+  agents: Iterable<{ readonly profile: AgentProfile }>,
+  requester: string,
+  query: DiscoveryQueryPayload,
+  policy: VisibilityPolicy,
+): DiscoveryAnswer {
+  const limit = Math.min(query.limit ?? DISCOVERY_MAX_CARDS, DISCOVERY_MAX_CARDS);
+  const matching: AgentProfile[] = [];
+  for (const { profile } of agents) {
+    if (!cardMatches(profile, query)) continue;
+    if (!maySee(cardAccess(profile), requester, policy)) continue;
+    matching.push(profile);
+  }
+  matching.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const cards: AgentProfile[] = [];
+  let bytes = 0;
+  for (const card of matching) {
+    if (cards.length >= limit) break;
+    const size = JSON.stringify(card).length;
+    if (bytes + size > HUB_DISCOVERY_MAX_BYTES) break;
+    bytes += size;
+    cards.push(card);
+  }
+  return { cards, truncated: cards.length < matching.length };
+}
