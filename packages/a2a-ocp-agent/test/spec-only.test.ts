@@ -3,22 +3,35 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { OCPHub } from "@ocp/a2a-ocp-hub";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { tempDir, testHubOptions } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
+import type { ConsensusDecision } from "../src/agent-consensus.js";
+import type { VoteMessage } from "../src/consensus.js";
 import { hubLink } from "../src/hub-link.js";
-import { connectSpecAgent } from "./spec-only/spec-agent.js";
+import { connectSpecAgent, type Received, verifySigned } from "./spec-only/spec-agent.js";
 import { until } from "./support.js";
 
 const tmp = tempDir("ocp-spec-only-");
+const WORKSPACE = "acme-engineering";
 let hub: OCPHub;
 let ours: OCPAgent;
 
 beforeAll(async () => {
   hub = await OCPHub.start(testHubOptions(tmp.dir));
   const identity = generateIdentity(`a2a://ours-${process.pid}`);
-  const client = await HubClient.connect({ url: hub.url, identity, reconnect: false });
+  // Our card (§7.1): what discovery reads.
+  const profile = createAgentProfile(identity, {
+    extra: {
+      capabilities: {
+        protocols: ["a2a", "a2a+ocp"],
+        ocp: { version: "1.0.0", features: ["knowledge_streaming", "consensus_voting"] },
+      },
+      workspace: WORKSPACE,
+    },
+  });
+  const client = await HubClient.connect({ url: hub.url, identity, profile, reconnect: false });
   ours = new OCPAgent({ identity, link: hubLink(client) }).start();
 }, 30_000);
 afterAll(async () => {
@@ -86,6 +99,114 @@ describe("an agent written from the specification only, through a real hub", () 
       expect(ours.node("spec-node-b")).toBeUndefined();
       expect(ours.graph.getEdge(edge.id)?.ocpDeleted).toBe(true);
       expect(errors).toEqual([]);
+    } finally {
+      spec.close();
+    }
+  }, 60_000);
+
+  it("subscribes to events and verifies the hub's signed ocp.event.notification", async () => {
+    const spec = await connectSpecAgent(hub.url, `a2a://spec-events-${process.pid}`);
+    try {
+      const subscriptionId = "spec-sub-1";
+      await spec.send("ocp.event.subscribe", "broadcast", {
+        subscriptionId,
+        eventTypes: ["build.*"],
+        filters: { severity: "error" },
+      });
+      await ours.publishEvent("build.passed", { run: 1 }, "info"); // Filtered out.
+      await ours.publishEvent("deploy.failed", { run: 2 }, "error"); // Another type.
+      await ours.publishEvent("build.failed", { run: 3 }, "error");
+      await until(() => spec.messages("ocp.event.notification").length > 0, "a notification");
+      const notifications = spec.messages("ocp.event.notification");
+      expect(notifications).toHaveLength(1);
+      const [notification] = notifications;
+      expect(notification?.from).toBe(spec.hub.id);
+      expect(notification?.payload["subscriptionId"]).toBe(subscriptionId);
+      expect(notification?.payload["event"]).toMatchObject({
+        eventType: "build.failed",
+        eventData: { run: 3 },
+        source: ours.id,
+      });
+      expect(verifySigned(notification as Received, spec.hub.publicKey)).toBe(true);
+      // A tampered copy does not verify: the check can fail.
+      const forged = {
+        ...(notification as Received),
+        payload: { ...notification?.payload, subscriptionId: "x" },
+      };
+      expect(verifySigned(forged, spec.hub.publicKey)).toBe(false);
+    } finally {
+      spec.close();
+    }
+  }, 60_000);
+
+  it("votes on our agent's proposal, and our agent counts the vote", async () => {
+    const spec = await connectSpecAgent(hub.url, `a2a://spec-voter-${process.pid}`);
+    try {
+      const decided = new Promise<ConsensusDecision>((resolve) => ours.once("consensus", resolve));
+      const counted: VoteMessage[] = [];
+      ours.on("vote", (v) => counted.push(v));
+      const proposalId = await ours.propose({
+        topic: "adopt the spec agent's schema",
+        proposal: { schema: "v2" },
+        votingPeriod: 30,
+        requiredVotes: 1,
+        votingRule: "majority",
+      });
+      await until(() => spec.messages("ocp.consensus.propose").length > 0, "the proposal");
+      const [proposal] = spec.messages("ocp.consensus.propose");
+      expect(proposal?.payload).toMatchObject({ proposalId, votingRule: "majority" });
+      await spec.send("ocp.consensus.vote", "broadcast", {
+        proposalId,
+        vote: "approve",
+        reasoning: "matches §5.3.2",
+        votedBy: spec.id,
+      });
+      const decision = await decided;
+      expect(decision).toMatchObject({ proposalId, status: "achieved", outcome: "approved" });
+      expect(decision.votes.approve).toBe(1);
+      expect(counted.map((v) => v.from)).toEqual([spec.id]);
+      await until(() => spec.messages("ocp.consensus.achieved").length > 0, "the announcement");
+      expect(spec.messages("ocp.consensus.achieved")[0]?.payload).toMatchObject({
+        proposalId,
+        outcome: "approved",
+        voters: [spec.id],
+      });
+    } finally {
+      spec.close();
+    }
+  }, 60_000);
+
+  it("is found by discovery, and finds our agent (§7.3, ocp.hub.discovery.query)", async () => {
+    const spec = await connectSpecAgent(hub.url, `a2a://spec-card-${process.pid}`, {
+      name: "spec agent",
+      capabilities: {
+        tasks: [],
+        tools: [],
+        protocols: ["a2a", "a2a+ocp"],
+        ocp: { version: "1.0.0", features: ["knowledge_streaming", "event_publishing"] },
+      },
+      workspace: WORKSPACE,
+    });
+    try {
+      const found = await ours.findAgents({
+        protocols: ["a2a+ocp"],
+        features: ["event_publishing"],
+        workspace: WORKSPACE,
+      });
+      expect(found.agents.map((a) => a.id)).toEqual([spec.id]);
+      expect(found.agents[0]?.name).toBe("spec agent");
+      expect(found.unverified).toBe(0);
+      const answer = await spec.discover({ features: ["consensus_voting"], workspace: WORKSPACE });
+      expect(answer.truncated).toBe(false);
+      const cards = answer.cards as Array<
+        Record<string, unknown> & { id: string; publicKey: string }
+      >;
+      expect(cards.map((c) => c.id)).toEqual([ours.id]);
+      expect(verifySigned(cards[0] as Record<string, unknown>, cards[0]?.publicKey ?? "")).toBe(
+        true,
+      );
+      const none = await spec.discover({ features: ["consensus_voting"], workspace: "elsewhere" });
+      expect(none.cards).toEqual([]);
     } finally {
       spec.close();
     }
