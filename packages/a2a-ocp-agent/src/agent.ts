@@ -46,6 +46,7 @@ import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
+import { replyAddress } from "./reply.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
 
 /**
@@ -362,7 +363,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
         return;
       case "ocp.awareness.query":
-        await this.#send("ocp.awareness.response", m.from, {
+        await this.#send("ocp.awareness.response", replyAddress(m), {
           queryId: m.payload.queryId,
           agents: this.presence.query(m.payload.filters),
         });

@@ -211,4 +211,67 @@ describe("an agent written from the specification only, through a real hub", () 
       spec.close();
     }
   }, 60_000);
+
+  it("reply_to: our answers to a collective query and an awareness query go to the named agent", async () => {
+    const asker = await connectSpecAgent(hub.url, `a2a://spec-asker-${process.pid}`);
+    const inbox = await connectSpecAgent(hub.url, `a2a://spec-inbox-${process.pid}`);
+    try {
+      await ours.streamKnowledge([
+        {
+          id: "reply-node",
+          type: "code.solution",
+          title: "retry with jitter",
+          content: "exponential backoff with jitter avoids thundering herds",
+          data: {},
+          confidence: 0.9,
+          timestamp: new Date().toISOString(),
+          createdBy: ours.id,
+          tags: ["retry"],
+          visibility: "workspace",
+        } as never,
+      ]);
+      const queryId = `spec-q-${process.pid}`;
+      const queryMessageId = await asker.send(
+        "ocp.collective.query",
+        ours.id,
+        { queryId, query: "retry jitter backoff", timeout: 10_000 },
+        { reply_to: inbox.id },
+      );
+      await asker.send(
+        "ocp.awareness.query",
+        ours.id,
+        { queryId: "spec-aq-1" },
+        { reply_to: inbox.id },
+      );
+      await until(
+        () =>
+          inbox.messages("ocp.collective.response").length > 0 &&
+          inbox.messages("ocp.awareness.response").length > 0,
+        "both answers at the reply_to address",
+      );
+      const [response] = inbox.messages("ocp.collective.response");
+      expect(response?.from).toBe(ours.id);
+      expect(response?.["to"]).toBe(inbox.id);
+      expect(response?.["correlation_id"]).toBe(queryMessageId);
+      expect(response?.payload["queryId"]).toBe(queryId);
+      const findings = response?.payload["findings"] as Array<{ node: { id: string } }>;
+      expect(findings.map((f) => f.node.id)).toContain("reply-node");
+      expect(inbox.messages("ocp.awareness.response")[0]?.payload["queryId"]).toBe("spec-aq-1");
+      // Nothing went back to the asker.
+      expect(asker.messages("ocp.collective.response")).toEqual([]);
+      expect(asker.messages("ocp.awareness.response")).toEqual([]);
+      // A reply_to that is not an agent URI is ignored: the answer goes to the sender.
+      await asker.send(
+        "ocp.awareness.query",
+        ours.id,
+        { queryId: "spec-aq-2" },
+        { reply_to: "https://example.com/inbox" },
+      );
+      await until(() => asker.messages("ocp.awareness.response").length > 0, "answer to sender");
+      expect(asker.messages("ocp.awareness.response")[0]?.payload["queryId"]).toBe("spec-aq-2");
+    } finally {
+      asker.close();
+      inbox.close();
+    }
+  }, 60_000);
 });

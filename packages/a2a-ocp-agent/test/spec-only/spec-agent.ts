@@ -72,8 +72,16 @@ export interface SpecAgent {
   readonly frames: string[];
   /** The messages received (bare, or unwrapped from a durable delivery), in arrival order. */
   messages(type?: string): Received[];
-  /** Builds, signs and sends a §4.1 message; resolves with its id when the hub acknowledged it. */
-  send(type: string, to: string, payload: unknown): Promise<string>;
+  /**
+   * Builds, signs and sends a §4.1 message (`envelope`: optional fields such
+   * as `reply_to`, `priority`); resolves with its id when the hub acknowledged it.
+   */
+  send(
+    type: string,
+    to: string,
+    payload: unknown,
+    envelope?: Record<string, unknown>,
+  ): Promise<string>;
   /** §7.3: asks the hub for the cards matching `query`. */
   discover(query: Record<string, unknown>): Promise<{ cards: unknown[]; truncated: boolean }>;
   close(): void;
@@ -178,9 +186,10 @@ export function connectSpecAgent(
           ws.send(JSON.stringify(frame));
         });
       },
-      send(type, to, payload) {
+      send(type, to, payload, envelope = {}) {
         const message = signed(
           {
+            ...envelope,
             protocol: "a2a+ocp",
             version: "1.0.0",
             id: randomUUID(),
