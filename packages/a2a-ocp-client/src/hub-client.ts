@@ -21,7 +21,6 @@ import {
   buildAnnouncement,
   createAgentProfile,
   createMessage,
-  encodeHubControl,
   HUB_TYPES,
   InboundPipeline,
   isHubFrame,
@@ -40,14 +39,13 @@ import { OcpError, parseJsonText } from "@ocp/types";
 import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
 import {
   CLIENT_ACK_TIMEOUT_MS,
-  CLIENT_CONFIRM_EVERY,
-  CLIENT_CONFIRM_INTERVAL_MS,
   CLIENT_DEDUP_MAX_ENTRIES,
   CLIENT_MAX_PENDING_SENDS,
 } from "./limits.js";
 import { type HubInfo, hubInfoOf, Negotiation } from "./negotiation.js";
 import { ProfileDirectory } from "./profiles.js";
 import type { HubClientEvents, SendReceipt } from "./receipts.js";
+import { ResumePoint } from "./resume.js";
 
 export type {
   DeliveredMessage,
@@ -99,9 +97,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   readonly #pending = new Map<string, PendingSend>();
   readonly #negotiation = new Negotiation();
   #hub: HubInfo | undefined;
-  #lastSeq: number;
-  #confirmedSeq: number;
-  #confirmTimer: NodeJS.Timeout | undefined;
+  readonly #resume: ResumePoint;
   #chain: Promise<void> = Promise.resolve();
 
   constructor(options: HubClientOptions) {
@@ -109,8 +105,13 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#options = options;
     this.identity = options.identity;
     this.profile = options.profile ?? createAgentProfile(options.identity, {}, nativeEd25519);
-    this.#lastSeq = options.lastSeq ?? 0;
-    this.#confirmedSeq = this.#lastSeq;
+    this.#resume = new ResumePoint(
+      options.lastSeq ?? 0,
+      (frame) => this.#ws.send(frame),
+      (seq) => {
+        this.#ws.lastSeq = seq;
+      },
+    );
     this.#profiles = new ProfileDirectory((frame) => this.#ws.send(frame));
     this.#profiles.add(this.profile);
     this.#discovery = new DiscoveryRequests(
@@ -130,7 +131,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       url: options.url,
       reconnect: options.reconnect ?? true,
       announce: (nonce) =>
-        buildAnnouncement(this.identity, this.profile, nonce, this.#lastSeq, nativeEd25519),
+        buildAnnouncement(this.identity, this.profile, nonce, this.lastSeq, nativeEd25519, {
+          priorityOrder: true,
+        }),
       onMessage: (raw) => this.#onFrame(raw),
       onReconnected: () => {
         this.#profiles.resend();
@@ -141,9 +144,10 @@ export class HubClient extends EventEmitter<HubClientEvents> {
         this.emit("reconnected");
       },
     });
-    this.#ws.lastSeq = this.#lastSeq;
+    this.#ws.lastSeq = this.lastSeq;
     // Sends made before the first registration go out as soon as it is confirmed.
     this.#ws.on("registered", (registration) => {
+      this.#chain = this.#chain.then(() => this.#resume.reset());
       this.#hub = hubInfoOf(registration.payload) ?? this.#hub;
       if (this.#hub?.profile !== undefined) this.#profiles.add(this.#hub.profile);
       if (registration.reconnected) return;
@@ -174,7 +178,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
 
   /** The last durable sequence number delivered (persist it to resume across restarts). */
   get lastSeq(): number {
-    return this.#lastSeq;
+    return this.#resume.lastSeq;
   }
 
   /** Messages sent and not yet acknowledged. */
@@ -280,7 +284,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
 
   /** Sends the pending confirmation, then closes for good. */
   async close(): Promise<CloseInfo> {
-    this.#confirm();
+    this.#resume.confirm();
     return this.#ws.close(CLOSE_CODES.NORMAL, "agent leaving");
   }
 
@@ -301,6 +305,11 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     const control = parsed.data;
     if (control.type === HUB_TYPES.PROFILE) {
       this.#profiles.answer(control.payload.agentId, control.payload.profile);
+      return;
+    }
+    if (control.type === HUB_TYPES.BATCH) {
+      const { count, lastSeq } = control.payload;
+      this.#chain = this.#chain.then(() => this.#resume.batch(count, lastSeq));
       return;
     }
     if (this.#discovery.handle(control) || control.type === HUB_TYPES.DISCOVERY_RESULT) return;
@@ -342,13 +351,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   }
 
   async #deliver(raw: string, seq: number | undefined): Promise<void> {
-    if (seq !== undefined && seq <= this.#lastSeq) return;
+    if (seq !== undefined && this.#resume.had(seq)) return;
     const accepted = await this.#pipeline.accept(raw);
-    if (seq !== undefined) {
-      this.#lastSeq = seq;
-      this.#ws.lastSeq = seq;
-      this.#scheduleConfirm();
-    }
+    if (seq !== undefined) this.#resume.handled(seq);
     if (!accepted.ok) {
       // A duplicate (same id again) is dropped silently: exactly once in effect.
       if (accepted.error.code !== "replay_detected") {
@@ -365,27 +370,8 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     });
   }
 
-  #scheduleConfirm(): void {
-    if (this.#lastSeq - this.#confirmedSeq >= CLIENT_CONFIRM_EVERY) {
-      this.#confirm();
-      return;
-    }
-    if (this.#confirmTimer === undefined) {
-      this.#confirmTimer = setTimeout(() => this.#confirm(), CLIENT_CONFIRM_INTERVAL_MS);
-      this.#confirmTimer.unref();
-    }
-  }
-
-  #confirm(): void {
-    if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
-    this.#confirmTimer = undefined;
-    if (this.#lastSeq <= this.#confirmedSeq) return;
-    const status = this.#ws.send(encodeHubControl(HUB_TYPES.DELIVERED, { seq: this.#lastSeq }));
-    if (status !== "closed" && status !== "overflow") this.#confirmedSeq = this.#lastSeq;
-  }
-
   #stop(error: OcpError): void {
-    if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
+    this.#resume.stop();
     this.#profiles.fail(error);
     this.#discovery.fail(error);
     this.#negotiation.fail(error);

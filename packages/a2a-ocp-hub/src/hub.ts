@@ -50,7 +50,7 @@ export class OCPHub {
   readonly #known = new Map<string, Known>();
   readonly #allowed: Map<string, string> | undefined;
   readonly #sessions = new Map<string, AgentSession>();
-  readonly #lastSeqs = new Map<string, number | undefined>();
+  readonly #lastSeqs = new Map<string, { lastSeq?: number | undefined; priorityOrder?: boolean }>();
   readonly #check: HubCheckOptions;
   readonly #control: HubControlHandler;
   readonly #decompress = createDecompressor();
@@ -209,22 +209,21 @@ export class OCPHub {
       hubId: this.self.id,
     });
     if ("refused" in admitted) return admitted;
-    this.#lastSeqs.set(connectionId, admitted.lastSeq);
+    this.#lastSeqs.set(connectionId, admitted);
     return { agentId: admitted.agentId, registration: this.self.describe() };
   }
 
   #register(connection: Connection, info: RegisteredInfo): void {
     const agentId = info.agentId;
-    const lastSeq = this.#lastSeqs.get(connection.id);
+    const { lastSeq, priorityOrder } = this.#lastSeqs.get(connection.id) ?? {};
     this.#lastSeqs.delete(connection.id);
-    const previous = this.#sessions.get(agentId);
-    if (previous !== undefined)
-      previous.connection.close(CLOSE_CODES.NORMAL, "replaced by a new connection");
+    this.#sessions.get(agentId)?.connection.close(CLOSE_CODES.NORMAL, "replaced by a new one");
     const session = new AgentSession({
       agentId,
       connection,
       store: this.store,
       afterSeq: lastSeq ?? 0,
+      priorityOrder,
       now: this.#now,
       onError: this.#onError,
     });

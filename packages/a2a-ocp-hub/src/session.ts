@@ -3,14 +3,16 @@
  * out strictly in sequence: a live delivery is sent at once when it is the
  * next number; otherwise (after a reconnect, or a gap) the session catches up
  * from the store, page by page, waiting for the socket to drain between
- * pages, and only then goes live again. Transient deliveries are sent as the
- * sender's bytes.
+ * pages, and only then goes live again; for an agent that announced
+ * `ocpPriorityOrder`, each page in §4.1 priority order (priority.ts).
+ * Transient deliveries are sent as the sender's bytes.
  */
 
-import { encodeDeliver } from "@ocp/a2a-ocp-messaging";
+import { encodeDeliver, encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import type { Connection } from "@ocp/transport-ws";
 import type { BusDelivery } from "./bus.js";
 import { HUB_REPLAY_PAGE_SIZE } from "./limits.js";
+import { byPriority } from "./priority.js";
 import type { HubStore } from "./store.js";
 
 export class AgentSession {
@@ -26,6 +28,8 @@ export class AgentSession {
   readonly #store: HubStore;
   readonly #now: () => number;
   readonly #onError: (error: unknown) => void;
+  /** Replay pages go out in priority order, each after an `ocp.hub.batch` (priority.ts). */
+  readonly #priorityOrder: boolean;
   #catchingUp = false;
   #dirty = false;
 
@@ -36,6 +40,7 @@ export class AgentSession {
     afterSeq: number;
     now: () => number;
     onError: (error: unknown) => void;
+    priorityOrder?: boolean;
   }) {
     this.agentId = options.agentId;
     this.connection = options.connection;
@@ -44,6 +49,7 @@ export class AgentSession {
     this.#store = options.store;
     this.#now = options.now;
     this.#onError = options.onError;
+    this.#priorityOrder = options.priorityOrder === true;
   }
 
   get open(): boolean {
@@ -110,11 +116,19 @@ export class AgentSession {
         HUB_REPLAY_PAGE_SIZE,
         this.#now(),
       );
-      for (const pending of page) {
+      const ordered = this.#priorityOrder ? byPriority(page) : page;
+      const last = page.at(-1);
+      if (ordered !== page && last !== undefined) {
+        const batch = { count: page.length, lastSeq: last.seq };
+        this.connection.send(encodeHubControl(HUB_TYPES.BATCH, batch));
+      }
+      for (const pending of ordered) {
         if (!this.open) return;
-        this.sentSeq = pending.seq;
+        if (ordered === page) this.sentSeq = pending.seq;
         this.connection.send(encodeDeliver(pending.seq, pending.raw));
       }
+      // A reordered page counts as sent once all of it is (confirmations never pass a gap).
+      if (last !== undefined && this.open) this.sentSeq = Math.max(this.sentSeq, last.seq);
       if (page.length < HUB_REPLAY_PAGE_SIZE && !this.#dirty) return;
     }
   }

@@ -21,6 +21,7 @@
  * - `ocp.hub.profile {agentId, profile?}` — the answer to a lookup.
  * - `ocp.hub.discovery.result {queryId, cards, truncated}` — the answer to a discovery query:
  *   the matching cards the asking agent may see (§8.5 rules, as for knowledge; see discovery.ts).
+ * - `ocp.hub.batch {count, lastSeq}` — the next `count` deliveries are a replay page in priority order.
  * - `ocp.hub.deliver` — a durable delivery: `{"protocol":"a2a+ocp","type":"ocp.hub.deliver","seq":N,"message":RAW}`
  *   where RAW is the exact text the sender sent (never re-serialised).
  *
@@ -47,6 +48,7 @@ export const HUB_TYPES = {
   REJECT: "ocp.hub.reject",
   PROFILE: "ocp.hub.profile",
   DELIVER: "ocp.hub.deliver",
+  BATCH: "ocp.hub.batch",
   DISCOVERY_QUERY: "ocp.hub.discovery.query",
   DISCOVERY_RESULT: "ocp.hub.discovery.result",
 } as const;
@@ -71,6 +73,11 @@ export const HubAnnounceSchema = z.looseObject({
     profile: AgentProfileSchema,
     nonce: z.string().min(16).max(256),
     lastSeq: SeqSchema.optional(),
+    /**
+     * The agent understands `ocp.hub.batch`: the hub may replay stored
+     * messages in §4.1 `priority` order (see {@link HubBatchSchema}).
+     */
+    ocpPriorityOrder: z.boolean().optional(),
   }),
   signature: z.string().min(1).max(256),
 });
@@ -124,6 +131,20 @@ export const HubProfileSchema = z.looseObject({
   payload: z.looseObject({ agentId: z.string(), profile: z.unknown().optional() }),
 });
 
+/**
+ * Announces a replay page sent in `priority` order (only to agents that
+ * announced `ocpPriorityOrder`): the next `count` deliveries are the stored
+ * messages up to `lastSeq` not yet sent, highest priority first. Their `seq`
+ * numbers are then not increasing: the agent's resume point (`lastSeq` of its
+ * announcement, `ocp.hub.delivered`) moves to `lastSeq` once all `count`
+ * arrived, never before.
+ */
+export const HubBatchSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.BATCH),
+  payload: z.looseObject({ count: z.number().int().min(1), lastSeq: SeqSchema }),
+});
+
 const TermSchema = z.string().min(1).max(256);
 
 /** §7.3 `findAgents` over the wire: every given criterion must match (see discovery.ts). */
@@ -169,6 +190,7 @@ export const HubControlSchema = z.discriminatedUnion("type", [
   HubAckSchema,
   HubRejectSchema,
   HubProfileSchema,
+  HubBatchSchema,
   HubDiscoveryResultSchema,
 ]);
 export type HubControl = z.infer<typeof HubControlSchema>;

@@ -17,6 +17,7 @@ export {
   DiscoveryQueryPayloadSchema,
   HubAckSchema,
   HubAnnounceSchema,
+  HubBatchSchema,
   HubControlSchema,
   HubDeliveredSchema,
   HubDiscoveryQuerySchema,
