@@ -6,6 +6,12 @@
  */
 export type { FindAgentsQuery, FindAgentsResult } from "./discovery.js";
 export {
+  CONNECTION_FRAMES_SCHEMA_ID,
+  connectionFramesJsonSchema,
+  HUB_FRAMES_SCHEMA_ID,
+  hubFramesJsonSchema,
+} from "./frame-schemas.js";
+export {
   type DeliveredMessage,
   type DroppedMessage,
   HubClient,

@@ -195,6 +195,27 @@ export const HubControlSchema = z.discriminatedUnion("type", [
 ]);
 export type HubControl = z.infer<typeof HubControlSchema>;
 
+/**
+ * `ocp.hub.deliver`, as a schema for documentation (the generated JSON
+ * Schema): receivers never parse it whole, the message being the sender's
+ * exact text spliced in (see {@link parseDeliver}).
+ */
+export const HubDeliverSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.DELIVER),
+  seq: SeqSchema,
+  /** The stored message, exactly as its sender sent it. */
+  message: z.record(z.string(), z.unknown()),
+});
+
+/** Every `ocp.hub.*` frame, either direction (what `schema/a2a-ocp-hub-frames.schema.json` holds). */
+export const HubFrameSchema = z.discriminatedUnion("type", [
+  HubAnnounceSchema,
+  ...AgentControlSchema.options,
+  ...HubControlSchema.options,
+  HubDeliverSchema,
+]);
+
 /** The JSON text of a control frame (never an application message). */
 export function encodeHubControl(type: string, payload: Record<string, unknown>): string {
   return `${HUB_FRAME_PREFIX}${type.slice("ocp.hub.".length)}","version":"${PROTOCOL_VERSION}","payload":${JSON.stringify(payload)}}`;
