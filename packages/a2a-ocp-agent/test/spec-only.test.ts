@@ -7,7 +7,6 @@ import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { tempDir, testHubOptions } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
-import type { ConsensusDecision } from "../src/agent-consensus.js";
 import type { VoteMessage } from "../src/consensus.js";
 import { hubLink } from "../src/hub-link.js";
 import { connectSpecAgent, type Received, verifySigned } from "./spec-only/spec-agent.js";
@@ -142,7 +141,7 @@ describe("an agent written from the specification only, through a real hub", () 
   it("votes on our agent's proposal, and our agent counts the vote", async () => {
     const spec = await connectSpecAgent(hub.url, `a2a://spec-voter-${process.pid}`);
     try {
-      const decided = new Promise<ConsensusDecision>((resolve) => ours.once("consensus", resolve));
+      const decided = ours.once("consensus");
       const counted: VoteMessage[] = [];
       ours.on("vote", (v) => counted.push(v));
       const proposalId = await ours.propose({
@@ -161,7 +160,7 @@ describe("an agent written from the specification only, through a real hub", () 
         reasoning: "matches §5.3.2",
         votedBy: spec.id,
       });
-      const decision = await decided;
+      const [decision] = await decided;
       expect(decision).toMatchObject({ proposalId, status: "achieved", outcome: "approved" });
       expect(decision.votes.approve).toBe(1);
       expect(counted.map((v) => v.from)).toEqual([spec.id]);
