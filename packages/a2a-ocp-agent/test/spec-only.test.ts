@@ -259,6 +259,36 @@ describe("an agent written from the specification only, through a real hub", () 
       // Nothing went back to the asker.
       expect(asker.messages("ocp.collective.response")).toEqual([]);
       expect(asker.messages("ocp.awareness.response")).toEqual([]);
+      // Sync pages too, holding only what both the asker and the reply_to agent may see.
+      await ours.streamKnowledge([
+        {
+          id: "asker-only",
+          type: "code.solution",
+          title: "for the asker only",
+          data: {},
+          confidence: 0.9,
+          timestamp: new Date().toISOString(),
+          createdBy: ours.id,
+          tags: [],
+          visibility: "private",
+          sharedWith: [asker.id],
+        } as never,
+      ]);
+      const syncMessageId = await asker.send(
+        "ocp.knowledge.sync.request",
+        ours.id,
+        { syncId: "spec-sync-1" },
+        { reply_to: inbox.id },
+      );
+      await until(() => inbox.messages("ocp.knowledge.sync.response").length > 0, "sync pages");
+      const pages = inbox.messages("ocp.knowledge.sync.response");
+      expect(pages.every((p) => p["correlation_id"] === syncMessageId)).toBe(true);
+      const synced = pages.flatMap((p) =>
+        (p.payload["nodes"] as Array<{ id: string }>).map((n) => n.id),
+      );
+      expect(synced).toContain("reply-node");
+      expect(synced).not.toContain("asker-only");
+      expect(asker.messages("ocp.knowledge.sync.response")).toEqual([]);
       // A reply_to that is not an agent URI is ignored: the answer goes to the sender.
       await asker.send(
         "ocp.awareness.query",
