@@ -17,9 +17,7 @@ import {
   maySee,
   type VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
-
-/** Most bytes of card JSON one discovery result carries (well under any frame limit). */
-export const HUB_DISCOVERY_MAX_BYTES = 256 * 1024;
+import { HUB_DISCOVERY_MAX_BYTES } from "./limits.js";
 
 export interface DiscoveryAnswer {
   cards: AgentProfile[];

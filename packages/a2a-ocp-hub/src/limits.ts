@@ -24,3 +24,6 @@ export const HUB_MAX_SUBSCRIPTIONS_PER_AGENT = 256;
 
 /** Most event types in one subscription. */
 export const HUB_MAX_EVENT_TYPES_PER_SUBSCRIPTION = 64;
+
+/** Most bytes of card JSON one §7.3 discovery result carries (well under any frame limit). */
+export const HUB_DISCOVERY_MAX_BYTES = 256 * 1024;

@@ -30,6 +30,7 @@
  */
 import { z } from "zod";
 import { AgentProfileSchema } from "./identity.js";
+import { DISCOVERY_MAX_CARDS, DISCOVERY_MAX_TERMS } from "./limits.js";
 import { AgentUriSchema } from "./payloads/common.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
@@ -52,11 +53,6 @@ export const HUB_TYPES = {
   DISCOVERY_QUERY: "ocp.hub.discovery.query",
   DISCOVERY_RESULT: "ocp.hub.discovery.result",
 } as const;
-
-/** Most entries of a discovery query's `protocols` or `features`. */
-export const DISCOVERY_MAX_TERMS = 32;
-/** Most cards one discovery result carries (and the default `limit`). */
-export const DISCOVERY_MAX_CARDS = 256;
 
 const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 

@@ -58,8 +58,6 @@ export {
 export {
   type AgentControl,
   DELIVER_PREFIX,
-  DISCOVERY_MAX_CARDS,
-  DISCOVERY_MAX_TERMS,
   type DiscoveryQueryPayload,
   encodeDeliver,
   encodeHubControl,
@@ -97,6 +95,8 @@ export { MESSAGE_SCHEMA_ID } from "./json-schema.js";
 export {
   COMPRESSION_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
+  DISCOVERY_MAX_CARDS,
+  DISCOVERY_MAX_TERMS,
   MAX_AGENT_URI_LENGTH,
   MAX_BATCH_ITEMS,
   MAX_CLOCK_SKEW_MS,
