@@ -43,7 +43,7 @@ export function findCards(
   let bytes = 0;
   for (const card of matching) {
     if (cards.length >= limit) break;
-    const size = JSON.stringify(card).length;
+    const size = Buffer.byteLength(JSON.stringify(card), "utf8");
     if (bytes + size > HUB_DISCOVERY_MAX_BYTES) break;
     bytes += size;
     cards.push(card);
