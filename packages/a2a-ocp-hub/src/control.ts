@@ -7,7 +7,7 @@ import type { AgentProfile, DiscoveryQueryPayload } from "@ocp/a2a-ocp-messaging
 import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { parseJsonText } from "@ocp/types";
-import type { DiscoveryAnswer } from "./discovery.js";
+import { type DiscoveryAnswer, DiscoveryBudget } from "./discovery.js";
 import type { AgentSession } from "./session.js";
 import type { HubStore } from "./store.js";
 
@@ -86,6 +86,7 @@ export class HubControlHandler {
   ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
   readonly #discover: (requester: string, query: DiscoveryQueryPayload) => DiscoveryAnswer;
   readonly #onError: (error: unknown) => void;
+  readonly #budget = new DiscoveryBudget<AgentSession>();
 
   constructor(options: {
     store: HubStore;
@@ -125,6 +126,11 @@ export class HubControlHandler {
     }
     if (frame.type === HUB_TYPES.DISCOVERY_QUERY) {
       const { queryId } = frame.payload;
+      if (!this.#budget.take(session, Date.now())) {
+        const why = "too many discovery queries: at most HUB_DISCOVERY_QUERIES_PER_MINUTE";
+        session.connection.send(rejectFrame(undefined, "rate_limited", why, {}, queryId));
+        return;
+      }
       const answer = this.#discover(session.agentId, frame.payload);
       session.connection.send(encodeHubControl(HUB_TYPES.DISCOVERY_RESULT, { queryId, ...answer }));
       return;

@@ -17,7 +17,7 @@ import {
   maySee,
   type VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
-import { HUB_DISCOVERY_MAX_BYTES } from "./limits.js";
+import { HUB_DISCOVERY_MAX_BYTES, HUB_DISCOVERY_QUERIES_PER_MINUTE } from "./limits.js";
 
 export interface DiscoveryAnswer {
   cards: AgentProfile[];
@@ -49,4 +49,30 @@ export function findCards(
     cards.push(card);
   }
   return { cards, truncated: cards.length < matching.length };
+}
+
+/**
+ * Discovery queries are control frames, outside the message rate limits: a
+ * fixed one-minute window per connection (the key) bounds what one agent can
+ * make the hub search and serialise.
+ */
+export class DiscoveryBudget<K extends object> {
+  readonly #windows = new WeakMap<K, { start: number; used: number }>();
+  readonly #perMinute: number;
+
+  constructor(perMinute = HUB_DISCOVERY_QUERIES_PER_MINUTE) {
+    this.#perMinute = perMinute;
+  }
+
+  /** Whether `key` may query now (and counts it). */
+  take(key: K, now: number): boolean {
+    let window = this.#windows.get(key);
+    if (window === undefined || now - window.start >= 60_000) {
+      window = { start: now, used: 0 };
+      this.#windows.set(key, window);
+    }
+    if (window.used >= this.#perMinute) return false;
+    window.used += 1;
+    return true;
+  }
 }

@@ -10,6 +10,7 @@ import { rawAgent } from "@ocp/testkit";
 import type { OcpError } from "@ocp/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OCPHub } from "../src/index.js";
+import { HUB_DISCOVERY_QUERIES_PER_MINUTE } from "../src/limits.js";
 import { identity, startHub, tempDir, until } from "./support.js";
 
 const tmp = tempDir("ocp-discovery-");
@@ -226,4 +227,27 @@ describe("§7.3 discovery over the wire (ocp.hub.discovery.query)", () => {
     const gone = await join("gone", {}, true);
     await expect(gone.client.findAgents({})).rejects.toMatchObject({ code: "not_connected" });
   });
+
+  it("refuses discovery queries past HUB_DISCOVERY_QUERIES_PER_MINUTE with rate_limited", async () => {
+    const raw = await rawAgent(hub.url, identity("greedy"));
+    try {
+      for (let i = 0; i <= HUB_DISCOVERY_QUERIES_PER_MINUTE; i++) {
+        raw.send(
+          `{"protocol":"a2a+ocp","type":"ocp.hub.discovery.query","payload":{"queryId":"q-${i}","limit":1}}`,
+        );
+      }
+      const total = HUB_DISCOVERY_QUERIES_PER_MINUTE + 1;
+      await until(() => raw.controls().length === total, "every answer");
+      const answers = raw.controls();
+      expect(answers.filter((c) => c.type === "ocp.hub.discovery.result")).toHaveLength(total - 1);
+      expect(answers.at(-1)).toMatchObject({
+        type: "ocp.hub.reject",
+        payload: { code: "rate_limited", id: `q-${total - 1}` },
+      });
+      // Other agents are not held back.
+      expect((await red.client.findAgents({ limit: 1 })).agents).toHaveLength(1);
+    } finally {
+      raw.close();
+    }
+  }, 30_000);
 });
