@@ -8,6 +8,7 @@ import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import { MAX_COLLECTIVE_TIMEOUT_MS, MAX_FINDINGS_PER_RESPONSE } from "./limits.js";
 import { receiptOf } from "./receipt.js";
+import { replyAddress } from "./reply.js";
 import { searchNodes } from "./search.js";
 import type { ReceivedResponse, Synthesizer } from "./synthesis.js";
 
@@ -104,10 +105,13 @@ export class CollectiveService {
       case "ocp.collective.query": {
         if (!this.answer) return;
         const started = this.ctx.now();
+        const to = replyAddress(m);
         const structured = m.payload.structuredQuery;
         // §8.5: only nodes the querier may see are searched.
         const { findings, nodesSearched } = searchNodes(
-          this.ctx.graph.liveNodes().filter((n) => this.ctx.maySee(n, m.from)),
+          this.ctx.graph
+            .liveNodes()
+            .filter((n) => this.ctx.maySee(n, m.from) && this.ctx.maySee(n, to)),
           m.payload.query,
           {
             keywords: structured?.keywords ?? [],
@@ -122,7 +126,7 @@ export class CollectiveService {
               findings.reduce((s, f) => s + f.relevance, 0);
         await this.ctx.send(
           "ocp.collective.response",
-          m.from,
+          to,
           {
             queryId: m.payload.queryId,
             findings,

@@ -11,6 +11,7 @@ import { agentError } from "./errors.js";
 import type { ApplyResult } from "./graph.js";
 import { SYNC_PAGE_ITEMS, SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import { type MessageReceipt, receiptOf } from "./receipt.js";
+import { replyAddress } from "./reply.js";
 import { deltaPages, requestVector, SyncReceiver } from "./sync.js";
 
 /** The outcome of one sync, as the requester saw it. */
@@ -142,9 +143,13 @@ export class SyncService {
   ): Promise<boolean> {
     switch (message.type) {
       case "ocp.knowledge.sync.request": {
-        const maySee = (n: KnowledgeNode) => this.ctx.maySee(n, message.from);
+        const to = replyAddress(message);
+        const maySee = (n: KnowledgeNode) =>
+          this.ctx.maySee(n, message.from) && this.ctx.maySee(n, to);
         for (const page of deltaPages(this.ctx.graph, message.payload, SYNC_PAGE_ITEMS, maySee)) {
-          await this.ctx.send("ocp.knowledge.sync.response", message.from, page);
+          await this.ctx.send("ocp.knowledge.sync.response", to, page, {
+            correlationId: message.id,
+          });
         }
         return true;
       }

@@ -1,3 +1,4 @@
+import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
 import type {
   AgentIdentity,
   AwarenessBeaconPayload,
@@ -45,6 +46,7 @@ import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
+import { replyAddress } from "./reply.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
 
 /**
@@ -152,6 +154,14 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     await this.#chain;
     await this.#link.close();
     this.graph.close();
+  }
+
+  /** §7.3: the verified cards of the agents matching `query` that this agent may see (through its hub). */
+  findAgents(query: FindAgentsQuery = {}): Promise<FindAgentsResult> {
+    if (this.#link.findAgents === undefined) {
+      return Promise.reject(agentError("discovery_unavailable", "this link cannot search agents"));
+    }
+    return this.#link.findAgents(query);
   }
 
   // Knowledge (§5.1)
@@ -353,7 +363,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
         return;
       case "ocp.awareness.query":
-        await this.#send("ocp.awareness.response", m.from, {
+        await this.#send("ocp.awareness.response", replyAddress(m), {
           queryId: m.payload.queryId,
           agents: this.presence.query(m.payload.filters),
         });

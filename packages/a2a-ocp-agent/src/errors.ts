@@ -11,6 +11,7 @@ export const AGENT_ERROR_CODES = {
   unknown_proposal: "consensus: no proposal with this id",
   proposal_closed: "consensus: the proposal was already decided",
   not_connected: "agent: the hub connection is closed",
+  discovery_unavailable: "agent: the agent's link has no directory to search (§7.3 needs a hub)",
   limit_exceeded: "agent: a runtime limit (subscriptions, pending items, timeouts) was reached",
 } as const;
 

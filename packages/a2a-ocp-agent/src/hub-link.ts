@@ -13,6 +13,7 @@ export function hubLink(client: HubClient): AgentLink {
   return {
     lookupKey: client.lookupKey,
     send: (message) => client.send(message as unknown as WireMessage),
+    findAgents: (query) => client.findAgents(query),
     onMessage(handler) {
       const listener = (delivered: DeliveredMessage) => {
         if ((delivered.message as { encrypted?: unknown }).encrypted === true) return;

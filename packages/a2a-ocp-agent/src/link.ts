@@ -1,3 +1,4 @@
+import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
 import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
 import { BROADCAST, type KeyLookup, verifyMessage } from "@ocp/a2a-ocp-messaging";
 
@@ -13,6 +14,8 @@ export interface AgentLink {
   /** Registers the handler of verified inbound messages; returns its remover. */
   onMessage(handler: (message: PlainMessage) => void): () => void;
   readonly lookupKey: KeyLookup;
+  /** §7.3 discovery, where the link has a directory (a hub); absent on links without one. */
+  findAgents?(query: FindAgentsQuery): Promise<FindAgentsResult>;
   close(): Promise<void>;
 }
 

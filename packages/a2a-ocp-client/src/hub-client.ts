@@ -21,7 +21,6 @@ import {
   buildAnnouncement,
   createAgentProfile,
   createMessage,
-  encodeHubControl,
   HUB_TYPES,
   InboundPipeline,
   isHubFrame,
@@ -37,16 +36,16 @@ import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo, LimitOptions } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
 import { OcpError, parseJsonText } from "@ocp/types";
+import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
 import {
   CLIENT_ACK_TIMEOUT_MS,
-  CLIENT_CONFIRM_EVERY,
-  CLIENT_CONFIRM_INTERVAL_MS,
   CLIENT_DEDUP_MAX_ENTRIES,
   CLIENT_MAX_PENDING_SENDS,
 } from "./limits.js";
 import { type HubInfo, hubInfoOf, Negotiation } from "./negotiation.js";
 import { ProfileDirectory } from "./profiles.js";
 import type { HubClientEvents, SendReceipt } from "./receipts.js";
+import { ResumePoint } from "./resume.js";
 
 export type {
   DeliveredMessage,
@@ -94,12 +93,11 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   readonly #ws: WsClient;
   readonly #pipeline: InboundPipeline;
   readonly #profiles: ProfileDirectory;
+  readonly #discovery: DiscoveryRequests;
   readonly #pending = new Map<string, PendingSend>();
   readonly #negotiation = new Negotiation();
   #hub: HubInfo | undefined;
-  #lastSeq: number;
-  #confirmedSeq: number;
-  #confirmTimer: NodeJS.Timeout | undefined;
+  readonly #resume: ResumePoint;
   #chain: Promise<void> = Promise.resolve();
 
   constructor(options: HubClientOptions) {
@@ -107,10 +105,19 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#options = options;
     this.identity = options.identity;
     this.profile = options.profile ?? createAgentProfile(options.identity, {}, nativeEd25519);
-    this.#lastSeq = options.lastSeq ?? 0;
-    this.#confirmedSeq = this.#lastSeq;
+    this.#resume = new ResumePoint(
+      options.lastSeq ?? 0,
+      (frame) => this.#ws.send(frame),
+      (seq) => {
+        this.#ws.lastSeq = seq;
+      },
+    );
     this.#profiles = new ProfileDirectory((frame) => this.#ws.send(frame));
     this.#profiles.add(this.profile);
+    this.#discovery = new DiscoveryRequests(
+      (f) => this.#ws.send(f),
+      (p) => this.#profiles.add(p),
+    );
     this.lookupKey = options.lookupKey ?? ((agentId) => this.#profiles.keyOf(agentId));
     this.#pipeline = new InboundPipeline({
       lookupKey: this.lookupKey,
@@ -124,7 +131,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       url: options.url,
       reconnect: options.reconnect ?? true,
       announce: (nonce) =>
-        buildAnnouncement(this.identity, this.profile, nonce, this.#lastSeq, nativeEd25519),
+        buildAnnouncement(this.identity, this.profile, nonce, this.lastSeq, nativeEd25519, {
+          priorityOrder: true,
+        }),
       onMessage: (raw) => this.#onFrame(raw),
       onReconnected: () => {
         this.#profiles.resend();
@@ -135,9 +144,10 @@ export class HubClient extends EventEmitter<HubClientEvents> {
         this.emit("reconnected");
       },
     });
-    this.#ws.lastSeq = this.#lastSeq;
+    this.#ws.lastSeq = this.lastSeq;
     // Sends made before the first registration go out as soon as it is confirmed.
     this.#ws.on("registered", (registration) => {
+      this.#chain = this.#chain.then(() => this.#resume.reset());
       this.#hub = hubInfoOf(registration.payload) ?? this.#hub;
       if (this.#hub?.profile !== undefined) this.#profiles.add(this.#hub.profile);
       if (registration.reconnected) return;
@@ -168,7 +178,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
 
   /** The last durable sequence number delivered (persist it to resume across restarts). */
   get lastSeq(): number {
-    return this.#lastSeq;
+    return this.#resume.lastSeq;
   }
 
   /** Messages sent and not yet acknowledged. */
@@ -263,9 +273,18 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     });
   }
 
+  /**
+   * §7.3 `findAgents`: the verified cards of the agents the hub knows that
+   * match every given criterion and that this agent may see (§8.5, as for
+   * knowledge). Rejects with `hub_frame_invalid`, `hub_timeout` or `not_connected`.
+   */
+  findAgents(query: FindAgentsQuery = {}): Promise<FindAgentsResult> {
+    return this.#discovery.ask(query, this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS);
+  }
+
   /** Sends the pending confirmation, then closes for good. */
   async close(): Promise<CloseInfo> {
-    this.#confirm();
+    this.#resume.confirm();
     return this.#ws.close(CLOSE_CODES.NORMAL, "agent leaving");
   }
 
@@ -288,6 +307,12 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       this.#profiles.answer(control.payload.agentId, control.payload.profile);
       return;
     }
+    if (control.type === HUB_TYPES.BATCH) {
+      const { count, lastSeq } = control.payload;
+      this.#chain = this.#chain.then(() => this.#resume.batch(count, lastSeq));
+      return;
+    }
+    if (this.#discovery.handle(control) || control.type === HUB_TYPES.DISCOVERY_RESULT) return;
     const id = control.payload.id;
     const pending = id === undefined ? undefined : this.#pending.get(id);
     if (pending === undefined || id === undefined) return;
@@ -326,13 +351,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   }
 
   async #deliver(raw: string, seq: number | undefined): Promise<void> {
-    if (seq !== undefined && seq <= this.#lastSeq) return;
+    if (seq !== undefined && this.#resume.had(seq)) return;
     const accepted = await this.#pipeline.accept(raw);
-    if (seq !== undefined) {
-      this.#lastSeq = seq;
-      this.#ws.lastSeq = seq;
-      this.#scheduleConfirm();
-    }
+    if (seq !== undefined) this.#resume.handled(seq);
     if (!accepted.ok) {
       // A duplicate (same id again) is dropped silently: exactly once in effect.
       if (accepted.error.code !== "replay_detected") {
@@ -349,28 +370,10 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     });
   }
 
-  #scheduleConfirm(): void {
-    if (this.#lastSeq - this.#confirmedSeq >= CLIENT_CONFIRM_EVERY) {
-      this.#confirm();
-      return;
-    }
-    if (this.#confirmTimer === undefined) {
-      this.#confirmTimer = setTimeout(() => this.#confirm(), CLIENT_CONFIRM_INTERVAL_MS);
-      this.#confirmTimer.unref();
-    }
-  }
-
-  #confirm(): void {
-    if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
-    this.#confirmTimer = undefined;
-    if (this.#lastSeq <= this.#confirmedSeq) return;
-    const status = this.#ws.send(encodeHubControl(HUB_TYPES.DELIVERED, { seq: this.#lastSeq }));
-    if (status !== "closed" && status !== "overflow") this.#confirmedSeq = this.#lastSeq;
-  }
-
   #stop(error: OcpError): void {
-    if (this.#confirmTimer !== undefined) clearTimeout(this.#confirmTimer);
+    this.#resume.stop();
     this.#profiles.fail(error);
+    this.#discovery.fail(error);
     this.#negotiation.fail(error);
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);

@@ -4,6 +4,13 @@
  * what it receives (signature, freshness, replay, sender's profile),
  * confirms deliveries and resumes where it left off after a reconnect.
  */
+export type { FindAgentsQuery, FindAgentsResult } from "./discovery.js";
+export {
+  CONNECTION_FRAMES_SCHEMA_ID,
+  connectionFramesJsonSchema,
+  HUB_FRAMES_SCHEMA_ID,
+  hubFramesJsonSchema,
+} from "./frame-schemas.js";
 export {
   type DeliveredMessage,
   type DroppedMessage,

@@ -20,7 +20,7 @@ export interface AdmissionContext {
 
 export type Admission =
   | { refused: string; kind?: "registration" }
-  | { agentId: string; lastSeq: number | undefined };
+  | { agentId: string; lastSeq: number | undefined; priorityOrder: boolean };
 
 export async function admit(
   announcement: unknown,
@@ -29,7 +29,7 @@ export async function admit(
 ): Promise<Admission> {
   const verified = verifyAnnouncement(announcement, nonce, nativeEd25519);
   if (!verified.ok) return { refused: verified.error.message };
-  const { profile, lastSeq } = verified.value;
+  const { profile, lastSeq, priorityOrder } = verified.value;
   const refuse = (refused: string): Admission => ({ refused, kind: "registration" });
   if (profile.id === o.hubId) return refuse(`${profile.id} is the hub's own id`);
   if (o.allowed !== undefined && o.allowed.get(profile.id) !== profile.publicKey) {
@@ -47,7 +47,7 @@ export async function admit(
     await o.store.saveAgent(profile);
     o.known.set(profile.id, { profile, key: verified.value.publicKey });
   }
-  return { agentId: profile.id, lastSeq };
+  return { agentId: profile.id, lastSeq, priorityOrder };
 }
 
 /** The allow-list of `allowedProfiles` (each verified; throws on the first bad one): id → key. */

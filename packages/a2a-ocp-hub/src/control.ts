@@ -3,10 +3,11 @@
  * of durable deliveries, profile lookups, and the ack and reject frames.
  */
 
-import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
+import type { AgentProfile, DiscoveryQueryPayload } from "@ocp/a2a-ocp-messaging";
 import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { parseJsonText } from "@ocp/types";
+import { type DiscoveryAnswer, DiscoveryBudget } from "./discovery.js";
 import type { AgentSession } from "./session.js";
 import type { HubStore } from "./store.js";
 
@@ -23,6 +24,15 @@ export function messageIdOf(raw: string | undefined): string | undefined {
     // Not JSON: the reject carries no id.
   }
   return undefined;
+}
+
+/** The `queryId` of a refused discovery query, so the asker's wait ends with the reject. */
+function discoveryQueryId(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const frame = value as { type?: unknown; payload?: { queryId?: unknown } };
+  if (frame.type !== HUB_TYPES.DISCOVERY_QUERY) return undefined;
+  const queryId = frame.payload?.queryId;
+  return typeof queryId === "string" && queryId.length <= 128 ? queryId : undefined;
 }
 
 /** What an `ocp.hub.ack` says about an accepted message. */
@@ -74,16 +84,21 @@ export class HubControlHandler {
   readonly #profileOf: (
     agentId: string,
   ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
+  readonly #discover: (requester: string, query: DiscoveryQueryPayload) => DiscoveryAnswer;
   readonly #onError: (error: unknown) => void;
+  readonly #budget = new DiscoveryBudget<AgentSession>();
 
   constructor(options: {
     store: HubStore;
+    /** §7.3: the cards matching a discovery query that `requester` may see (discovery.ts). */
+    discover: (requester: string, query: DiscoveryQueryPayload) => DiscoveryAnswer;
     /** May be asynchronous (a store shared by several hubs). */
     profileOf: (agentId: string) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
     onError: (error: unknown) => void;
   }) {
     this.#store = options.store;
     this.#profileOf = options.profileOf;
+    this.#discover = options.discover;
     this.#onError = options.onError;
   }
 
@@ -92,8 +107,13 @@ export class HubControlHandler {
     const json = parseJsonText(raw);
     const parsed = AgentControlSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) {
+      const why = "malformed or unknown hub control frame";
+      const issues = parsed.error.issues
+        .slice(0, 4)
+        .map(({ path, message }) => ({ path, message }));
+      const queryId = json.ok ? discoveryQueryId(json.value) : undefined;
       session.connection.send(
-        rejectFrame(undefined, "hub_frame_invalid", "malformed or unknown hub control frame"),
+        rejectFrame(undefined, "hub_frame_invalid", why, { issues }, queryId),
       );
       return;
     }
@@ -102,6 +122,17 @@ export class HubControlHandler {
       // Never beyond what this connection was sent: a confirmation cannot drop unsent messages.
       const seq = Math.min(frame.payload.seq, session.sentSeq);
       this.#store.confirm(session.agentId, seq).catch(this.#onError);
+      return;
+    }
+    if (frame.type === HUB_TYPES.DISCOVERY_QUERY) {
+      const { queryId } = frame.payload;
+      if (!this.#budget.take(session, Date.now())) {
+        const why = "too many discovery queries: at most HUB_DISCOVERY_QUERIES_PER_MINUTE";
+        session.connection.send(rejectFrame(undefined, "rate_limited", why, {}, queryId));
+        return;
+      }
+      const answer = this.#discover(session.agentId, frame.payload);
+      session.connection.send(encodeHubControl(HUB_TYPES.DISCOVERY_RESULT, { queryId, ...answer }));
       return;
     }
     const agentId = frame.payload.agentId;

@@ -7,7 +7,7 @@
  * forwards the exact text it received. See the package README, "Hub".
  */
 
-import type { AgentProfile, WireMessage } from "@ocp/a2a-ocp-messaging";
+import type { AgentProfile, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
 import { isHubFrame, profilePublicKey } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
@@ -19,6 +19,7 @@ import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
 import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
+import { findCards } from "./discovery.js";
 import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
@@ -50,7 +51,7 @@ export class OCPHub {
   readonly #known = new Map<string, Known>();
   readonly #allowed: Map<string, string> | undefined;
   readonly #sessions = new Map<string, AgentSession>();
-  readonly #lastSeqs = new Map<string, number | undefined>();
+  readonly #lastSeqs = new Map<string, { lastSeq?: number | undefined; priorityOrder?: boolean }>();
   readonly #check: HubCheckOptions;
   readonly #control: HubControlHandler;
   readonly #decompress = createDecompressor();
@@ -109,6 +110,7 @@ export class OCPHub {
       store: this.store,
       profileOf: (agentId) =>
         agentId === this.self.id ? this.self.profile : profileOf(this.#known, this.store, agentId),
+      discover: (from, query) => findCards(this.#known.values(), from, query, this.#policy()),
       onError: this.#onError,
     });
   }
@@ -205,22 +207,21 @@ export class OCPHub {
       hubId: this.self.id,
     });
     if ("refused" in admitted) return admitted;
-    this.#lastSeqs.set(connectionId, admitted.lastSeq);
+    this.#lastSeqs.set(connectionId, admitted);
     return { agentId: admitted.agentId, registration: this.self.describe() };
   }
 
   #register(connection: Connection, info: RegisteredInfo): void {
     const agentId = info.agentId;
-    const lastSeq = this.#lastSeqs.get(connection.id);
+    const { lastSeq, priorityOrder } = this.#lastSeqs.get(connection.id) ?? {};
     this.#lastSeqs.delete(connection.id);
-    const previous = this.#sessions.get(agentId);
-    if (previous !== undefined)
-      previous.connection.close(CLOSE_CODES.NORMAL, "replaced by a new connection");
+    this.#sessions.get(agentId)?.connection.close(CLOSE_CODES.NORMAL, "replaced by a new one");
     const session = new AgentSession({
       agentId,
       connection,
       store: this.store,
       afterSeq: lastSeq ?? 0,
+      priorityOrder,
       now: this.#now,
       onError: this.#onError,
       audit: this.#observers.audit,
@@ -293,10 +294,7 @@ export class OCPHub {
       return;
     }
     // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
-    const policy = {
-      teamOf: this.options.teamOf ?? ((id: string) => teamOfProfile(this.#known.get(id)?.profile)),
-      defaultVisibility: this.options.defaultVisibility ?? "workspace",
-    };
+    const policy = this.#policy();
     const published = clusterStep(this.bus.cluster, wire, payload, raw, policy, this.#onError);
     if (published !== undefined) {
       this.#counts.accepted += 1;
@@ -356,6 +354,13 @@ export class OCPHub {
       wire.type === "ocp.event.subscribe" ||
       wire.type === "ocp.event.unsubscribe"
     );
+  }
+
+  /** §8.5 visibility, for messages and (§7.3 discovery) agent cards. */
+  #policy(): VisibilityPolicy {
+    const teamOf = (agentId: string) => teamOfProfile(this.#known.get(agentId)?.profile);
+    const { defaultVisibility = "workspace" } = this.options;
+    return { teamOf: this.options.teamOf ?? teamOf, defaultVisibility };
   }
 
   /** A message addressed to the hub itself: §7.2 negotiation. */

@@ -27,3 +27,9 @@ export const HUB_MAX_EVENT_TYPES_PER_SUBSCRIPTION = 64;
 
 /** Interval at which the hub prunes its audit log to the log's retention, ms. */
 export const HUB_AUDIT_PRUNE_INTERVAL_MS = 60_000;
+
+/** Most bytes of card JSON one §7.3 discovery result carries (well under any frame limit). */
+export const HUB_DISCOVERY_MAX_BYTES = 256 * 1024;
+
+/** Most §7.3 discovery queries one connection may send per minute (more are refused `rate_limited`). */
+export const HUB_DISCOVERY_QUERIES_PER_MINUTE = 60;

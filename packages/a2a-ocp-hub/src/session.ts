@@ -3,16 +3,18 @@
  * out strictly in sequence: a live delivery is sent at once when it is the
  * next number; otherwise (after a reconnect, or a gap) the session catches up
  * from the store, page by page, waiting for the socket to drain between
- * pages, and only then goes live again. Transient deliveries are sent as the
- * sender's bytes.
+ * pages, and only then goes live again; for an agent that announced
+ * `ocpPriorityOrder`, each page in §4.1 priority order (priority.ts).
+ * Transient deliveries are sent as the sender's bytes.
  */
 
-import { encodeDeliver } from "@ocp/a2a-ocp-messaging";
+import { encodeDeliver, encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import type { Connection } from "@ocp/transport-ws";
 import type { Pacer } from "./agent-limits.js";
 import type { HubAudit } from "./audit.js";
 import type { BusDelivery } from "./bus.js";
 import { HUB_REPLAY_PAGE_SIZE } from "./limits.js";
+import { byPriority } from "./priority.js";
 import type { HubStore } from "./store.js";
 
 export class AgentSession {
@@ -30,6 +32,8 @@ export class AgentSession {
   readonly #onError: (error: unknown) => void;
   readonly #audit: HubAudit | undefined;
   readonly #pacer: Pacer | undefined;
+  /** Replay pages go out in priority order, each after an `ocp.hub.batch` (priority.ts). */
+  readonly #priorityOrder: boolean;
   #catchingUp = false;
   #dirty = false;
 
@@ -44,6 +48,7 @@ export class AgentSession {
     audit?: HubAudit | undefined;
     /** The agent's declared `maxStreamBandwidth` (§7.1): what the session may send it. */
     pacer?: Pacer | undefined;
+    priorityOrder?: boolean;
   }) {
     this.agentId = options.agentId;
     this.connection = options.connection;
@@ -54,6 +59,7 @@ export class AgentSession {
     this.#onError = options.onError;
     this.#audit = options.audit;
     this.#pacer = options.pacer;
+    this.#priorityOrder = options.priorityOrder === true;
   }
 
   get open(): boolean {
@@ -135,16 +141,24 @@ export class AgentSession {
         HUB_REPLAY_PAGE_SIZE,
         this.#now(),
       );
-      for (const pending of page) {
+      const ordered = this.#priorityOrder ? byPriority(page) : page;
+      const last = page.at(-1);
+      if (ordered !== page && last !== undefined) {
+        const batch = { count: page.length, lastSeq: last.seq };
+        this.connection.send(encodeHubControl(HUB_TYPES.BATCH, batch));
+      }
+      for (const pending of ordered) {
         if (!this.open) return;
         // Within the agent's bandwidth: durable messages wait their turn.
         while (!this.#paced(pending.raw)) {
           await new Promise((resolve) => setTimeout(resolve, this.#pacer!.waitMs()).unref());
           if (!this.open) return;
         }
-        this.sentSeq = pending.seq;
+        if (ordered === page) this.sentSeq = pending.seq;
         this.#send(encodeDeliver(pending.seq, pending.raw), pending.raw);
       }
+      // A reordered page counts as sent once all of it is (confirmations never pass a gap).
+      if (last !== undefined && this.open) this.sentSeq = Math.max(this.sentSeq, last.seq);
       if (page.length < HUB_REPLAY_PAGE_SIZE && !this.#dirty) return;
     }
   }

@@ -27,9 +27,11 @@ export function buildAnnouncement(
   nonce: string,
   lastSeq: number | undefined,
   backend: Ed25519Backend = defaultEd25519(),
+  options: { priorityOrder?: boolean } = {},
 ): string {
   const payload: Record<string, unknown> = { profile, nonce };
   if (lastSeq !== undefined) payload["lastSeq"] = lastSeq;
+  if (options.priorityOrder === true) payload["ocpPriorityOrder"] = true;
   const announcement = {
     protocol: PROTOCOL,
     type: HUB_TYPES.ANNOUNCE,
@@ -44,6 +46,8 @@ export interface VerifiedAnnouncement {
   profile: AgentProfile;
   publicKey: Uint8Array;
   lastSeq: number | undefined;
+  /** The agent takes replay pages in priority order (`ocp.hub.batch`). */
+  priorityOrder: boolean;
 }
 
 /**
@@ -76,5 +80,11 @@ export function verifyAnnouncement(
       `the announcement is not signed by the key of ${profile.value.id}`,
     );
   }
-  return ok({ profile: profile.value, publicKey, lastSeq: parsed.data.payload.lastSeq });
+  const { lastSeq, ocpPriorityOrder } = parsed.data.payload;
+  return ok({
+    profile: profile.value,
+    publicKey,
+    lastSeq,
+    priorityOrder: ocpPriorityOrder === true,
+  });
 }

@@ -10,6 +10,8 @@
  * - `ocp.hub.announce` — the announcement, signed over the connection nonce.
  * - `ocp.hub.delivered {seq}` — every durable delivery up to `seq` arrived; the hub may forget it.
  * - `ocp.hub.lookup {agentId}` — asks for an agent's signed profile.
+ * - `ocp.hub.discovery.query {queryId, protocols?, features?, workspace?, limit?}` — §7.3
+ *   `findAgents`: asks for the signed cards (profiles) of the agents that match.
  *
  * Hub → agent:
  * - `ocp.hub.ack {id, durable, recipients, excluded?, expiresAt?}` — message `id` was accepted; for a
@@ -17,6 +19,9 @@
  *   timestamp + ttl (or the hub's default) + the hub's clock-skew grace.
  * - `ocp.hub.reject {id?, code, message, details?}` — message `id` was refused, with an error code.
  * - `ocp.hub.profile {agentId, profile?}` — the answer to a lookup.
+ * - `ocp.hub.discovery.result {queryId, cards, truncated}` — the answer to a discovery query:
+ *   the matching cards the asking agent may see (§8.5 rules, as for knowledge; see discovery.ts).
+ * - `ocp.hub.batch {count, lastSeq}` — the next `count` deliveries are a replay page in priority order.
  * - `ocp.hub.deliver` — a durable delivery: `{"protocol":"a2a+ocp","type":"ocp.hub.deliver","seq":N,"message":RAW}`
  *   where RAW is the exact text the sender sent (never re-serialised).
  *
@@ -25,6 +30,7 @@
  */
 import { z } from "zod";
 import { AgentProfileSchema } from "./identity.js";
+import { DISCOVERY_MAX_CARDS, DISCOVERY_MAX_TERMS } from "./limits.js";
 import { AgentUriSchema } from "./payloads/common.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
@@ -43,6 +49,9 @@ export const HUB_TYPES = {
   REJECT: "ocp.hub.reject",
   PROFILE: "ocp.hub.profile",
   DELIVER: "ocp.hub.deliver",
+  BATCH: "ocp.hub.batch",
+  DISCOVERY_QUERY: "ocp.hub.discovery.query",
+  DISCOVERY_RESULT: "ocp.hub.discovery.result",
 } as const;
 
 const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -60,6 +69,11 @@ export const HubAnnounceSchema = z.looseObject({
     profile: AgentProfileSchema,
     nonce: z.string().min(16).max(256),
     lastSeq: SeqSchema.optional(),
+    /**
+     * The agent understands `ocp.hub.batch`: the hub may replay stored
+     * messages in §4.1 `priority` order (see {@link HubBatchSchema}).
+     */
+    ocpPriorityOrder: z.boolean().optional(),
   }),
   signature: z.string().min(1).max(256),
 });
@@ -113,10 +127,57 @@ export const HubProfileSchema = z.looseObject({
   payload: z.looseObject({ agentId: z.string(), profile: z.unknown().optional() }),
 });
 
+/**
+ * Announces a replay page sent in `priority` order (only to agents that
+ * announced `ocpPriorityOrder`): the next `count` deliveries are the stored
+ * messages up to `lastSeq` not yet sent, highest priority first. Their `seq`
+ * numbers are then not increasing: the agent's resume point (`lastSeq` of its
+ * announcement, `ocp.hub.delivered`) moves to `lastSeq` once all `count`
+ * arrived, never before.
+ */
+export const HubBatchSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.BATCH),
+  payload: z.looseObject({ count: z.number().int().min(1), lastSeq: SeqSchema }),
+});
+
+const TermSchema = z.string().min(1).max(256);
+
+/** §7.3 `findAgents` over the wire: every given criterion must match (see discovery.ts). */
+export const DiscoveryQueryPayloadSchema = z.looseObject({
+  /** Chosen by the asker; the result carries it back. */
+  queryId: z.string().min(1).max(128),
+  protocols: z.array(TermSchema).max(DISCOVERY_MAX_TERMS).optional(),
+  features: z.array(TermSchema).max(DISCOVERY_MAX_TERMS).optional(),
+  workspace: TermSchema.optional(),
+  /** Most cards wanted (default and ceiling {@link DISCOVERY_MAX_CARDS}). */
+  limit: z.number().int().min(1).max(DISCOVERY_MAX_CARDS).optional(),
+});
+export type DiscoveryQueryPayload = z.infer<typeof DiscoveryQueryPayloadSchema>;
+
+export const HubDiscoveryQuerySchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.DISCOVERY_QUERY),
+  payload: DiscoveryQueryPayloadSchema,
+});
+
+export const HubDiscoveryResultSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.DISCOVERY_RESULT),
+  payload: z.looseObject({
+    queryId: z.string(),
+    /** Signed agent profiles; a receiver verifies each (self-signature) before use. */
+    cards: z.array(z.unknown()),
+    /** More cards matched than were sent (the limit, or the frame's size). */
+    truncated: z.boolean(),
+  }),
+});
+
 /** Control frames an agent sends after registration. */
 export const AgentControlSchema = z.discriminatedUnion("type", [
   HubDeliveredSchema,
   HubLookupSchema,
+  HubDiscoveryQuerySchema,
 ]);
 export type AgentControl = z.infer<typeof AgentControlSchema>;
 
@@ -125,8 +186,31 @@ export const HubControlSchema = z.discriminatedUnion("type", [
   HubAckSchema,
   HubRejectSchema,
   HubProfileSchema,
+  HubBatchSchema,
+  HubDiscoveryResultSchema,
 ]);
 export type HubControl = z.infer<typeof HubControlSchema>;
+
+/**
+ * `ocp.hub.deliver`, as a schema for documentation (the generated JSON
+ * Schema): receivers never parse it whole, the message being the sender's
+ * exact text spliced in (see {@link parseDeliver}).
+ */
+export const HubDeliverSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.DELIVER),
+  seq: SeqSchema,
+  /** The stored message, exactly as its sender sent it. */
+  message: z.record(z.string(), z.unknown()),
+});
+
+/** Every `ocp.hub.*` frame, either direction (what `schema/a2a-ocp-hub-frames.schema.json` holds). */
+export const HubFrameSchema = z.discriminatedUnion("type", [
+  HubAnnounceSchema,
+  ...AgentControlSchema.options,
+  ...HubControlSchema.options,
+  HubDeliverSchema,
+]);
 
 /** The JSON text of a control frame (never an application message). */
 export function encodeHubControl(type: string, payload: Record<string, unknown>): string {

@@ -33,6 +33,7 @@ export {
   inCanonicalOrder,
 } from "./canonical.js";
 export { decodeMessage } from "./decode.js";
+export { cardAccess, cardFeatures, cardMatches, cardProtocols } from "./discovery.js";
 export {
   BROADCAST,
   COMPRESSIONS,
@@ -73,6 +74,7 @@ export {
 export {
   type AgentControl,
   DELIVER_PREFIX,
+  type DiscoveryQueryPayload,
   encodeDeliver,
   encodeHubControl,
   HUB_ERROR_CODES,
@@ -109,6 +111,8 @@ export { MESSAGE_SCHEMA_ID } from "./json-schema.js";
 export {
   COMPRESSION_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
+  DISCOVERY_MAX_CARDS,
+  DISCOVERY_MAX_TERMS,
   MAX_AGENT_URI_LENGTH,
   MAX_BATCH_ITEMS,
   MAX_CLOCK_SKEW_MS,

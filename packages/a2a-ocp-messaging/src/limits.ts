@@ -90,3 +90,9 @@ export const MAX_BATCH_ITEMS = 256;
  * hot path reuses them; past the bound the oldest is dropped.
  */
 export const NATIVE_KEY_CACHE_MAX_ENTRIES = 4096;
+
+/** Most entries of a §7.3 discovery query's `protocols` or `features`. */
+export const DISCOVERY_MAX_TERMS = 32;
+
+/** Most cards one §7.3 discovery result carries (and a query's default `limit`). */
+export const DISCOVERY_MAX_CARDS = 256;

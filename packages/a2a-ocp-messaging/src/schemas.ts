@@ -14,10 +14,16 @@ export {
 } from "./envelope.js";
 export {
   AgentControlSchema,
+  DiscoveryQueryPayloadSchema,
   HubAckSchema,
   HubAnnounceSchema,
+  HubBatchSchema,
   HubControlSchema,
   HubDeliveredSchema,
+  HubDeliverSchema,
+  HubDiscoveryQuerySchema,
+  HubDiscoveryResultSchema,
+  HubFrameSchema,
   HubLookupSchema,
   HubProfileSchema,
   HubRejectSchema,

@@ -24,9 +24,15 @@ export interface RawAgent {
 /**
  * Connects `id` to the hub at `url` on a raw socket (subprotocol a2a-ocp-v1),
  * answers the nonce with a signed announcement and resolves once registered:
- * what the test then sends is exactly the bytes it writes.
+ * what the test then sends is exactly the bytes it writes. `priorityOrder`:
+ * the announcement asks for replay pages in priority order (`ocp.hub.batch`).
  */
-export function rawAgent(url: string, id: AgentIdentity, timeoutMs = 10_000): Promise<RawAgent> {
+export function rawAgent(
+  url: string,
+  id: AgentIdentity,
+  timeoutMs = 10_000,
+  options: { priorityOrder?: boolean } = {},
+): Promise<RawAgent> {
   const profile = createAgentProfile(id, {}, nativeEd25519);
   const ws = new WebSocket(url, ["a2a-ocp-v1"], { perMessageDeflate: false });
   const frames: string[] = [];
@@ -45,7 +51,8 @@ export function rawAgent(url: string, id: AgentIdentity, timeoutMs = 10_000): Pr
       }
       const frame = JSON.parse(text) as { type: string; payload: { nonce: string } };
       if (frame.type === "ocp.connection.ack") {
-        ws.send(buildAnnouncement(id, profile, frame.payload.nonce, undefined, nativeEd25519));
+        const { nonce } = frame.payload;
+        ws.send(buildAnnouncement(id, profile, nonce, undefined, nativeEd25519, options));
       } else if (frame.type === "ocp.connection.registered") {
         registered = true;
         clearTimeout(timer);

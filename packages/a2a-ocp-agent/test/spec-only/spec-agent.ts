@@ -11,13 +11,20 @@
  *   registration (`ocp.connection.registered`) → messages.
  * - §4.1 envelope; §8.2 signature: Ed25519 over the RFC 8785 canonical JSON
  *   of the whole message minus `signature`, base64.
+ * - The hub's identity (`payload.hub` of the registration: `{id, publicKey}`)
+ *   verifies what the hub signs (`ocp.event.notification`).
+ * - Durable messages arrive wrapped: `{"type":"ocp.hub.deliver","seq":N,"message":M}`.
+ * - §7.3 discovery: `ocp.hub.discovery.query {queryId, protocols?, features?,
+ *   workspace?}` answered by `ocp.hub.discovery.result {queryId, cards, truncated}`.
  */
 import {
   createPrivateKey,
+  createPublicKey,
   generateKeyPairSync,
   type KeyObject,
   randomUUID,
   sign,
+  verify,
 } from "node:crypto";
 import WebSocket from "ws";
 
@@ -40,22 +47,62 @@ function signed<T extends Record<string, unknown>>(
   return { ...(rest as T), signature };
 }
 
+/** Whether `message` carries a valid §8.2 signature by the Ed25519 key `publicKey` (32 bytes, base64). */
+export function verifySigned(message: Record<string, unknown>, publicKey: string): boolean {
+  const { signature, ...rest } = message;
+  if (typeof signature !== "string") return false;
+  const x = Buffer.from(publicKey, "base64").toString("base64url");
+  const key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x }, format: "jwk" });
+  return verify(null, Buffer.from(canonical(rest), "utf8"), key, Buffer.from(signature, "base64"));
+}
+
+/** A §4.1 message as received. */
+export type Received = Record<string, unknown> & {
+  id: string;
+  from: string;
+  type: string;
+  payload: Record<string, unknown>;
+};
+
 export interface SpecAgent {
   readonly id: string;
+  /** The hub's identity, from the registration frame. */
+  readonly hub: { id: string; publicKey: string };
   /** Every frame received after registration. */
   readonly frames: string[];
-  /** Builds, signs and sends a §4.1 message; resolves when the hub acknowledged it. */
-  send(type: string, to: string, payload: unknown): Promise<void>;
+  /** The messages received (bare, or unwrapped from a durable delivery), in arrival order. */
+  messages(type?: string): Received[];
+  /**
+   * Builds, signs and sends a §4.1 message (`envelope`: optional fields such
+   * as `reply_to`, `priority`); resolves with its id when the hub acknowledged it.
+   */
+  send(
+    type: string,
+    to: string,
+    payload: unknown,
+    envelope?: Record<string, unknown>,
+  ): Promise<string>;
+  /** §7.3: asks the hub for the cards matching `query`. */
+  discover(query: Record<string, unknown>): Promise<{ cards: unknown[]; truncated: boolean }>;
   close(): void;
 }
 
-/** Connects `id` to the hub at `url` and registers it. */
-export function connectSpecAgent(url: string, id: string, timeoutMs = 20_000): Promise<SpecAgent> {
+/**
+ * Connects `id` to the hub at `url` and registers it; `card` adds fields to
+ * its profile (§7.1 `capabilities`, `workspace`, …).
+ */
+export function connectSpecAgent(
+  url: string,
+  id: string,
+  card: Record<string, unknown> = {},
+  timeoutMs = 20_000,
+): Promise<SpecAgent> {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const key = createPrivateKey(privateKey.export({ format: "pem", type: "pkcs8" }));
   const raw = Buffer.from(publicKey.export({ format: "jwk" }).x as string, "base64url");
   const profile = signed(
     {
+      ...card,
       id,
       protocols: ["a2a", "a2a+ocp"],
       publicKey: raw.toString("base64"),
@@ -67,6 +114,8 @@ export function connectSpecAgent(url: string, id: string, timeoutMs = 20_000): P
   const ws = new WebSocket(url, ["a2a-ocp-v1"]);
   const frames: string[] = [];
   const acks = new Map<string, (error?: Error) => void>();
+  const queries = new Map<string, (payload: Record<string, unknown>) => void>();
+  const hub = { id: "", publicKey: "" };
   return new Promise<SpecAgent>((resolve, reject) => {
     const timer = setTimeout(() => {
       ws.terminate();
@@ -91,6 +140,9 @@ export function connectSpecAgent(url: string, id: string, timeoutMs = 20_000): P
           );
           ws.send(JSON.stringify(announcement));
         } else if (frame.type === "ocp.connection.registered") {
+          const named = frame.payload?.["hub"] as { id: string; publicKey: string };
+          hub.id = named.id;
+          hub.publicKey = named.publicKey;
           registered = true;
           clearTimeout(timer);
           resolve(agent);
@@ -100,6 +152,9 @@ export function connectSpecAgent(url: string, id: string, timeoutMs = 20_000): P
       frames.push(text);
       const settle = acks.get(String(frame.payload?.["id"] ?? ""));
       if (frame.type === "ocp.hub.ack") settle?.();
+      if (frame.type === "ocp.hub.discovery.result") {
+        queries.get(String(frame.payload?.["queryId"]))?.(frame.payload ?? {});
+      }
       if (frame.type === "ocp.hub.reject")
         settle?.(
           new Error(`${String(frame.payload?.["code"])}: ${String(frame.payload?.["message"])}`),
@@ -107,10 +162,34 @@ export function connectSpecAgent(url: string, id: string, timeoutMs = 20_000): P
     });
     const agent: SpecAgent = {
       id,
+      hub,
       frames,
-      send(type, to, payload) {
+      messages(type) {
+        const all = frames.flatMap((text) => {
+          const frame = JSON.parse(text) as Record<string, unknown>;
+          if (frame["type"] === "ocp.hub.deliver") return [frame["message"] as Received];
+          return typeof frame["id"] === "string" ? [frame as Received] : [];
+        });
+        return type === undefined ? all : all.filter((m) => m.type === type);
+      },
+      discover(query) {
+        const queryId = randomUUID();
+        return new Promise((ok) => {
+          queries.set(queryId, (payload) =>
+            ok(payload as { cards: unknown[]; truncated: boolean }),
+          );
+          const frame = {
+            protocol: "a2a+ocp",
+            type: "ocp.hub.discovery.query",
+            payload: { ...query, queryId },
+          };
+          ws.send(JSON.stringify(frame));
+        });
+      },
+      send(type, to, payload, envelope = {}) {
         const message = signed(
           {
+            ...envelope,
             protocol: "a2a+ocp",
             version: "1.0.0",
             id: randomUUID(),
@@ -122,8 +201,8 @@ export function connectSpecAgent(url: string, id: string, timeoutMs = 20_000): P
           },
           key,
         );
-        return new Promise<void>((ok, fail) => {
-          acks.set(message.id, (error) => (error === undefined ? ok() : fail(error)));
+        return new Promise<string>((ok, fail) => {
+          acks.set(message.id, (error) => (error === undefined ? ok(message.id) : fail(error)));
           ws.send(JSON.stringify(message));
         });
       },

@@ -1,0 +1,78 @@
+/**
+ * §7.3 discovery at the hub: the answer to `ocp.hub.discovery.query`. It
+ * searches the agents the hub knows — registered here, or (a store shared by
+ * several hubs, `watchAgents`) at any hub of the cluster — and returns the
+ * signed cards (profiles, as the agents signed them) that match the query and
+ * that the asking agent may see by the §8.5 rules, read as for knowledge (see
+ * the messaging package's discovery.ts for the card fields). Cards go out in
+ * agent id order, at most the query's `limit` and at most
+ * {@link HUB_DISCOVERY_MAX_BYTES} of JSON; `truncated` says more matched.
+ */
+import {
+  type AgentProfile,
+  cardAccess,
+  cardMatches,
+  DISCOVERY_MAX_CARDS,
+  type DiscoveryQueryPayload,
+  maySee,
+  type VisibilityPolicy,
+} from "@ocp/a2a-ocp-messaging";
+import { HUB_DISCOVERY_MAX_BYTES, HUB_DISCOVERY_QUERIES_PER_MINUTE } from "./limits.js";
+
+export interface DiscoveryAnswer {
+  cards: AgentProfile[];
+  truncated: boolean;
+}
+
+/** The cards of `agents` that match `query` and that `requester` may see. */
+export function findCards(
+  agents: Iterable<{ readonly profile: AgentProfile }>,
+  requester: string,
+  query: DiscoveryQueryPayload,
+  policy: VisibilityPolicy,
+): DiscoveryAnswer {
+  const limit = Math.min(query.limit ?? DISCOVERY_MAX_CARDS, DISCOVERY_MAX_CARDS);
+  const matching: AgentProfile[] = [];
+  for (const { profile } of agents) {
+    if (!cardMatches(profile, query)) continue;
+    if (!maySee(cardAccess(profile), requester, policy)) continue;
+    matching.push(profile);
+  }
+  matching.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const cards: AgentProfile[] = [];
+  let bytes = 0;
+  for (const card of matching) {
+    if (cards.length >= limit) break;
+    const size = Buffer.byteLength(JSON.stringify(card), "utf8");
+    if (bytes + size > HUB_DISCOVERY_MAX_BYTES) break;
+    bytes += size;
+    cards.push(card);
+  }
+  return { cards, truncated: cards.length < matching.length };
+}
+
+/**
+ * Discovery queries are control frames, outside the message rate limits: a
+ * fixed one-minute window per connection (the key) bounds what one agent can
+ * make the hub search and serialise.
+ */
+export class DiscoveryBudget<K extends object> {
+  readonly #windows = new WeakMap<K, { start: number; used: number }>();
+  readonly #perMinute: number;
+
+  constructor(perMinute = HUB_DISCOVERY_QUERIES_PER_MINUTE) {
+    this.#perMinute = perMinute;
+  }
+
+  /** Whether `key` may query now (and counts it). */
+  take(key: K, now: number): boolean {
+    let window = this.#windows.get(key);
+    if (window === undefined || now - window.start >= 60_000) {
+      window = { start: now, used: 0 };
+      this.#windows.set(key, window);
+    }
+    if (window.used >= this.#perMinute) return false;
+    window.used += 1;
+    return true;
+  }
+}
