@@ -29,6 +29,21 @@ import {
 import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
 import { HUB_FRAME_OVERHEAD_BYTES } from "./limits.js";
 import type { OCPHubOptions } from "./options.js";
+import { isDurable } from "./router.js";
+
+/**
+ * Whether the hub verifies the signature of `wire` itself: always, unless
+ * `verifyForwarded: false`, and then still for durable messages and event
+ * subscription changes (what the hub acts on or keeps).
+ */
+export function mustVerify(options: OCPHubOptions, wire: WireMessage): boolean {
+  return (
+    options.verifyForwarded !== false ||
+    isDurable(wire) ||
+    wire.type === "ocp.event.subscribe" ||
+    wire.type === "ocp.event.unsubscribe"
+  );
+}
 
 /** The inbound stages of a hub with `options` (limits, replay window, rate limits). */
 export function hubStages(options: OCPHubOptions, now: () => number): MessageStages {

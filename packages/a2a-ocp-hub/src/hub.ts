@@ -16,7 +16,7 @@ import { CommitQueue } from "./acks.js";
 import { admit, allowList } from "./admission.js";
 import { pacerFor, RecipientLimits } from "./agent-limits.js";
 import type { HubBus } from "./bus.js";
-import { checkInbound, type HubCheckOptions, hubStages } from "./check.js";
+import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
 import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
 import { findCards } from "./discovery.js";
@@ -26,7 +26,7 @@ import { MemoryBus } from "./memory-bus.js";
 import { type HubListener, HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { readablePayload, teamOfProfile } from "./readable.js";
-import { isDurable, route } from "./router.js";
+import { route } from "./router.js";
 import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { HubStats } from "./stats.js";
@@ -255,7 +255,7 @@ export class OCPHub {
     const checked = checkInbound(
       raw,
       session.agentId,
-      (wire) => this.#mustVerify(wire),
+      (wire) => mustVerify(this.options, wire),
       this.#check,
     );
     if (!checked.ok) {
@@ -298,7 +298,7 @@ export class OCPHub {
     const published = clusterStep(this.bus.cluster, wire, payload, raw, policy, this.#onError);
     if (published !== undefined) {
       this.#counts.accepted += 1;
-      this.#observers.accepted(wire, payload, this.#mustVerify(wire));
+      this.#observers.accepted(wire, payload, mustVerify(this.options, wire));
       const refused = () =>
         this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
       const ack = { id: wire.id, durable: false, recipients: 0, excluded: 0, expiresAt: deadline };
@@ -318,7 +318,7 @@ export class OCPHub {
       return;
     }
     this.#counts.accepted += 1;
-    this.#observers.accepted(wire, payload, this.#mustVerify(wire), decided);
+    this.#observers.accepted(wire, payload, mustVerify(this.options, wire), decided);
     if (decided.durable) {
       this.#commits.push({
         stored: {
@@ -345,15 +345,6 @@ export class OCPHub {
       excluded: excluded.length,
       expiresAt: deadline,
     });
-  }
-
-  #mustVerify(wire: WireMessage): boolean {
-    return (
-      this.options.verifyForwarded !== false ||
-      isDurable(wire) ||
-      wire.type === "ocp.event.subscribe" ||
-      wire.type === "ocp.event.unsubscribe"
-    );
   }
 
   /** §8.5 visibility, for messages and (§7.3 discovery) agent cards. */
@@ -394,6 +385,8 @@ export class OCPHub {
   ): void {
     this.#counts.rejected += 1;
     this.#observers.refused(session.agentId, code, message, id, raw);
+    // Not kept: a resend of it must not be refused as a replay of a message the hub never stored.
+    if (code === "store_failed" && id !== undefined) this.#check.stages.replay.forget(id);
     if (!session.open) return;
     session.connection.send(rejectFrame(raw, code, message, details, id));
   }

@@ -100,11 +100,22 @@ export class ReplayWindow {
     if (this.#deadlines.has(id)) return;
     while (this.#deadlines.size >= this.maxEntries) {
       const [deadline, evicted] = this.#pop();
+      if (this.#deadlines.get(evicted) !== deadline) continue; // forgotten, or recorded again
       this.#deadlines.delete(evicted);
       if (!this.#evicted.add(evicted, deadline)) this.#floor = Math.max(this.#floor, deadline);
     }
     this.#deadlines.set(id, deadlineMs);
     this.#push([deadlineMs, id]);
+  }
+
+  /**
+   * Forgets an accepted id whose message was then not kept (a hub whose store
+   * failed to commit it refuses it `store_failed`): a resend of the same
+   * message is then not a replay but the first copy that is kept. Only for
+   * ids that were never acknowledged; a no-op for an unknown id.
+   */
+  forget(id: string): void {
+    this.#deadlines.delete(id); // its heap entry is skipped when it surfaces
   }
 
   /** Check, then record when allowed. */
@@ -121,8 +132,8 @@ export class ReplayWindow {
   #expire(nowMs: number): void {
     this.#evicted.expire(nowMs);
     while (this.#heap.length > 0 && this.#heap[0]![0] < nowMs) {
-      const [, id] = this.#pop();
-      this.#deadlines.delete(id);
+      const [deadline, id] = this.#pop();
+      if (this.#deadlines.get(id) === deadline) this.#deadlines.delete(id);
     }
   }
 

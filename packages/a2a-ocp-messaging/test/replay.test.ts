@@ -115,6 +115,21 @@ describe("replay window", () => {
     expect(() => new ReplayWindow({ filterSpanMs: 0 })).toThrow(/positive/);
   });
 
+  it("forget: an id whose message was not kept may be admitted again, then is remembered as before", () => {
+    const window = new ReplayWindow({ maxEntries: 2 });
+    expect(window.admit("a", 1_000, 0).ok).toBe(true);
+    window.forget("a");
+    window.forget("never-seen"); // a no-op
+    expect(window.size).toBe(0);
+    expect(window.admit("a", 1_000, 0).ok).toBe(true);
+    expect(window.admit("a", 1_000, 10).ok).toBe(false);
+    // The forgotten copy's heap entry neither evicts nor expires the id recorded again.
+    expect(window.admit("b", 2_000, 0).ok).toBe(true);
+    expect(window.admit("c", 3_000, 0).ok).toBe(true); // full: evicts "a" (earliest live deadline)
+    expect(window.size).toBe(2);
+    expect(window.check("b", 2_000, 500).ok).toBe(false);
+  });
+
   it("expires ids in deadline order, whatever the insertion order", () => {
     const window = new ReplayWindow();
     for (const [id, deadline] of [
