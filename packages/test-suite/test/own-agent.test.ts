@@ -1,20 +1,16 @@
 /**
- * Our own agent runtime (`@ocp/a2a-ocp-agent`, its dev script
- * `scripts/ocp-test-agent.mjs`) passes every deciding agent check, both as
- * an agent the suite starts (`--agent-cmd`, joining the suite's hub) and as
- * a listening agent (`--agent ws://`, `listenForPeers`).
+ * Our own agent runtime (`@ocp/a2a-ocp-agent` serving A2A with
+ * `@ocp/a2a-compat`, the dev script `test/own-agent.mjs`) passes every
+ * agent check, `agent-a2a-fallback` included, both as an agent the suite
+ * starts (`--agent-cmd`, joining the suite's hub) and as a listening agent
+ * (`--agent ws://`, `listenForPeers`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { type CompatibilityReport, runCompatibility } from "../src/index.js";
 
-const SCRIPT = join(
-  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-agent/package.json")),
-  "scripts",
-  "ocp-test-agent.mjs",
-);
+const SCRIPT = fileURLToPath(new URL("./own-agent.mjs", import.meta.url));
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill("SIGTERM");
