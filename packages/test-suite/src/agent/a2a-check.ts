@@ -18,7 +18,7 @@ import {
   sendTask,
   type TaskOutcome,
 } from "./a2a-peer.js";
-import type { AgentCheck, AgentCheckContext, Node } from "./context.js";
+import type { AgentCheck } from "./context.js";
 
 const TASK = "search_and_respond";
 
@@ -67,7 +67,8 @@ export const agentA2AFallback: AgentCheck = {
       return skipped(
         "the agent declares no A2A endpoint: its signed profile carries no agentCard with an http(s) URL, and none was given (--agent-a2a)",
       );
-    const where = context.session.a2aUrl === undefined ? "its signed profile's agentCard" : "--agent-a2a";
+    const where =
+      context.session.a2aUrl === undefined ? "its signed profile's agentCard" : "--agent-a2a";
     let card: Awaited<ReturnType<typeof fetchCard>>;
     try {
       card = await fetchCard(base);
@@ -116,7 +117,10 @@ export const agentA2AFallback: AgentCheck = {
     const notes: string[] = [];
     let answeredWell = false;
 
-    const judge = (label: string, { outcome, queryId }: { outcome: TaskOutcome; queryId: string }) => {
+    const judge = (
+      label: string,
+      { outcome, queryId }: { outcome: TaskOutcome; queryId: string },
+    ) => {
       if (outcome.kind === "unreachable") problems.push(`${label}: ${describe(outcome)}`);
       if (outcome.kind === "malformed") problems.push(`${label}: ${describe(outcome)}`);
       if (outcome.kind !== "answered") return false;

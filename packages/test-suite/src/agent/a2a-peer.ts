@@ -224,7 +224,11 @@ export async function sendTask(
     return outcomeOf(result as Message | Task);
   } catch (error) {
     if (error instanceof JsonRpcTransportError) {
-      const body = error.errorResponse.error as { code?: unknown; message?: unknown; data?: unknown };
+      const body = error.errorResponse.error as {
+        code?: unknown;
+        message?: unknown;
+        data?: unknown;
+      };
       return {
         kind: "refused",
         reason: `JSON-RPC error ${String(body.code)}: ${String(body.message)} ${JSON.stringify(body.data ?? "")}`,
@@ -232,6 +236,8 @@ export async function sendTask(
     }
     const reason = (error as Error).message;
     // An endpoint that refuses with a bare HTTP 401 / 403 (no JSON-RPC body) refuses too.
-    return /\b40[13]\b/.test(reason) ? { kind: "refused", reason } : { kind: "unreachable", reason };
+    return /\b40[13]\b/.test(reason)
+      ? { kind: "refused", reason }
+      : { kind: "unreachable", reason };
   }
 }
