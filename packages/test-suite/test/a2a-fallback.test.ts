@@ -101,6 +101,20 @@ describe("agent-a2a-fallback", () => {
     expect(report.conformant).toBe(true);
   }, 30_000);
 
+  it("an endpoint that never answers fails, and the run ends", async () => {
+    agent = await listenFixtureAgent({ a2a: false });
+    server = createServer(() => undefined);
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const report = await runCompatibility(
+      { agent: agent.url, agentA2a: url },
+      { ...ONLY, timeoutMs: 2_000 },
+    );
+    expect(report.checks[0]?.status).toBe("fail");
+    expect(report.checks[0]?.evidence).toMatch(/could not be fetched|did not finish|within/);
+  }, 30_000);
+
   it("a card that is not JSON fails", async () => {
     agent = await listenFixtureAgent({ a2a: false });
     const url = await cardServer("<html>not a card</html>");

@@ -71,7 +71,7 @@ export const agentA2AFallback: AgentCheck = {
       context.session.a2aUrl === undefined ? "its signed profile's agentCard" : "--agent-a2a";
     let card: Awaited<ReturnType<typeof fetchCard>>;
     try {
-      card = await fetchCard(base);
+      card = await fetchCard(base, context.answerTimeoutMs);
     } catch (error) {
       return failed(
         `the agent card at ${base} (from ${where}) could not be fetched with the A2A SDK: ${(error as Error).message}`,
@@ -100,10 +100,12 @@ export const agentA2AFallback: AgentCheck = {
     const search = (credentials: Credentials, words: string, from?: string) => {
       const queryId = `ocp-test-a2a-${globalThis.crypto.randomUUID()}`;
       const input = { queryId, query: words, timeout: context.queryTimeoutMs };
-      return sendTask(card, credentials, TASK, input, from).then((outcome) => ({
-        outcome,
-        queryId,
-      }));
+      return sendTask(card, context.answerTimeoutMs, credentials, TASK, input, from).then(
+        (outcome) => ({
+          outcome,
+          queryId,
+        }),
+      );
     };
     const leaks = (outcome: TaskOutcome) =>
       outcome.kind === "answered"

@@ -56,9 +56,14 @@ export function a2aBaseOf(profile: Record<string, unknown> | undefined): string 
   return undefined;
 }
 
-/** Fetches the card at `base` with the SDK's resolver (the well-known path). */
-export function fetchCard(base: string): Promise<AgentCard> {
-  return new DefaultAgentCardResolver().resolve(base);
+/** A `fetch` whose every request is aborted after `timeoutMs` (an endpoint that never answers). */
+export function timedFetch(timeoutMs: number, base: typeof fetch = globalThis.fetch): typeof fetch {
+  return (input, init) => base(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+}
+
+/** Fetches the card at `base` with the SDK's resolver (the well-known path), within `timeoutMs`. */
+export function fetchCard(base: string, timeoutMs: number): Promise<AgentCard> {
+  return new DefaultAgentCardResolver({ fetchImpl: timedFetch(timeoutMs) }).resolve(base);
 }
 
 /** Whether a card (as the SDK reads it) declares a2a+ocp: the OCP extension, or §7.1 `protocols`. */
@@ -117,8 +122,9 @@ export type Credentials =
   | { anonymous: true }
   | { signer: AgentIdentity; issuer: string; audience: string };
 
-function fetchWith(credentials: Credentials): typeof fetch {
-  if ("anonymous" in credentials) return globalThis.fetch;
+function fetchWith(credentials: Credentials, timeoutMs: number): typeof fetch {
+  const timed = timedFetch(timeoutMs);
+  if ("anonymous" in credentials) return timed;
   return (input, init) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const body = typeof init?.body === "string" ? init.body : "";
@@ -131,7 +137,7 @@ function fetchWith(credentials: Credentials): typeof fetch {
     );
     const headers = new Headers(init?.headers);
     headers.set("Authorization", `Bearer ${token}`);
-    return globalThis.fetch(input, { ...init, headers });
+    return timed(input, { ...init, headers });
   };
 }
 
@@ -181,9 +187,10 @@ function outcomeOf(result: Message | Task): TaskOutcome {
   return { kind: "answered", output };
 }
 
-/** Sends one §9.2 task to the agent of `card`, as a plain A2A client; never throws. */
+/** Sends one §9.2 task to the agent of `card`, as a plain A2A client, within `timeoutMs`; never throws. */
 export async function sendTask(
   card: AgentCard,
+  timeoutMs: number,
   credentials: Credentials,
   task: string,
   input: unknown,
@@ -191,7 +198,7 @@ export async function sendTask(
 ): Promise<TaskOutcome> {
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWith(credentials) })],
+      transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWith(credentials, timeoutMs) })],
     }),
   );
   try {
