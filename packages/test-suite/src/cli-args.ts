@@ -20,6 +20,10 @@ targets:
                 agents connect to it as peers and judge what it does
   --agent-id ID the listening agent's a2a:// id, when it neither names itself
                 at registration nor answers a broadcast ocp.awareness.query
+  --agent-a2a URL
+                with --agent or --agent-cmd: the base http(s) URL of the
+                agent's A2A endpoint (its card at /.well-known/agent-card.json),
+                when its signed profile carries no agentCard that names it
   --agent-cmd -- COMMAND [ARGS…]
                 an agent the suite starts (last on the line): the suite runs a
                 hub and passes its URL as the environment variable OCP_HUB_URL
@@ -57,8 +61,8 @@ export type Parsed =
       kind: "run";
       target:
         | { hub: string | string[] }
-        | { agent: string; agentId?: string }
-        | { agentCommand: string[] };
+        | { agent: string; agentId?: string; agentA2a?: string }
+        | { agentCommand: string[]; agentA2a?: string };
       json: boolean;
       strict: boolean;
       timeoutMs?: number;
@@ -83,6 +87,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let agent: string | undefined;
   let agentId: string | undefined;
   let agentCommand: string[] | undefined;
+  let agentA2a: string | undefined;
   let json = false;
   let strict = false;
   let timeoutMs: number | undefined;
@@ -107,6 +112,14 @@ export function parseArgs(argv: readonly string[]): Parsed {
       agentId = value();
       if (agentId === undefined || !/^a2a:\/\/\S+$/.test(agentId))
         return { kind: "usage-error", message: "--agent-id needs an a2a:// URI" };
+    } else if (flag === "--agent-a2a") {
+      agentA2a = value();
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(agentA2a ?? "");
+      } catch {}
+      if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:"))
+        return { kind: "usage-error", message: "--agent-a2a needs an http(s) URL" };
     } else if (flag === "--agent-cmd") {
       const rest = argv.slice(index + 1);
       agentCommand = rest[0] === "--" ? rest.slice(1) : rest;
@@ -141,6 +154,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
     return { kind: "usage-error", message: "give one target: --hub, --agent or --agent-cmd" };
   if (agentId !== undefined && agent === undefined)
     return { kind: "usage-error", message: "--agent-id goes with --agent URL" };
+  if (agentA2a !== undefined && hub !== undefined)
+    return { kind: "usage-error", message: "--agent-a2a goes with --agent or --agent-cmd" };
   for (const url of [...(hub ?? []), agent]) {
     if (url === undefined) continue;
     let parsed: URL;
@@ -165,8 +180,12 @@ export function parseArgs(argv: readonly string[]): Parsed {
       hub !== undefined
         ? { hub: hub.length === 1 ? hub[0]! : hub }
         : agent !== undefined
-          ? { agent, ...(agentId === undefined ? {} : { agentId }) }
-          : { agentCommand: agentCommand! },
+          ? {
+              agent,
+              ...(agentId === undefined ? {} : { agentId }),
+              ...(agentA2a === undefined ? {} : { agentA2a }),
+            }
+          : { agentCommand: agentCommand!, ...(agentA2a === undefined ? {} : { agentA2a }) },
     json,
     strict,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -21,10 +21,14 @@ export interface AgentTarget {
   readonly agent: string;
   /** The agent's id, when the suite cannot learn it (see the README). */
   readonly agentId?: string;
+  /** The base http(s) URL of the agent's A2A endpoint, when its signed profile names none. */
+  readonly agentA2a?: string;
 }
 /** An agent the suite starts (`OCP_HUB_URL` and `{hub}` in its arguments name the suite's hub). */
 export interface AgentCommandTarget {
   readonly agentCommand: readonly string[];
+  /** The base http(s) URL of the agent's A2A endpoint, when its signed profile names none. */
+  readonly agentA2a?: string;
 }
 export type Target = HubTarget | AgentTarget | AgentCommandTarget;
 

@@ -1,7 +1,8 @@
 /**
  * Every misbehave mode of the fixture agent is caught by exactly the agent
- * check named for it (over `--agent ws://`, the agent listening); the honest
- * fixture passes every deciding check.
+ * check named for it (over `--agent ws://`, the agent listening; under
+ * `--strict`, so advisory catchers decide too); the honest fixture passes
+ * every check.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -36,11 +37,11 @@ describe("fixture agent (listening)", () => {
   for (const [mode, catcher] of Object.entries(AGENT_MISBEHAVE_MODES)) {
     it(`${mode}: caught by ${catcher}, and by no other check`, async () => {
       agent = await listenFixtureAgent({ misbehave: mode as AgentMisbehaveMode });
-      const report = await runCompatibility({ agent: agent.url });
+      const report = await runCompatibility({ agent: agent.url }, { strict: true });
       const failing = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
       expect(failing).toEqual([catcher]);
       const caught = report.checks.find((c) => c.name === catcher)!;
-      expect(caught.advisory).toBe(false);
+      expect(caught.advisory).toBe(catcher === "agent-a2a-fallback");
       expect(caught.evidence.length).toBeGreaterThan(0);
       expect(report.conformant).toBe(false);
       // Checks that observe knowledge through queries skip (with the reason) when none is answered.

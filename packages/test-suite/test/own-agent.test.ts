@@ -1,20 +1,16 @@
 /**
- * Our own agent runtime (`@ocp/a2a-ocp-agent`, its dev script
- * `scripts/ocp-test-agent.mjs`) passes every deciding agent check, both as
- * an agent the suite starts (`--agent-cmd`, joining the suite's hub) and as
- * a listening agent (`--agent ws://`, `listenForPeers`).
+ * Our own agent runtime (`@ocp/a2a-ocp-agent` serving A2A with
+ * `@ocp/a2a-compat`, the dev script `test/own-agent.mjs`) passes every
+ * agent check, `agent-a2a-fallback` included, both as an agent the suite
+ * starts (`--agent-cmd`, joining the suite's hub) and as a listening agent
+ * (`--agent ws://`, `listenForPeers`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CompatibilityReport, runCompatibility } from "../src/index.js";
+import { AGENT_CHECK_NAMES, type CompatibilityReport, runCompatibility } from "../src/index.js";
 
-const SCRIPT = join(
-  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-agent/package.json")),
-  "scripts",
-  "ocp-test-agent.mjs",
-);
+const SCRIPT = fileURLToPath(new URL("./own-agent.mjs", import.meta.url));
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill("SIGTERM");
@@ -30,6 +26,12 @@ describe("our agent runtime", () => {
     expect(decidingFailures(report)).toEqual([]);
     expect(report.conformant).toBe(true);
     expect(report.checks.find((c) => c.name === "agent-vote")?.status).toBe("pass");
+    // Found through the card in its signed profile; anonymous callers refused, signed ones answered.
+    const a2a = report.checks.find((c) => c.name === "agent-a2a-fallback");
+    expect(a2a?.status).toBe("pass");
+    expect(a2a?.evidence).toMatch(/signed profile's agentCard/);
+    expect(a2a?.evidence).toMatch(/anonymous search was refused/);
+    expect(a2a?.evidence).toMatch(/signed outsider's search found the public node/);
   }, 120_000);
 
   it("--agent ws:// (listenForPeers): every deciding check passes", async () => {
@@ -43,8 +45,10 @@ describe("our agent runtime", () => {
       });
       child.once("exit", (code) => reject(new Error(`the agent exited with ${code}`)));
     });
-    const report = await runCompatibility({ agent: url });
+    const report = await runCompatibility({ agent: url }, { strict: true });
     expect(decidingFailures(report)).toEqual([]);
-    expect(report.checks.every((c) => c.status === "pass")).toBe(true);
+    expect(report.checks.map((c) => [c.name, c.status])).toEqual(
+      AGENT_CHECK_NAMES.map((name) => [name, "pass"]),
+    );
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { agentA2AFallback } from "./a2a-check.js";
 import type { AgentCheck } from "./context.js";
 import {
   agentCollectiveQuery,
@@ -16,6 +17,7 @@ export const AGENT_CHECKS: readonly AgentCheck[] = [
   agentKnowledgeUpdates,
   agentVote,
   agentPresence,
+  agentA2AFallback,
 ];
 
 /** The names of every agent check. */

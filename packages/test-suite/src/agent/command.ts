@@ -90,6 +90,7 @@ export async function startAgentCommand(
     pid: child.pid,
     agentId: agent.agentId,
     agentKey: agent.agentKey,
+    agentProfile: agent.profile,
     reached: `started \`${command.join(" ")}\` (pid ${child.pid}); it registered at the suite's hub as ${agent.agentId} with a signed announcement over the nonce`,
     tester: async (identity) => harness.tester(identity),
     diagnostics: () => `${exited === undefined ? "" : ` (${exited})`}${tail()}`,

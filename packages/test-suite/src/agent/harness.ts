@@ -53,6 +53,8 @@ const control = (type: string, payload: Record<string, unknown>) =>
 export interface RegisteredAgent {
   agentId: string;
   agentKey: Uint8Array;
+  /** Its signed profile, verified. */
+  profile: Record<string, unknown>;
 }
 
 export interface AgentHarness {
@@ -68,7 +70,7 @@ export interface AgentHarness {
 export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarness> {
   const testers = new Map<string, { tester: Tester; profile: AgentProfile }>();
   const refusals: string[] = [];
-  let agent: (RegisteredAgent & { ws: WebSocket; profile: unknown }) | undefined;
+  let agent: (RegisteredAgent & { ws: WebSocket }) | undefined;
   const arrivals = new Set<() => void>();
 
   const wss = new WebSocketServer({
@@ -162,7 +164,7 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
         agentId: profile.value.id,
         agentKey: profilePublicKey(profile.value),
         ws,
-        profile: verified.value.profile,
+        profile: verified.value.profile as unknown as Record<string, unknown>,
       };
       ws.send(
         control("ocp.connection.registered", {
@@ -194,7 +196,7 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
           if (agent === undefined) return;
           clearTimeout(timer);
           arrivals.delete(check);
-          resolve({ agentId: agent.agentId, agentKey: agent.agentKey });
+          resolve({ agentId: agent.agentId, agentKey: agent.agentKey, profile: agent.profile });
         };
         arrivals.add(check);
         check();

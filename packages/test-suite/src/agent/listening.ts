@@ -78,6 +78,7 @@ export async function openListeningAgent(
       .waitFor(() => probe.control("ocp.hub.profile"), "profile", timeoutMs)
       .catch(() => undefined);
     let agentKey: Uint8Array | undefined;
+    let agentProfile: Record<string, unknown> | undefined;
     let keyNote = "no profile at ocp.hub.lookup";
     if (answer?.payload["profile"] !== undefined) {
       const profile = verifyAgentProfile(answer.payload["profile"], nativeEd25519);
@@ -85,12 +86,14 @@ export async function openListeningAgent(
       else if (profile.value.id !== agentId) keyNote = `its profile is ${profile.value.id}'s`;
       else {
         agentKey = profilePublicKey(profile.value);
+        agentProfile = answer.payload["profile"] as Record<string, unknown>;
         keyNote = "its self-signed profile verifies";
       }
     }
     return {
       agentId,
       agentKey,
+      agentProfile,
       reached: `registered at ${url} as a peer (ack, nonce, announcement); agent ${agentId}, ${keyNote}`,
       async tester(identity) {
         return testerOn(await register(url, identity, { timeoutMs }), identity);

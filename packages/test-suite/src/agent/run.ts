@@ -35,6 +35,7 @@ export async function runAgentCompatibility(
       "agent" in target
         ? await openListeningAgent(target.agent, answerTimeoutMs, target.agentId)
         : await startAgentCommand(target.agentCommand);
+    if (target.agentA2a !== undefined) session = { ...session, a2aUrl: target.agentA2a };
   } catch (error) {
     unreachable = `the agent could not be reached: ${(error as Error).message}`;
   }

@@ -90,6 +90,10 @@ export interface AgentSession {
   readonly agentId: string;
   /** The agent's public key, from its verified profile; `undefined` when it gave none. */
   readonly agentKey: Uint8Array | undefined;
+  /** The agent's signed profile, verified; `undefined` when it gave none. */
+  readonly agentProfile: Record<string, unknown> | undefined;
+  /** The base URL of the agent's A2A endpoint when given to the suite (`--agent-a2a`). */
+  readonly a2aUrl?: string | undefined;
   /** How the suite reached the agent, for the registration check's evidence. */
   readonly reached: string;
   /** Registers a tester with this identity. */
