@@ -14,6 +14,7 @@ import {
   type QueryOptions,
   versionsCompatible,
 } from "@ocp/types";
+import { decodeEnvelopeFast, encodeQueryJson, parseJsonFast } from "@ocp/types/fast";
 import { Pool } from "undici";
 import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
 import {
@@ -25,8 +26,6 @@ import {
   positiveLimit,
   REQUEST_TIMEOUT_MS,
 } from "./limits.js";
-import { decodeEnvelopeFast, parseJsonFast } from "./plain/canonical.js";
-import { encodeQueryJson } from "./plain/wire.js";
 import { checkProviderUrl } from "./url.js";
 
 export interface ConnectHttpProviderOptions {

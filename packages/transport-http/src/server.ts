@@ -15,11 +15,15 @@ import {
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
+import {
+  decodeEnvelopeFast,
+  encodeFramesLine,
+  isPlainResult,
+  parseJsonFast,
+} from "@ocp/types/fast";
 import { guardResult } from "@ocp/types/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
-import { decodeEnvelopeFast, isPlainResult, parseJsonFast } from "./plain/canonical.js";
-import { encodeFramesLine } from "./plain/wire.js";
 
 export interface HttpProviderServerOptions {
   /** The endpoint path; default `/`. */

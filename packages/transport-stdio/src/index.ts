@@ -1,10 +1,12 @@
 export {
   decodeEnvelopeFast,
   decodeLineFast,
+  encodeFramesLine,
+  encodeQueryJson,
   isPlainQuery,
   isPlainResult,
   parseJsonFast,
-} from "./canonical.js";
+} from "@ocp/types/fast";
 export { scrubbedEnv } from "./child.js";
 export {
   Correlator,
@@ -31,4 +33,3 @@ export {
   type StdioProvider,
   spawnStdioProvider,
 } from "./spawn.js";
-export { encodeFramesLine, encodeQueryJson } from "./wire.js";

@@ -15,12 +15,11 @@ import {
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
+import { decodeLineFast, encodeFramesLine, isPlainResult } from "@ocp/types/fast";
 import { guardResult } from "@ocp/types/kit";
-import { decodeLineFast, isPlainResult } from "./canonical.js";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { settlesWithin } from "./settles-within.js";
-import { encodeFramesLine } from "./wire.js";
 
 export interface ServeStdioOptions {
   /** Default `process.stdin`. */

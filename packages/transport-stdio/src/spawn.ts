@@ -14,7 +14,7 @@ import {
   toWire,
   versionsCompatible,
 } from "@ocp/types";
-import { decodeLineFast } from "./canonical.js";
+import { decodeLineFast, encodeQueryJson } from "@ocp/types/fast";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { fromErrorEnvelope, type StdioError, stdioError } from "./errors.js";
@@ -31,7 +31,6 @@ import { LineSplitter } from "./line-splitter.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 import { settlesWithin } from "./settles-within.js";
 import { TailBuffer } from "./tail-buffer.js";
-import { encodeQueryJson } from "./wire.js";
 
 export interface SpawnStdioProviderOptions extends ChildCommand {
   /** Host-chosen id of the provider. */

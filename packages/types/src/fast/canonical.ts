@@ -1,5 +1,3 @@
-// A copy of @ocp/transport-stdio's src/canonical.ts (a transport may not import another;
-// test/plain-copy.test.ts keeps the two identical). Its home is @ocp/types.
 import {
   type ContextQuery,
   type ContextQueryResult,
@@ -11,7 +9,7 @@ import {
   MAX_CORRELATION_ID_LENGTH,
   parseJsonText,
   U32_MAX,
-} from "@ocp/types";
+} from "../index.js";
 
 /**
  * A fast path beside the envelope schema, for the two messages of the hot

@@ -1,6 +1,4 @@
-// A copy of @ocp/transport-stdio's src/wire.ts (a transport may not import another;
-// test/plain-copy.test.ts keeps the two identical). Its home is @ocp/types.
-import type { ContextFrame, ContextQuery, ContextQueryResult } from "@ocp/types";
+import type { ContextFrame, ContextQuery, ContextQueryResult } from "../index.js";
 import { isPlainQuery, isPlainResult } from "./canonical.js";
 
 type Obj = Record<string, unknown>;

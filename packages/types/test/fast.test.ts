@@ -1,3 +1,13 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  decodeLineFast,
+  encodeFramesLine,
+  encodeQueryJson,
+  isPlainQuery,
+  isPlainResult,
+  membersKept,
+} from "../src/fast/index.js";
 import {
   ContextQueryResultSchema,
   ContextQuerySchema,
@@ -6,16 +16,6 @@ import {
   parseJsonText,
   StrictContextQueryResultSchema,
   toWire,
-} from "@ocp/types";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { membersKept } from "../src/canonical.js";
-import {
-  decodeLineFast,
-  encodeFramesLine,
-  encodeQueryJson,
-  isPlainQuery,
-  isPlainResult,
 } from "../src/index.js";
 
 // Values near the schema: mostly valid members, with now and then a wrong
