@@ -5,6 +5,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 export const child = (name) => fileURLToPath(new URL(`children/${name}`, import.meta.url));
+/** The children shared with the transport bench (same bytes on both sides): raw and serveStdio providers. */
+export const sharedChild = (name) =>
+  fileURLToPath(new URL(`../../transport-stdio/bench/children/${name}`, import.meta.url));
 
 /**
  * The raw baseline over stdio: a child started as spawnStdioProvider starts
@@ -13,7 +16,7 @@ export const child = (name) => fileURLToPath(new URL(`children/${name}`, import.
  * matched by id. No validation, no audit, no timeout.
  */
 export function rawStdio(size) {
-  const proc = spawn(process.execPath, [child("raw-provider.mjs"), size], {
+  const proc = spawn(process.execPath, [sharedChild("raw-provider.mjs"), size], {
     stdio: ["pipe", "pipe", "inherit"],
     detached: true,
     env: { PATH: process.env.PATH, HOME: process.env.HOME },

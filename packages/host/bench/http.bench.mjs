@@ -5,14 +5,19 @@
 // that answers with the same reply bytes, arms interleaved. Goal: 0.7 of raw.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
+import { benchQuery, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
+import { compare, ROUND_MS, ROUNDS, report } from "../../transport-stdio/bench/harness.mjs";
 import { Host } from "../dist/index.js";
-import { child } from "./clients.mjs";
-import { benchQuery, benchWireQuery } from "./frames.mjs";
-import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
+
+// The transport bench's servers (bare node:http and createHttpProviderServer, same reply bytes).
+const httpServers = fileURLToPath(
+  new URL("../../transport-http/bench/servers.mjs", import.meta.url),
+);
 
 async function servers(size) {
-  const proc = spawn(process.execPath, [child("http-servers.mjs"), size], {
+  const proc = spawn(process.execPath, [httpServers, size], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const urls = JSON.parse(

@@ -4,17 +4,18 @@
 // the same query and the same reply bytes over the same kind of pipe, and the
 // MCP TypeScript SDK (a tool call whose result is the same frames), in one
 // run with the arms interleaved. Figures: calls per second, ratio to raw.
+
+import { benchQuery, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
+import { compare, ROUND_MS, ROUNDS, report } from "../../transport-stdio/bench/harness.mjs";
 import { Host } from "../dist/index.js";
-import { child, mcpStdio, rawStdio } from "./clients.mjs";
-import { benchQuery, benchWireQuery } from "./frames.mjs";
-import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
+import { mcpStdio, rawStdio, sharedChild } from "./clients.mjs";
 
 async function hostStdio(size) {
   const host = new Host({ warn: (line) => console.error(line) });
   await host.addStdio({
     id: "bench",
     command: process.execPath,
-    args: [child("ocp-provider.mjs"), size],
+    args: [sharedChild("ocp-provider.mjs"), size],
   });
   return {
     call: async (query) => {

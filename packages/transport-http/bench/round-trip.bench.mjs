@@ -11,9 +11,9 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
+import { benchQuery, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
+import { compare, ROUND_MS, ROUNDS, report } from "../../transport-stdio/bench/harness.mjs";
 import { connectHttpProvider } from "../dist/index.js";
-import { benchQuery, benchWireQuery } from "./frames.mjs";
-import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
 
 async function servers(size) {
   const proc = spawn(

@@ -5,8 +5,13 @@
 // Usage: node http-servers.mjs small|large. Prints their URLs as one JSON
 // line, then serves until stdin closes.
 import { createServer } from "node:http";
+import {
+  benchCapabilities,
+  benchInfo,
+  benchResult,
+  benchWireResult,
+} from "../../transport-stdio/bench/frames.mjs";
 import { createHttpProviderServer } from "../dist/index.js";
-import { benchCapabilities, benchInfo, benchResult, benchWireResult } from "./frames.mjs";
 
 const size = process.argv[2] ?? "small";
 const result = benchResult(size);

@@ -4,7 +4,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
-import { benchResult } from "../frames.mjs";
+import { benchResult } from "../../../transport-stdio/bench/frames.mjs";
 
 const result = benchResult(process.argv[2] ?? "small");
 const server = new McpServer({ name: "bench", version: "1.0.0" });
