@@ -144,9 +144,25 @@ function sortedCopy(value: unknown, depth: number, omit?: string): unknown {
     const copy = sortedCopy(member, depth + 1);
     if (copy === SLOW) return SLOW;
     if (copy !== member) out ??= copyMembers(record, keys, i);
-    if (out !== undefined) out[key] = copy;
+    if (out !== undefined) setMember(out, key, copy);
   }
   return out ?? record;
+}
+
+/**
+ * Sets an own member, `__proto__` included: `JSON.parse` makes a member of
+ * that name an own property, and plain assignment would set the prototype
+ * instead, leaving the member out of the canonical form (and the signature).
+ */
+function setMember(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else out[key] = value;
 }
 
 /** A new object holding the members `keys[0..end)` of `record`, as the fast path found them. */
@@ -156,7 +172,7 @@ function copyMembers(
   end: number,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (let i = 0; i < end; i++) out[keys[i]!] = record[keys[i]!];
+  for (let i = 0; i < end; i++) setMember(out, keys[i]!, record[keys[i]!]);
   return out;
 }
 

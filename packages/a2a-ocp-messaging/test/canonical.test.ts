@@ -156,6 +156,17 @@ describe("RFC 8785 canonical JSON", () => {
     );
   });
 
+  it("a member named __proto__ (an own property after JSON.parse) is kept, in order, and signed", () => {
+    const value = JSON.parse('{"z":1,"__proto__":{"x":2},"a":[{"__proto__":3,"b":4}]}');
+    const expected = '{"__proto__":{"x":2},"a":[{"__proto__":3,"b":4}],"z":1}';
+    expect(canonicalize(value)).toBe(expected);
+    expect(canonicalizeSlow(value)).toBe(expected);
+    expect(JSON.stringify(inCanonicalOrder(value))).toBe(expected);
+    expect(canonicalizeWithout(value, "z")).toBe(
+      '{"__proto__":{"x":2},"a":[{"__proto__":3,"b":4}]}',
+    );
+  });
+
   it("inCanonicalOrder puts members in JCS order so the plain JSON of the copy is canonical", () => {
     const value = { z: 1, a: { y: [{ c: 2, b: 1 }], x: "s" }, m: undefined };
     const ordered = inCanonicalOrder(value);
