@@ -90,6 +90,10 @@ export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
   return ed.getPublicKey(secretKey);
 }
 
+function ownMember(value: unknown): PropertyDescriptor {
+  return { value, enumerable: true, writable: true, configurable: true };
+}
+
 /** The value with its `signature` member removed: what a signature covers. */
 export function withoutSignature(
   value: Readonly<Record<string, unknown>>,
@@ -132,7 +136,9 @@ export function signObject<T extends Record<string, unknown>>(
       signed["signature"] = signature;
       placed = true;
     }
-    signed[key] = value[key];
+    // A member named __proto__ (own, after JSON.parse) stays a member, not the prototype.
+    if (key === "__proto__") Object.defineProperty(signed, key, ownMember(value[key]));
+    else signed[key] = value[key];
   }
   if (!placed) signed["signature"] = signature;
   return signed as T & { signature: string };

@@ -126,6 +126,20 @@ describe("message signatures (§8.2, §8.3)", () => {
     expect(Object.keys(again).filter((k) => k === "signature")).toHaveLength(1);
   });
 
+  it("a member named __proto__ is signed, sent and verified like any other", () => {
+    // As a receiver's JSON.parse gives it: an own member named __proto__.
+    const message = {
+      ...createMessage({ type: "ocp.custom.note", from: ALICE, to: BOB, payload: { text: "hi" } }),
+      payload: JSON.parse('{"__proto__":{"admin":true},"text":"hi"}'),
+    };
+    const wire = JSON.stringify(signObject(message, alice.secretKey));
+    expect(wire).toContain('"__proto__":{"admin":true}');
+    const received = JSON.parse(wire);
+    expect(verifyObject(received, alice.publicKey)).toBe(true);
+    const tampered = JSON.parse(wire.replace('"admin":true', '"admin":false'));
+    expect(verifyObject(tampered, alice.publicKey)).toBe(false);
+  });
+
   it("property: any valid message signs and verifies after a JSON round trip, with both backends", () => {
     fc.assert(
       fc.property(plainMessage, (message) => {
