@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import {
   type ContextProvider,
-  ContextQueryResultSchema,
+  type ContextQueryResult,
   type EnvelopeInit,
   EXTENSIONS_HEADER,
   type Extension,
@@ -15,13 +15,8 @@ import {
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
-import {
-  decodeEnvelopeFast,
-  encodeFramesLine,
-  isPlainResult,
-  parseJsonFast,
-} from "@ocp/types/fast";
-import { guardResult } from "@ocp/types/kit";
+import { decodeEnvelopeFast, encodeFramesLine, parseJsonFast } from "@ocp/types/fast";
+import { guardAnswer } from "@ocp/types/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
 
@@ -200,22 +195,10 @@ export function createHttpProviderServer(
         });
         try {
           const raw = await provider.query(envelope.query, { signal: abandoned.signal });
-          const guard = options.guard ?? "fix";
-          // A result already in the plain form needs no schema pass (see isPlainResult).
-          const decoded =
-            guard === "off"
-              ? undefined
-              : isPlainResult(raw)
-                ? ({ success: true, data: raw } as const)
-                : ContextQueryResultSchema.safeParse(raw);
-          const result =
-            decoded?.success !== true
-              ? raw
-              : guardResult(envelope.query, decoded.data, {
-                  mode: guard === "refuse" ? "refuse" : "fix",
-                  declaredKinds: provider.capabilities.query.kinds,
-                  warn: log,
-                });
+          const result = guardAnswer(envelope.query, raw, options.guard ?? "fix", {
+            declaredKinds: provider.capabilities.query.kinds,
+            warn: log,
+          }) as ContextQueryResult;
           // The body without the encoder's schema pass, byte for byte what encodeJson writes.
           const line = encodeFramesLine(envelope.id, result);
           if (line === undefined)

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import {
   type ContextProvider,
   type ContextQuery,
-  ContextQueryResultSchema,
+  type ContextQueryResult,
   type EnvelopeInit,
   EXTENSIONS_ENV,
   type Extension,
@@ -15,8 +15,8 @@ import {
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
-import { decodeLineFast, encodeFramesLine, isPlainResult } from "@ocp/types/fast";
-import { guardResult } from "@ocp/types/kit";
+import { decodeLineFast, encodeFramesLine } from "@ocp/types/fast";
+import { guardAnswer } from "@ocp/types/kit";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { settlesWithin } from "./settles-within.js";
@@ -129,21 +129,10 @@ export function serveStdio(
     try {
       const raw = await provider.query(query, { signal: inFlight.signal });
       // The guard repairs what decodes; what does not is refused by the encoder below.
-      // A result already in the plain form needs no schema pass (see isPlainResult).
-      const decoded =
-        guard === "off"
-          ? undefined
-          : isPlainResult(raw)
-            ? ({ success: true, data: raw } as const)
-            : ContextQueryResultSchema.safeParse(raw);
-      const result =
-        decoded?.success !== true
-          ? raw
-          : guardResult(query, decoded.data, {
-              mode: guard === "refuse" ? "refuse" : "fix",
-              declaredKinds: provider.capabilities.query.kinds,
-              warn: log,
-            });
+      const result = guardAnswer(query, raw, guard, {
+        declaredKinds: provider.capabilities.query.kinds,
+        warn: log,
+      }) as ContextQueryResult;
       // The reply line without the encoder's schema pass, byte for byte what encodeLine writes.
       const line = encodeFramesLine(id, result);
       if (line === undefined) send({ type: "frames", id, result });

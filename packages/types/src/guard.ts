@@ -1,6 +1,7 @@
 import { OcpError } from "./errors.js";
+import { isPlainResult } from "./fast/canonical.js";
 import type { ContextFrame } from "./frame.js";
-import type { ContextQuery, ContextQueryResult } from "./query.js";
+import { type ContextQuery, type ContextQueryResult, ContextQueryResultSchema } from "./query.js";
 import { understatesCost } from "./rules.js";
 import { countTokens } from "./tokens.js";
 
@@ -131,4 +132,24 @@ export function guardResult(
       ? { dropped_estimate: (result.dropped_estimate ?? 0) + removed }
       : {}),
   };
+}
+
+/**
+ * What a provider server sends for a provider's raw answer: with the guard
+ * `off`, the answer as it is; otherwise, when it decodes as a result (the
+ * plain form without a schema pass, see `isPlainResult`), the guarded
+ * result. An answer that does not decode is returned as it is, for the
+ * encoder to refuse. Shared by `serveStdio` and `createHttpProviderServer`.
+ */
+export function guardAnswer(
+  query: ContextQuery,
+  raw: unknown,
+  guard: "fix" | "refuse" | "off",
+  options: Omit<GuardOptions, "mode"> = {},
+): unknown {
+  if (guard === "off") return raw;
+  const decoded = isPlainResult(raw)
+    ? ({ success: true, data: raw } as const)
+    : ContextQueryResultSchema.safeParse(raw);
+  return decoded.success ? guardResult(query, decoded.data, { ...options, mode: guard }) : raw;
 }

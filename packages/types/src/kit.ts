@@ -14,5 +14,5 @@ export {
   type CostViolation,
   costViolations,
 } from "./audit.js";
-export { type Budget, type GuardOptions, guardResult, packFrames } from "./guard.js";
+export { type Budget, type GuardOptions, guardAnswer, guardResult, packFrames } from "./guard.js";
 export { countTokens, TOKENIZER } from "./tokens.js";
