@@ -4,46 +4,13 @@
 // reply bytes over the same kind of pipe (JSON.stringify out, JSON.parse in,
 // nothing else), arms interleaved over rounds. Goals: 0.8 of raw one at a
 // time, 0.7 of raw with 64 in flight, 0.6 of raw with ~20 KB of frames.
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { spawnStdioProvider } from "../dist/index.js";
 import { benchQuery, benchWireQuery } from "./frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
+import { rawStdio } from "./raw-client.mjs";
 
 const child = (name) => fileURLToPath(new URL(`children/${name}`, import.meta.url));
-
-/** The raw baseline: a child started as spawnStdioProvider starts one, replies matched by id. */
-function rawStdio(size) {
-  const proc = spawn(process.execPath, [child("raw-provider.mjs"), size], {
-    stdio: ["pipe", "pipe", "inherit"],
-    detached: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-  });
-  const waiting = new Map();
-  let next = 0;
-  let pending = "";
-  proc.stdout.on("data", (chunk) => {
-    const text = pending + chunk.toString("utf8");
-    let start = 0;
-    let newline = text.indexOf("\n");
-    while (newline !== -1) {
-      const reply = JSON.parse(text.slice(start, newline));
-      const resolve = waiting.get(reply.id);
-      waiting.delete(reply.id);
-      resolve(reply.result);
-      start = newline + 1;
-      newline = text.indexOf("\n", start);
-    }
-    pending = text.slice(start);
-  });
-  const call = (query) =>
-    new Promise((resolve) => {
-      const id = (++next).toString(36);
-      waiting.set(id, resolve);
-      proc.stdin.write(`${JSON.stringify({ type: "query", id, query })}\n`);
-    });
-  return { call, close: () => proc.kill() };
-}
 
 const cases = [
   { title: "small frame (~300 B), 1 in flight", size: "small", window: 1, goal: 0.8 },
