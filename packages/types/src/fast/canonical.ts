@@ -35,7 +35,8 @@ const QUERY_KEYS: ReadonlySet<string> = new Set([
   "as_of",
 ]);
 const RESULT_KEYS: ReadonlySet<string> = new Set(["frames", "truncated", "dropped_estimate"]);
-const FRAME_KEYS: ReadonlySet<string> = new Set([
+/** A frame's scalar members in the reference's declaration order (the wire writes them so). */
+export const FRAME_SCALARS = [
   "id",
   "kind",
   "title",
@@ -46,21 +47,20 @@ const FRAME_KEYS: ReadonlySet<string> = new Set([
   "valid_from",
   "valid_to",
   "recorded_at",
+] as const;
+export const PROVENANCE_MEMBERS = ["type", "uri", "range", "digest", "method", "by"] as const;
+export const RELATION_MEMBERS = ["rel", "target_uri", "display_name"] as const;
+export const EMBEDDING_MEMBERS = ["fingerprint", "vector"] as const;
+const FRAME_KEYS: ReadonlySet<string> = new Set([
+  ...FRAME_SCALARS,
   "provenance",
   "citation_label",
   "embedding",
   "relations",
 ]);
-const PROVENANCE_KEYS: ReadonlySet<string> = new Set([
-  "type",
-  "uri",
-  "range",
-  "digest",
-  "method",
-  "by",
-]);
-const RELATION_KEYS: ReadonlySet<string> = new Set(["rel", "target_uri", "display_name"]);
-const EMBEDDING_KEYS: ReadonlySet<string> = new Set(["fingerprint", "vector"]);
+const PROVENANCE_KEYS: ReadonlySet<string> = new Set(PROVENANCE_MEMBERS);
+const RELATION_KEYS: ReadonlySet<string> = new Set(RELATION_MEMBERS);
+const EMBEDDING_KEYS: ReadonlySet<string> = new Set(EMBEDDING_MEMBERS);
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["type", "id", "query", "result"]);
 
 type Obj = Record<string, unknown>;

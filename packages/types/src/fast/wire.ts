@@ -1,5 +1,12 @@
 import type { ContextFrame, ContextQuery, ContextQueryResult } from "../index.js";
-import { isPlainQuery, isPlainResult } from "./canonical.js";
+import {
+  EMBEDDING_MEMBERS as EMBEDDING_ORDER,
+  FRAME_SCALARS as FRAME_ORDER,
+  isPlainQuery,
+  isPlainResult,
+  PROVENANCE_MEMBERS as PROVENANCE_ORDER,
+  RELATION_MEMBERS as RELATION_ORDER,
+} from "./canonical.js";
 
 type Obj = Record<string, unknown>;
 
@@ -9,22 +16,6 @@ function ordered(from: Obj, order: readonly string[]): Obj {
   for (const key of order) if (from[key] !== undefined) out[key] = from[key];
   return out;
 }
-
-const FRAME_ORDER = [
-  "id",
-  "kind",
-  "title",
-  "content",
-  "uri",
-  "score",
-  "token_cost",
-  "valid_from",
-  "valid_to",
-  "recorded_at",
-] as const;
-const PROVENANCE_ORDER = ["type", "uri", "range", "digest", "method", "by"] as const;
-const RELATION_ORDER = ["rel", "target_uri", "display_name"] as const;
-const EMBEDDING_ORDER = ["fingerprint", "vector"] as const;
 
 /** One frame as the reference writes it: declaration order, absent and empty lists left off. */
 function wireFrame(frame: ContextFrame): Obj {
