@@ -1,4 +1,3 @@
-import { isPlainResult } from "@ocp/transport-stdio";
 import {
   type Capabilities,
   type ContextFrame,
@@ -11,8 +10,8 @@ import {
   type OcpError,
   StrictContextQueryResultSchema,
 } from "@ocp/types";
-import { type AuditViolation, describeViolations } from "./audit.js";
-import { auditWithCosts } from "./cost.js";
+import { isPlainResult } from "@ocp/types/fast";
+import { type AuditViolation, auditAnswer, describeViolations } from "./audit.js";
 import { LEG_DEADLINES } from "./deadlines.js";
 import { hostError } from "./errors.js";
 
@@ -256,7 +255,7 @@ export async function runLeg(
       return failure(providerId, "invalid_response", error, elapsed());
     }
     const result = parsed.data;
-    const audit = auditWithCosts(query, result, options.measureCosts !== false);
+    const audit = auditAnswer(query, result, { measureCosts: options.measureCosts !== false });
     const violations = audit.violations;
     // The strict schema only where the plain-form check cannot already vouch for the result.
     const strict =

@@ -1,4 +1,3 @@
-import { isPlainQuery } from "@ocp/transport-stdio";
 import {
   type Capabilities,
   CapabilitiesSchema,
@@ -12,6 +11,7 @@ import {
   StrictProviderInfoSchema,
   versionsCompatible,
 } from "@ocp/types";
+import { isPlainQuery } from "@ocp/types/fast";
 import { type HostError, hostError } from "./errors.js";
 import type { ProviderTransport } from "./events.js";
 

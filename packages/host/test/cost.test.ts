@@ -1,9 +1,8 @@
-import { allowedTokens, type ContextQueryResult } from "@ocp/types";
-import { costViolations as countEveryFrame } from "@ocp/types/kit";
-import { countTokens, tokenCeiling } from "@ocp/types/tokens";
+import { allowedTokens, type ContextQueryResult, understatesCost } from "@ocp/types";
+import { type CostAuditFigures, type CostViolation, costViolations } from "@ocp/types/kit";
+import { countTokens, TOKENIZER, tokenCeiling } from "@ocp/types/tokens";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type CostAuditFigures, costViolations } from "../src/cost.js";
 import { Host } from "../src/index.js";
 import { fakeProvider, frame, QUERY } from "./helpers.js";
 
@@ -26,6 +25,27 @@ const content = fc.oneof(
     )
     .map((parts) => parts.join("")),
 );
+
+/** T1 the plain way, every frame counted: what the bounded audit must agree with. */
+function countEveryFrame(answer: ContextQueryResult): CostViolation[] {
+  return answer.frames.flatMap((f, index) => {
+    const measured = countTokens(f.content);
+    if (!understatesCost(f.token_cost, measured)) return [];
+    const allowed = allowedTokens(f.token_cost);
+    return [
+      {
+        rule: "T1" as const,
+        frameIndex: index,
+        frameId: f.id,
+        field: "token_cost",
+        value: f.token_cost,
+        declared: f.token_cost,
+        measured,
+        message: `frame ${index} ("${f.id}"): declares token_cost ${f.token_cost} but its content counts ${measured} ${TOKENIZER} tokens (allowed ${allowed})`,
+      },
+    ];
+  });
+}
 
 describe("T1 without a BPE run per frame per query", () => {
   it("gives the verdicts of counting every frame, for any content and declared cost", () => {

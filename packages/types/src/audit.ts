@@ -1,6 +1,6 @@
 import type { ContextQuery, ContextQueryResult } from "./query.js";
 import { allowedTokens, ruleOf, understatesCost } from "./rules.js";
-import { countTokens, TOKENIZER } from "./tokens.js";
+import { countTokens, TOKENIZER, tokenCeiling } from "./tokens.js";
 import { type Violation, validateResult } from "./validate.js";
 
 /**
@@ -37,11 +37,40 @@ export interface AuditOptions {
   readonly measureCosts?: boolean;
 }
 
-/** T1 over every frame: the frames whose declared cost understates their content. */
-export function costViolations(result: ContextQueryResult): CostViolation[] {
+/** How many frames of an answer the T1 audit settled, and how. */
+export interface CostAuditFigures {
+  /** Settled by the byte bound: the declared cost allows as many tokens as the content has bytes. */
+  bounded: number;
+  /** Counted with the shared counter (a memoized count when the content was seen lately). */
+  counted: number;
+}
+
+/**
+ * T1 over every frame: the frames whose declared cost understates their
+ * content. The BPE runs only where it can change the verdict: a frame whose
+ * content has no more UTF-8 bytes than its declared cost allows tokens
+ * cannot understate it (every token is at least one byte); any other frame
+ * is counted exactly by `countTokens`, which remembers the counts of content
+ * it has seen lately. Same verdicts as counting every frame.
+ */
+export function costViolations(
+  result: ContextQueryResult,
+  figures: CostAuditFigures = { bounded: 0, counted: 0 },
+): CostViolation[] {
   const out: CostViolation[] = [];
   result.frames.forEach((frame, index) => {
-    const measured = countTokens(frame.content);
+    const allowed = allowedTokens(frame.token_cost);
+    const content = frame.content;
+    // A UTF-16 unit is 1 to 3 bytes: length bounds bytes from below, 3 x length from above.
+    if (
+      content.length * 3 <= allowed ||
+      (content.length <= allowed && tokenCeiling(content) <= allowed)
+    ) {
+      figures.bounded += 1;
+      return;
+    }
+    figures.counted += 1;
+    const measured = countTokens(content);
     if (understatesCost(frame.token_cost, measured)) {
       out.push({
         rule: "T1",
@@ -51,7 +80,7 @@ export function costViolations(result: ContextQueryResult): CostViolation[] {
         value: frame.token_cost,
         declared: frame.token_cost,
         measured,
-        message: `frame ${index} ("${frame.id}"): declares token_cost ${frame.token_cost} but its content counts ${measured} ${TOKENIZER} tokens (allowed ${allowedTokens(frame.token_cost)})`,
+        message: `frame ${index} ("${frame.id}"): declares token_cost ${frame.token_cost} but its content counts ${measured} ${TOKENIZER} tokens (allowed ${allowed})`,
       });
     }
   });

@@ -11,6 +11,7 @@ export {
   type AuditVerdict,
   type AuditViolation,
   auditAnswer,
+  type CostAuditFigures,
   type CostViolation,
   costViolations,
 } from "./audit.js";
