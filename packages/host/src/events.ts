@@ -64,6 +64,12 @@ export class HostEventEmitter {
     this.#listeners.get(name)?.delete(listener as (event: never) => void);
   }
 
+  /** Whether anything listens to `name`: an event nobody hears is not built. */
+  listens(name: HostEventName): boolean {
+    const set = this.#listeners.get(name);
+    return set !== undefined && set.size > 0;
+  }
+
   emit<E extends HostEventName>(name: E, event: HostEvents[E]): void {
     const set = this.#listeners.get(name);
     if (set === undefined) return;
@@ -105,6 +111,7 @@ export function reportLeg(
       message: outcome.liar.message,
     });
   }
+  if (!events.listens("leg_finished")) return;
   events.emit("leg_finished", {
     providerId,
     outcome: outcome.kind,

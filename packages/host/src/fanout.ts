@@ -1,18 +1,11 @@
-import {
-  type Capabilities,
-  type ContextFrame,
-  type ContextProvider,
-  type ContextQuery,
-  type ContextQueryResult,
-  ContextQueryResultSchema,
-  describeIssues,
-  isOcpError,
-  type OcpError,
-  StrictContextQueryResultSchema,
+import type {
+  Capabilities,
+  ContextFrame,
+  ContextQuery,
+  ContextQueryResult,
+  OcpError,
 } from "@ocp/types";
-import { isPlainResult } from "@ocp/types/fast";
-import { type AuditViolation, auditAnswer, describeViolations } from "./audit.js";
-import { LEG_DEADLINES } from "./deadlines.js";
+import type { AuditViolation } from "./audit.js";
 import { hostError } from "./errors.js";
 
 /** Why a fan-out leg produced no frames. Every one is a value, never a throw. */
@@ -108,54 +101,6 @@ export type LegOutcome =
   | { readonly kind: "failed"; readonly failure: LegFailure }
   | { readonly kind: "dropped"; readonly liar: Liar; readonly result: ContextQueryResult };
 
-/**
- * Codes a transport uses when the provider process or connection is gone;
- * such a leg is reported `crashed` rather than `provider_error`.
- */
-const CRASH_CODES: ReadonlySet<string> = new Set([
-  "crashed",
-  "provider_crashed",
-  "exited",
-  "provider_exited",
-  "process_exited",
-  "child_exited",
-  "spawn_failed",
-  "closed",
-  "connection_closed",
-  "connection_failed",
-  "stream_closed",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-]);
-
-function reasonOf(error: unknown): LegFailureReason {
-  if (isOcpError(error)) {
-    if (error.code === "timeout") return "timeout";
-    if (error.code === "aborted") return "aborted";
-    if (error.code === "invalid_response" || error.code === "malformed_reply") {
-      return "invalid_response";
-    }
-    if (error.code === "incompatible_version") return "incompatible";
-    if (CRASH_CODES.has(error.code)) return "crashed";
-    const cause = (error as { cause?: unknown }).cause as { code?: unknown } | undefined;
-    if (typeof cause?.code === "string" && CRASH_CODES.has(cause.code)) return "crashed";
-    return "provider_error";
-  }
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === "string" && CRASH_CODES.has(code)) return "crashed";
-  return "provider_error";
-}
-
-function asOcpError(providerId: string, reason: LegFailureReason, error: unknown): OcpError {
-  if (isOcpError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return hostError("provider_error", `provider "${providerId}" failed: ${message}`, {
-    cause: error,
-    details: { providerId, reason },
-  });
-}
-
 /** Whether a provider declaring `capabilities` serves any of `kinds` (empty = any). */
 export function servesKinds(capabilities: Capabilities, kinds: readonly string[]): boolean {
   if (kinds.length === 0) return true;
@@ -178,127 +123,6 @@ export function consentRequired(providerId: string, name: string): LegOutcome {
   const message = `provider "${providerId}" (${name}) is egress and has no consent (C2)`;
   const error = hostError("consent_required", message, { details: { providerId, name } });
   return failure(providerId, "consent_required", error);
-}
-
-/**
- * Runs one leg: queries the provider under its own timeout and abort, parses
- * the answer with the schema, and audits it. Never throws: a provider that
- * throws, rejects, hangs, ignores its abort signal or returns garbage yields a
- * failure value; one that breaks a rule yields a liar.
- */
-export async function runLeg(
-  provider: ContextProvider,
-  query: ContextQuery,
-  options: {
-    timeoutMs: number;
-    signal?: AbortSignal;
-    measureCosts?: boolean;
-    /**
-     * Whether the provider's transport decodes every answer by the envelope
-     * schema (`@ocp/transport-stdio`, `@ocp/transport-http`): its result is
-     * not parsed a second time (the strict S1 check still runs).
-     */
-    decoded?: boolean;
-  },
-): Promise<LegOutcome> {
-  const providerId = provider.id;
-  const started = performance.now();
-  const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-  const controller = new AbortController();
-  const outer = options.signal;
-  if (outer?.aborted) {
-    return failure(providerId, "aborted", hostError("aborted", `query to "${providerId}" aborted`));
-  }
-  const onOuterAbort = () =>
-    controller.abort(
-      hostError("aborted", `query to "${providerId}" aborted by the caller`, {
-        cause: outer?.reason,
-        details: { providerId },
-      }),
-    );
-  outer?.addEventListener("abort", onOuterAbort, { once: true });
-  const stopped = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
-      once: true,
-    });
-  });
-  const deadline = LEG_DEADLINES.add(options.timeoutMs, () =>
-    controller.abort(
-      hostError(
-        "timeout",
-        `provider "${providerId}" did not answer within ${options.timeoutMs} ms`,
-        { details: { providerId, timeoutMs: options.timeoutMs } },
-      ),
-    ),
-  );
-  stopped.catch(() => undefined);
-  let call: Promise<unknown>;
-  try {
-    call = Promise.resolve(provider.query(query, { signal: controller.signal }));
-  } catch (error) {
-    call = Promise.reject(error);
-  }
-  // A provider that settles after its leg timed out must not become an unhandled rejection.
-  call.catch(() => undefined);
-  try {
-    const value = await Promise.race([call, stopped]);
-    // A transport that decoded the answer by the envelope schema hands over a parsed result.
-    const parsed = options.decoded
-      ? ({ success: true, data: value as ContextQueryResult } as const)
-      : ContextQueryResultSchema.safeParse(value);
-    if (!parsed.success) {
-      const error = hostError(
-        "invalid_response",
-        `provider "${providerId}" answered with an invalid result: ${describeIssues(parsed.error)}`,
-        { details: { providerId } },
-      );
-      return failure(providerId, "invalid_response", error, elapsed());
-    }
-    const result = parsed.data;
-    const audit = auditAnswer(query, result, { measureCosts: options.measureCosts !== false });
-    const violations = audit.violations;
-    // The strict schema only where the plain-form check cannot already vouch for the result.
-    const strict =
-      audit.verdict === "drop" || isPlainResult(audit.result, { strict: true })
-        ? undefined
-        : StrictContextQueryResultSchema.safeParse(audit.result);
-    if (strict?.success === false) {
-      // S1: what the reference's schema refuses (an empty id, an empty provenance type, …).
-      const error = hostError(
-        "invalid_response",
-        `provider "${providerId}" answered with a result the envelope schema refuses (S1): ${describeIssues(strict.error)}`,
-        { details: { providerId } },
-      );
-      return failure(providerId, "invalid_response", error, elapsed());
-    }
-    if (audit.verdict === "trim") {
-      const trimmed: Trim = {
-        providerId,
-        violations,
-        removed: audit.removed,
-        message: describeViolations(providerId, query, result, violations, "trimmed"),
-      };
-      return { kind: "ok", providerId, result: audit.result, latencyMs: elapsed(), trimmed };
-    }
-    if (audit.verdict === "drop") {
-      const liar: Liar = {
-        providerId,
-        violations,
-        frames: result.frames,
-        message: describeViolations(providerId, query, result, violations),
-        latencyMs: elapsed(),
-      };
-      return { kind: "dropped", liar, result };
-    }
-    return { kind: "ok", providerId, result, latencyMs: elapsed() };
-  } catch (error) {
-    const cause = controller.signal.aborted ? controller.signal.reason : error;
-    const reason = reasonOf(cause);
-    return failure(providerId, reason, asOcpError(providerId, reason, cause), elapsed());
-  } finally {
-    LEG_DEADLINES.clear(deadline);
-    outer?.removeEventListener("abort", onOuterAbort);
-  }
 }
 
 /** Folds leg outcomes (in provider order) into one {@link FanOutResult}. */

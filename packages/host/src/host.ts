@@ -20,10 +20,10 @@ import {
   consentRequired,
   type FanOutResult,
   type LegOutcome,
-  runLeg,
   type SkippedProvider,
   servesKinds,
 } from "./fanout.js";
+import { runLeg } from "./leg.js";
 import {
   DEFAULT_LEG_TIMEOUT_MS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
@@ -338,7 +338,9 @@ export class Host {
       outcome = consentRequired(id, entry.info.name);
     } else {
       const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
-      this.#events.emit("leg_started", { providerId: id, timeoutMs });
+      if (this.#events.listens("leg_started")) {
+        this.#events.emit("leg_started", { providerId: id, timeoutMs });
+      }
       outcome = await runLeg(entry.provider, query, {
         timeoutMs,
         signal: options.signal,

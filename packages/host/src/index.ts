@@ -42,7 +42,6 @@ export {
   type LegOutcome,
   type Liar,
   type ProviderUsage,
-  runLeg,
   type SkippedProvider,
   servesKinds,
   type Trim,
@@ -61,6 +60,7 @@ export {
   shortDigest,
 } from "./fence.js";
 export { Host, type HostOptions } from "./host.js";
+export { type LegOptions, runLeg } from "./leg.js";
 export {
   COST_TOLERANCE_RATIO,
   COST_TOLERANCE_SLACK,

@@ -72,6 +72,30 @@ describe("Host with real stdio providers", () => {
     expect(report.stopped).toEqual(["crash", "hang", "honest", "liar"]);
   });
 
+  it("the transport enforces the leg's timeout and the caller's abort: a hanging child fails fast, typed", async () => {
+    host = new Host({ warn: () => undefined });
+    await host.addStdio({ ...stdio("hang", "hang"), shutdownGraceMs: 300 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("user pressed stop")), 50);
+    const started = performance.now();
+    const aborted = await host.queryProvider("hang", QUERY, { signal: controller.signal }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isOcpError(aborted, "aborted")).toBe(true);
+    expect((aborted as Error).cause).toEqual(new Error("user pressed stop"));
+    // A plain child's slot stays taken until it answers: the next query waits, then times out.
+    const timedOut = await host.queryProvider("hang", QUERY, { timeoutMs: 120 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isOcpError(timedOut, "timeout")).toBe(true);
+    expect((timedOut as { details: { timeoutMs: number } }).details.timeoutMs).toBe(120);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const fanOut = await host.queryAll(QUERY, { timeoutMs: 100 });
+    expect(fanOut.failures.map((f) => [f.providerId, f.reason])).toEqual([["hang", "timeout"]]);
+  });
+
   it("refuses a duplicate id before spawning anything", async () => {
     host = new Host({ warn: () => undefined });
     await host.addStdio(stdio("one", "honest"));

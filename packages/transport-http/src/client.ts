@@ -329,11 +329,8 @@ class RemoteProvider implements HttpProvider {
     if (this.#shutdown !== undefined || this.#client.closed) {
       throw httpError("closed", `provider "${this.id}" was shut down`);
     }
-    const reply = await this.#client.exchange(
-      { type: "query", query },
-      this.#client.requestTimeoutMs,
-      options.signal,
-    );
+    const timeoutMs = positiveLimit("timeoutMs", options.timeoutMs, this.#client.requestTimeoutMs);
+    const reply = await this.#client.exchange({ type: "query", query }, timeoutMs, options.signal);
     if (reply.type === "frames") return reply.result;
     if (reply.type === "error") throw fromErrorEnvelope(reply, this.id);
     throw httpError(

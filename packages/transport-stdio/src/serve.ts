@@ -83,7 +83,10 @@ export function serveStdio(
   const grace = positiveLimit("shutdownGraceMs", options.shutdownGraceMs, SHUTDOWN_GRACE_MS);
   const version = provider.protocolVersion ?? PROTOCOL_VERSION;
   const inFlight = new AbortController();
-  const running = new Set<Promise<void>>();
+  const queryOptions = { signal: inFlight.signal };
+  /** Answers not yet written, and what waits for them to be. */
+  let running = 0;
+  let allAnswered: (() => void) | undefined;
   let ordered: Promise<void> = Promise.resolve();
   let handshaken = false;
   /** What the host asked for (environment, handshake); a plain host gets no extension. */
@@ -98,8 +101,9 @@ export function serveStdio(
   });
 
   /**
-   * Replies finished in one turn of the event loop leave in one write (one
-   * system call, one wake-up of the host), after the turn's I/O callbacks.
+   * Replies finished while one callback's promise jobs run leave in one write
+   * (one system call, one wake-up of the host), once those jobs are done
+   * (`process.nextTick` runs after the microtask queue drains).
    */
   let outbox = "";
   const flush = (): void => {
@@ -108,7 +112,7 @@ export function serveStdio(
     if (lines !== "") output.write(lines);
   };
   const write = (line: string): void => {
-    if (outbox === "") setImmediate(flush);
+    if (outbox === "") process.nextTick(flush);
     outbox += line;
   };
 
@@ -126,8 +130,9 @@ export function serveStdio(
   };
 
   const answer = async (query: ContextQuery, id: string | undefined): Promise<void> => {
+    running += 1;
     try {
-      const raw = await provider.query(query, { signal: inFlight.signal });
+      const raw = await provider.query(query, queryOptions);
       // The guard repairs what decodes; what does not is refused by the encoder below.
       const result = guardAnswer(query, raw, guard, {
         declaredKinds: provider.capabilities.query.kinds,
@@ -139,20 +144,23 @@ export function serveStdio(
       else if (!silent) write(line);
     } catch (error) {
       send(errorReply(error, id));
+    } finally {
+      running -= 1;
+      if (running === 0) allAnswered?.();
     }
   };
-  const track = (work: Promise<void>): Promise<void> => {
-    running.add(work);
-    void work.finally(() => running.delete(work));
-    return work;
-  };
+  /** Settles once every answer begun so far is written (or failed). */
+  const answered = (): Promise<void> =>
+    running === 0
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          allAnswered = resolve;
+        });
   /** Queues the answer to a line without an id behind the answers to the lines before it. */
   const inOrder = (work: () => void | Promise<void>): void => {
-    ordered = track(
-      ordered
-        .then(work)
-        .catch((error: unknown) => log(`could not answer: ${(error as Error).message}`)),
-    );
+    ordered = ordered
+      .then(work)
+      .catch((error: unknown) => log(`could not answer: ${(error as Error).message}`));
   };
   const refuse = (code: WireErrorCode, message: string): void =>
     inOrder(() => send({ type: "error", code, message }));
@@ -167,7 +175,7 @@ export function serveStdio(
     ending = true;
     input.removeListener("data", onData);
     input.pause();
-    if (drain && !(await settlesWithin(Promise.all([...running, ordered]), grace))) {
+    if (drain && !(await settlesWithin(Promise.all([answered(), ordered]), grace))) {
       log(`queries still running after ${grace} ms; aborting them`);
     }
     silent = true;
@@ -222,7 +230,7 @@ export function serveStdio(
           if (id !== undefined) send(reply);
           else inOrder(() => send(reply));
         } else if (id !== undefined) {
-          void track(answer(query, id));
+          void answer(query, id);
         } else {
           inOrder(() => answer(query, undefined));
         }

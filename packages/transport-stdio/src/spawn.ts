@@ -217,7 +217,9 @@ class StdioConnection implements StdioProvider {
     if (this.#queries === undefined)
       return Promise.reject(stdioError("closed", `provider "${this.id}" is not ready`));
     let payload: string;
+    let timeoutMs: number;
     try {
+      timeoutMs = positiveLimit("timeoutMs", options.timeoutMs, this.#limits.query);
       payload = encodeQueryJson(query) ?? JSON.stringify(toWire({ type: "query", query }).query);
     } catch (error) {
       return Promise.reject(error);
@@ -230,7 +232,7 @@ class StdioConnection implements StdioProvider {
             ? `{"type":"query","query":${payload}}\n`
             : `{"type":"query","id":${JSON.stringify(id)},"query":${payload}}\n`,
         ),
-      { timeoutMs: this.#limits.query, signal: options.signal },
+      { timeoutMs, signal: options.signal },
     );
   }
 
@@ -257,16 +259,18 @@ class StdioConnection implements StdioProvider {
   }
 
   /**
-   * Queues one line for the child's stdin. Lines written in the same turn
-   * (pipelined queries) leave in one write system call, at the end of the
-   * current microtask queue: no added latency, far fewer syscalls.
+   * Queues one line for the child's stdin. Lines written while one callback's
+   * promise jobs run (pipelined queries, the next query of every caller whose
+   * answer just arrived) leave in one write system call once those jobs are
+   * done (`process.nextTick` runs after the microtask queue drains): no added
+   * latency, far fewer system calls.
    */
   #write(line: string): void {
     const stdin = this.#child.stdin;
     if (stdin === null || stdin.destroyed || stdin.writableEnded) {
       throw stdioError("closed", `cannot write to provider "${this.id}": its stdin is closed`);
     }
-    if (this.#outbox.push(line) === 1) queueMicrotask(() => this.#flush());
+    if (this.#outbox.push(line) === 1) process.nextTick(() => this.#flush());
   }
 
   #flush(): void {

@@ -108,6 +108,35 @@ describe("spawnStdioProvider failures are typed errors", () => {
     expect(error.details.timeoutMs).toBe(100);
   });
 
+  it("a per-query timeoutMs replaces the configured query timeout, shorter or longer", async () => {
+    const provider = await start("hang.mjs", [], { queryTimeoutMs: 60_000 });
+    const started = performance.now();
+    const error = await rejection(provider.query(query("anything"), { timeoutMs: 80 }));
+    expect(error.code).toBe("timeout");
+    expect(error.details.timeoutMs).toBe(80);
+    expect(performance.now() - started).toBeLessThan(30_000);
+    const short = await start("hang.mjs", [], { queryTimeoutMs: 50 });
+    const longer = short.query(query("anything"), { timeoutMs: 400 });
+    const first = await Promise.race([
+      longer.then(
+        () => "answered",
+        () => "failed",
+      ),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting"), 200)),
+    ]);
+    expect(first).toBe("still waiting");
+    expect((await rejection(longer)).details.timeoutMs).toBe(400);
+  });
+
+  it("refuses a timeoutMs that is not a positive integer with a RangeError naming it", async () => {
+    const provider = await start("hang.mjs", [], { queryTimeoutMs: 100 });
+    for (const timeoutMs of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(provider.query(query("anything"), { timeoutMs })).rejects.toThrow(
+        /timeoutMs must be a positive integer/,
+      );
+    }
+  });
+
   it("fails a query with provider_crashed when the child exits mid-query, with its stderr", async () => {
     const provider = await start("crash.mjs");
     const error = await rejection(provider.query(query("anything")));

@@ -8,6 +8,13 @@ export interface QueryOptions {
    * `aborted` whose `cause` is the signal's reason.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Fails the query with an `OcpError` coded `timeout` when no answer came
+   * this many milliseconds after the call (a positive integer). Transports
+   * fall back to their own configured timeout when it is absent; a host
+   * passes its per-leg timeout here, so one deadline bounds the leg.
+   */
+  readonly timeoutMs?: number;
 }
 
 /**

@@ -25,38 +25,44 @@ export const MEMO_MAX_KEY_CHARS = 16_383;
 export const MEMO_MAX_CHARS = 4_000_000;
 
 /**
- * Counts of texts seen lately, least recently used first. A count is a pure
- * function of the text, so a hit is exact: the host audits the same content
- * again (the same document in answer after answer) without running the BPE
- * again, and so does a provider's guard rail.
+ * Counts of texts seen lately, in two generations: lookups hit the young one
+ * without touching it; a hit in the old one moves the count to the young one;
+ * when the young one holds half the character budget it becomes the old one
+ * and the previous old one is let go. A count is a pure function of the
+ * text, so a hit is exact: the host audits the same content again (the same
+ * document in answer after answer) without running the BPE again, and so does
+ * a provider's guard rail.
  */
-const memo = new Map<string, number>();
-let memoChars = 0;
+let young = new Map<string, number>();
+let old = new Map<string, number>();
+let youngChars = 0;
+
+function remember(text: string, count: number): void {
+  if (youngChars + text.length > MEMO_MAX_CHARS / 2) {
+    old = young;
+    young = new Map();
+    youngChars = 0;
+  }
+  young.set(text, count);
+  youngChars += text.length;
+}
 
 /**
  * Exact o200k_base token count of `text`, pure JS, no downloads. Special-token
  * spellings such as `<|endoftext|>` count as ordinary text: provider content
  * never becomes a control token. Counts of texts of
  * {@link MEMO_MIN_CHARS}..{@link MEMO_MAX_KEY_CHARS} characters are memoized
- * (least recently used out past {@link MEMO_MAX_CHARS} characters).
+ * (at most {@link MEMO_MAX_CHARS} characters of them, the least recently seen
+ * let go first).
  */
 export function countTokens(text: string): number {
   const length = text.length;
   if (length < MEMO_MIN_CHARS || length > MEMO_MAX_KEY_CHARS) return countO200k(text, AS_TEXT);
-  const known = memo.get(text);
-  if (known !== undefined) {
-    memo.delete(text);
-    memo.set(text, known);
-    return known;
-  }
-  const counted = countO200k(text, AS_TEXT);
-  memo.set(text, counted);
-  memoChars += length;
-  while (memoChars > MEMO_MAX_CHARS) {
-    const oldest = memo.keys().next().value as string;
-    memo.delete(oldest);
-    memoChars -= oldest.length;
-  }
+  const known = young.get(text);
+  if (known !== undefined) return known;
+  const aged = old.get(text);
+  const counted = aged ?? countO200k(text, AS_TEXT);
+  remember(text, counted);
   return counted;
 }
 

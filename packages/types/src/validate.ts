@@ -28,6 +28,18 @@ function at(index: number | undefined, frame: ContextFrame): string {
   return index === undefined ? `frame "${frame.id}"` : `frame ${index} ("${frame.id}")`;
 }
 
+/** F1-F3 hold for `frame`: the check {@link validateFrame} makes, without building a report. */
+function frameKeepsRules(frame: ContextFrame): boolean {
+  const label = frame.citation_label;
+  return (
+    hasValidScore(frame) &&
+    frame.title.trim() !== "" &&
+    label !== undefined &&
+    label !== null &&
+    label.trim() !== ""
+  );
+}
+
 /**
  * Checks F1 (score in [0, 1]), F2 (non-empty title) and F3 (non-empty
  * citation label) on one frame, returning every violation found.
@@ -77,6 +89,7 @@ export function validateResult(
 ): Violation[] {
   const out: Violation[] = [];
   result.frames.forEach((frame, index) => {
+    if (frameKeepsRules(frame)) return;
     out.push(...validateFrame(frame, index));
   });
   const total = totalTokenCost(result);
@@ -96,8 +109,13 @@ export function validateResult(
       message: `${result.frames.length} frames returned, max_frames is ${query.max_frames}`,
     });
   }
-  if (query.kinds !== undefined && query.kinds.length > 0) {
-    const asked = new Set<string>(query.kinds);
+  const kinds = query.kinds;
+  if (
+    kinds !== undefined &&
+    kinds.length > 0 &&
+    !result.frames.every((f) => kinds.includes(f.kind))
+  ) {
+    const asked = new Set<string>(kinds);
     result.frames.forEach((frame, index) => {
       if (!asked.has(frame.kind)) {
         out.push({

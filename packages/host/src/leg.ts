@@ -1,0 +1,257 @@
+import {
+  type ContextProvider,
+  type ContextQuery,
+  type ContextQueryResult,
+  ContextQueryResultSchema,
+  describeIssues,
+  isOcpError,
+  type OcpError,
+  StrictContextQueryResultSchema,
+} from "@ocp/types";
+import { isPlainResult } from "@ocp/types/fast";
+import { auditAnswer, describeViolations } from "./audit.js";
+import { LEG_DEADLINES } from "./deadlines.js";
+import { hostError } from "./errors.js";
+import { failure, type LegFailureReason, type LegOutcome, type Liar, type Trim } from "./fanout.js";
+
+/**
+ * Codes a transport uses when the provider process or connection is gone;
+ * such a leg is reported `crashed` rather than `provider_error`.
+ */
+const CRASH_CODES: ReadonlySet<string> = new Set([
+  "crashed",
+  "provider_crashed",
+  "exited",
+  "provider_exited",
+  "process_exited",
+  "child_exited",
+  "spawn_failed",
+  "closed",
+  "connection_closed",
+  "connection_failed",
+  "stream_closed",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+]);
+
+function reasonOf(error: unknown): LegFailureReason {
+  if (isOcpError(error)) {
+    if (error.code === "timeout") return "timeout";
+    if (error.code === "aborted") return "aborted";
+    if (error.code === "invalid_response" || error.code === "malformed_reply") {
+      return "invalid_response";
+    }
+    if (error.code === "incompatible_version") return "incompatible";
+    if (CRASH_CODES.has(error.code)) return "crashed";
+    const cause = (error as { cause?: unknown }).cause as { code?: unknown } | undefined;
+    if (typeof cause?.code === "string" && CRASH_CODES.has(cause.code)) return "crashed";
+    return "provider_error";
+  }
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" && CRASH_CODES.has(code)) return "crashed";
+  return "provider_error";
+}
+
+function asOcpError(providerId: string, reason: LegFailureReason, error: unknown): OcpError {
+  if (isOcpError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return hostError("provider_error", `provider "${providerId}" failed: ${message}`, {
+    cause: error,
+    details: { providerId, reason },
+  });
+}
+
+export interface LegOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly measureCosts?: boolean;
+  /**
+   * Whether the provider is one of this project's transports
+   * (`@ocp/transport-stdio`, `@ocp/transport-http`): it decodes every answer
+   * by the envelope schema (so the result is not parsed a second time; the
+   * strict S1 check still runs) and it enforces `timeoutMs` and `signal`
+   * itself, with typed `timeout` and `aborted` errors, so the leg adds no
+   * timer, controller or race of its own.
+   */
+  readonly decoded?: boolean;
+}
+
+type Answer =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly outcome: LegOutcome };
+
+/**
+ * Runs one leg: queries the provider under its own timeout and abort, parses
+ * the answer with the schema, and audits it. Never throws: a provider that
+ * throws, rejects, hangs, ignores its abort signal or returns garbage yields a
+ * failure value; one that breaks a rule yields a liar.
+ */
+export async function runLeg(
+  provider: ContextProvider,
+  query: ContextQuery,
+  options: LegOptions,
+): Promise<LegOutcome> {
+  const providerId = provider.id;
+  const started = performance.now();
+  if (options.signal?.aborted) {
+    return failure(providerId, "aborted", hostError("aborted", `query to "${providerId}" aborted`));
+  }
+  const answer = options.decoded
+    ? await askTransport(provider, query, options, started)
+    : await askGuarded(provider, query, options, started);
+  return answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome;
+}
+
+function elapsedSince(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+function failed(providerId: string, error: unknown, started: number): Answer {
+  const reason = reasonOf(error);
+  const outcome = failure(
+    providerId,
+    reason,
+    asOcpError(providerId, reason, error),
+    elapsedSince(started),
+  );
+  return { ok: false, outcome };
+}
+
+/** A transport of ours: its own deadline and abort, one promise, nothing around it. */
+async function askTransport(
+  provider: ContextProvider,
+  query: ContextQuery,
+  options: LegOptions,
+  started: number,
+): Promise<Answer> {
+  try {
+    const value = await provider.query(query, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    return { ok: true, value };
+  } catch (error) {
+    return failed(provider.id, error, started);
+  }
+}
+
+/**
+ * Any other provider: it may throw, hang or ignore its signal, so the leg
+ * races it against its own deadline and the caller's abort.
+ */
+async function askGuarded(
+  provider: ContextProvider,
+  query: ContextQuery,
+  options: LegOptions,
+  started: number,
+): Promise<Answer> {
+  const providerId = provider.id;
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onOuterAbort = () =>
+    controller.abort(
+      hostError("aborted", `query to "${providerId}" aborted by the caller`, {
+        cause: outer?.reason,
+        details: { providerId },
+      }),
+    );
+  outer?.addEventListener("abort", onOuterAbort, { once: true });
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), {
+      once: true,
+    });
+  });
+  const deadline = LEG_DEADLINES.add(options.timeoutMs, () =>
+    controller.abort(
+      hostError(
+        "timeout",
+        `provider "${providerId}" did not answer within ${options.timeoutMs} ms`,
+        { details: { providerId, timeoutMs: options.timeoutMs } },
+      ),
+    ),
+  );
+  stopped.catch(() => undefined);
+  let call: Promise<unknown>;
+  try {
+    call = Promise.resolve(provider.query(query, { signal: controller.signal }));
+  } catch (error) {
+    call = Promise.reject(error);
+  }
+  // A provider that settles after its leg timed out must not become an unhandled rejection.
+  call.catch(() => undefined);
+  try {
+    return { ok: true, value: await Promise.race([call, stopped]) };
+  } catch (error) {
+    return failed(
+      providerId,
+      controller.signal.aborted ? controller.signal.reason : error,
+      started,
+    );
+  } finally {
+    LEG_DEADLINES.clear(deadline);
+    outer?.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+const STRICT = { strict: true } as const;
+
+/** Parses (unless decoded), audits and classifies one answer. */
+function judge(
+  providerId: string,
+  query: ContextQuery,
+  value: unknown,
+  options: LegOptions,
+  started: number,
+): LegOutcome {
+  // A transport that decoded the answer by the envelope schema hands over a parsed result.
+  const parsed = options.decoded
+    ? ({ success: true, data: value as ContextQueryResult } as const)
+    : ContextQueryResultSchema.safeParse(value);
+  if (!parsed.success) {
+    const error = hostError(
+      "invalid_response",
+      `provider "${providerId}" answered with an invalid result: ${describeIssues(parsed.error)}`,
+      { details: { providerId } },
+    );
+    return failure(providerId, "invalid_response", error, elapsedSince(started));
+  }
+  const result = parsed.data;
+  const audit = auditAnswer(query, result, { measureCosts: options.measureCosts !== false });
+  const violations = audit.violations;
+  // The strict schema only where the plain-form check cannot already vouch for the result.
+  const strict =
+    audit.verdict === "drop" || isPlainResult(audit.result, STRICT)
+      ? undefined
+      : StrictContextQueryResultSchema.safeParse(audit.result);
+  if (strict?.success === false) {
+    // S1: what the reference's schema refuses (an empty id, an empty provenance type, …).
+    const error = hostError(
+      "invalid_response",
+      `provider "${providerId}" answered with a result the envelope schema refuses (S1): ${describeIssues(strict.error)}`,
+      { details: { providerId } },
+    );
+    return failure(providerId, "invalid_response", error, elapsedSince(started));
+  }
+  const latencyMs = elapsedSince(started);
+  if (audit.verdict === "trim") {
+    const trimmed: Trim = {
+      providerId,
+      violations,
+      removed: audit.removed,
+      message: describeViolations(providerId, query, result, violations, "trimmed"),
+    };
+    return { kind: "ok", providerId, result: audit.result, latencyMs, trimmed };
+  }
+  if (audit.verdict === "drop") {
+    const liar: Liar = {
+      providerId,
+      violations,
+      frames: result.frames,
+      message: describeViolations(providerId, query, result, violations),
+      latencyMs,
+    };
+    return { kind: "dropped", liar, result };
+  }
+  return { kind: "ok", providerId, result, latencyMs };
+}
