@@ -17,38 +17,63 @@ function ordered(from: Obj, order: readonly string[]): Obj {
   return out;
 }
 
-/** One frame as the reference writes it: declaration order, absent and empty lists left off. */
-function wireFrame(frame: ContextFrame): Obj {
-  const out = ordered(frame as unknown as Obj, FRAME_ORDER);
-  if (frame.provenance.length > 0) {
-    out.provenance = frame.provenance.map((entry) => ordered(entry as Obj, PROVENANCE_ORDER));
-  }
-  if (frame.citation_label !== undefined) out.citation_label = frame.citation_label;
-  if (frame.embedding !== undefined) {
-    out.embedding = ordered(frame.embedding as unknown as Obj, EMBEDDING_ORDER);
-  }
-  if (frame.relations.length > 0) {
-    out.relations = frame.relations.map((entry) => ordered(entry as Obj, RELATION_ORDER));
+/**
+ * The members of `from` named in `order` that are present, written as JSON
+ * object members in that order (no braces): what JSON.stringify of
+ * {@link ordered} would write between them, without building the copy.
+ */
+function members(from: Obj, order: readonly string[]): string {
+  let out = "";
+  for (const key of order) {
+    const value = from[key];
+    if (value === undefined) continue;
+    out += `${out === "" ? "" : ","}"${key}":${JSON.stringify(value)}`;
   }
   return out;
 }
 
+function objects(list: readonly unknown[], order: readonly string[]): string {
+  let out = "";
+  for (const entry of list) out += `${out === "" ? "{" : ",{"}${members(entry as Obj, order)}}`;
+  return out;
+}
+
+/** One frame as the reference writes it: declaration order, absent and empty lists left off. */
+function wireFrame(frame: ContextFrame): string {
+  let out = `{${members(frame as unknown as Obj, FRAME_ORDER)}`;
+  if (frame.provenance.length > 0)
+    out += `,"provenance":[${objects(frame.provenance, PROVENANCE_ORDER)}]`;
+  if (frame.citation_label !== undefined)
+    out += `,"citation_label":${JSON.stringify(frame.citation_label)}`;
+  if (frame.embedding !== undefined) {
+    out += `,"embedding":{${members(frame.embedding as unknown as Obj, EMBEDDING_ORDER)}}`;
+  }
+  if (frame.relations.length > 0)
+    out += `,"relations":[${objects(frame.relations, RELATION_ORDER)}]`;
+  return `${out}}`;
+}
+
 /**
  * The `frames` reply line `encodeLine` of `@ocp/types` writes, byte for byte,
- * without its schema pass, for a result in the plain form (see
- * `isPlainResult`); undefined for any other result, which the caller encodes
- * with `encodeLine`.
+ * without its schema pass and without copying the frames, for a result in
+ * the plain form (see `isPlainResult`); undefined for any other result, which
+ * the caller encodes with `encodeLine`.
  */
 export function encodeFramesLine(
   id: string | undefined,
   result: ContextQueryResult,
 ): string | undefined {
   if (!isPlainResult(result)) return undefined;
-  const body: Obj = { frames: result.frames.map(wireFrame), truncated: result.truncated };
-  if (result.dropped_estimate !== undefined) body.dropped_estimate = result.dropped_estimate;
-  const envelope =
-    id === undefined ? { type: "frames", result: body } : { type: "frames", id, result: body };
-  return `${JSON.stringify(envelope)}\n`;
+  let out =
+    id === undefined
+      ? '{"type":"frames","result":{"frames":['
+      : `{"type":"frames","id":${JSON.stringify(id)},"result":{"frames":[`;
+  const frames = result.frames;
+  for (let i = 0; i < frames.length; i += 1) out += (i === 0 ? "" : ",") + wireFrame(frames[i]!);
+  out += `],"truncated":${result.truncated}`;
+  if (result.dropped_estimate !== undefined)
+    out += `,"dropped_estimate":${result.dropped_estimate}`;
+  return `${out}}}\n`;
 }
 
 const QUERY_ORDER = ["goal", "query_text", "embedding"] as const;
