@@ -41,6 +41,10 @@ export class LineSplitter {
   }
 
   push(chunk: Buffer): void {
+    if (this.#pendingBytes === 0 && !this.#discarding && chunk[chunk.length - 1] === NEWLINE) {
+      this.#whole(chunk);
+      return;
+    }
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
@@ -54,6 +58,33 @@ export class LineSplitter {
         this.#complete(chunk, start, newline);
       }
       start = newline + 1;
+    }
+  }
+
+  /**
+   * A chunk of whole lines with nothing pending (the usual case): decoded in
+   * one call, then split as text (a newline byte is never part of a UTF-8
+   * sequence, so the lines are those of the bytes). A line's byte length is
+   * computed only when its length in UTF-16 units cannot settle the limit.
+   */
+  #whole(chunk: Buffer): void {
+    const text = chunk.toString("utf8");
+    const max = this.maxLineBytes;
+    let start = 0;
+    let newline = text.indexOf("\n");
+    while (newline !== -1) {
+      const line = text.slice(start, newline);
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
+      const units = line.length;
+      if (units * 3 > max) {
+        const bytes = Buffer.byteLength(line, "utf8");
+        if (bytes > max) {
+          this.#overflow(bytes);
+          continue;
+        }
+      }
+      if (units > 0 && line !== "\r") this.#onLine(line);
     }
   }
 

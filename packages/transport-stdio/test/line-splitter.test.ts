@@ -78,4 +78,38 @@ describe("LineSplitter", () => {
     expect(() => collect(0)).toThrow(RangeError);
     expect(() => collect(Number.POSITIVE_INFINITY)).toThrow(RangeError);
   });
+
+  it("splits any chunking of a stream as it splits the stream fed byte by byte (seeded, 3000 streams)", () => {
+    // A small seeded generator (xorshift): the same streams on every run.
+    let seed = 0x2545f491;
+    const next = (n: number) => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const pieces = ['{"a":1}', "é", "€", "🙂", "\r", "", "x".repeat(7), "y".repeat(9), "\uFFFD"];
+    for (let run = 0; run < 3000; run += 1) {
+      const max = 4 + next(12);
+      let text = "";
+      for (let i = next(12); i > 0; i -= 1) {
+        for (let j = next(4); j > 0; j -= 1) text += pieces[next(pieces.length)];
+        text += "\n";
+      }
+      let bytes = Buffer.from(text);
+      // Now and then a stray continuation byte or a sequence cut by a newline.
+      if (next(4) === 0) bytes = Buffer.concat([bytes, Buffer.from([0xe2, 0x0a, 0x80, 0x0a])]);
+      const reference = collect(max);
+      for (let i = 0; i < bytes.length; i += 1) reference.splitter.push(bytes.subarray(i, i + 1));
+      const chunked = collect(max);
+      for (let at = 0; at < bytes.length; ) {
+        const size = 1 + next(bytes.length);
+        chunked.splitter.push(bytes.subarray(at, at + size));
+        at += size;
+      }
+      expect(chunked.lines).toEqual(reference.lines);
+      expect(chunked.overflows.length).toBe(reference.overflows.length);
+      expect(chunked.splitter.bufferedBytes).toBe(reference.splitter.bufferedBytes);
+    }
+  });
 });

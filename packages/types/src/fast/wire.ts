@@ -10,17 +10,11 @@ import {
 
 type Obj = Record<string, unknown>;
 
-/** Copies the members of `from` named in `order` that are present, in that order. */
-function ordered(from: Obj, order: readonly string[]): Obj {
-  const out: Obj = {};
-  for (const key of order) if (from[key] !== undefined) out[key] = from[key];
-  return out;
-}
-
 /**
  * The members of `from` named in `order` that are present, written as JSON
- * object members in that order (no braces): what JSON.stringify of
- * {@link ordered} would write between them, without building the copy.
+ * object members in that order (no braces): what JSON.stringify of an
+ * object holding just those members in that order writes between its braces,
+ * without building that object.
  */
 function members(from: Obj, order: readonly string[]): string {
   let out = "";
@@ -85,11 +79,13 @@ const QUERY_ORDER = ["goal", "query_text", "embedding"] as const;
  */
 export function encodeQueryJson(query: ContextQuery): string | undefined {
   if (!isPlainQuery(query)) return undefined;
-  const out = ordered(query as unknown as Obj, QUERY_ORDER);
-  if (query.kinds.length > 0) out.kinds = query.kinds;
-  if (query.anchors.length > 0) out.anchors = query.anchors;
-  out.max_frames = query.max_frames;
-  out.max_tokens = query.max_tokens;
-  if (query.as_of !== undefined) out.as_of = query.as_of;
-  return JSON.stringify(out);
+  let out = `{${members(query as unknown as Obj, QUERY_ORDER)}`;
+  const sep = out === "{" ? "" : ",";
+  let tail = "";
+  if (query.kinds.length > 0) tail += `,"kinds":${JSON.stringify(query.kinds)}`;
+  if (query.anchors.length > 0) tail += `,"anchors":${JSON.stringify(query.anchors)}`;
+  tail += `,"max_frames":${query.max_frames},"max_tokens":${query.max_tokens}`;
+  if (query.as_of !== undefined) tail += `,"as_of":${JSON.stringify(query.as_of)}`;
+  out += sep + tail.slice(1);
+  return `${out}}`;
 }
