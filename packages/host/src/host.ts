@@ -320,13 +320,16 @@ export class Host {
     return report;
   }
 
-  async #leg(
+  #leg(
     id: string,
     entry: Entry,
     query: ContextQuery,
     options: QueryCallOptions,
   ): Promise<LegOutcome> {
-    let outcome: LegOutcome;
+    const report = (outcome: LegOutcome): LegOutcome => {
+      reportLeg(this.#events, this.#warn, id, outcome);
+      return outcome;
+    };
     if (entry.egress && !this.consent.isGranted(id, entry.info.name)) {
       // C1, C2: nothing is sent; the app is asked.
       this.#events.emit("consent_asked", {
@@ -335,21 +338,18 @@ export class Host {
         version: entry.info.version,
         whatLeaves: describeEgress(entry),
       });
-      outcome = consentRequired(id, entry.info.name);
-    } else {
-      const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
-      if (this.#events.listens("leg_started")) {
-        this.#events.emit("leg_started", { providerId: id, timeoutMs });
-      }
-      outcome = await runLeg(entry.provider, query, {
-        timeoutMs,
-        signal: options.signal,
-        measureCosts: this.#measureCosts,
-        decoded: entry.decoded,
-      });
+      return Promise.resolve(report(consentRequired(id, entry.info.name)));
     }
-    reportLeg(this.#events, (message) => this.#warn(message), id, outcome);
-    return outcome;
+    const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
+    if (this.#events.listens("leg_started")) {
+      this.#events.emit("leg_started", { providerId: id, timeoutMs });
+    }
+    return runLeg(entry.provider, query, {
+      timeoutMs,
+      signal: options.signal,
+      measureCosts: this.#measureCosts,
+      decoded: entry.decoded,
+    }).then(report);
   }
 
   #entry(providerId: string): Entry {

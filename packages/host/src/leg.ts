@@ -87,7 +87,7 @@ type Answer =
  * throws, rejects, hangs, ignores its abort signal or returns garbage yields a
  * failure value; one that breaks a rule yields a liar.
  */
-export async function runLeg(
+export function runLeg(
   provider: ContextProvider,
   query: ContextQuery,
   options: LegOptions,
@@ -95,19 +95,36 @@ export async function runLeg(
   const providerId = provider.id;
   const started = performance.now();
   if (options.signal?.aborted) {
-    return failure(providerId, "aborted", hostError("aborted", `query to "${providerId}" aborted`));
+    const error = hostError("aborted", `query to "${providerId}" aborted`);
+    return Promise.resolve(failure(providerId, "aborted", error));
   }
-  const answer = options.decoded
-    ? await askTransport(provider, query, options, started)
-    : await askGuarded(provider, query, options, started);
-  return answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome;
+  if (!options.decoded) {
+    return askGuarded(provider, query, options, started).then((answer) =>
+      answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome,
+    );
+  }
+  // A transport of ours: its own deadline and abort, one promise and one step after it.
+  let call: Promise<ContextQueryResult>;
+  try {
+    call = provider.query(query, { signal: options.signal, timeoutMs: options.timeoutMs });
+  } catch (error) {
+    return Promise.resolve(failed(providerId, error, started).outcome);
+  }
+  return call.then(
+    (value) => judge(providerId, query, value, options, started),
+    (error: unknown) => failed(providerId, error, started).outcome,
+  );
 }
 
 function elapsedSince(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
 }
 
-function failed(providerId: string, error: unknown, started: number): Answer {
+function failed(
+  providerId: string,
+  error: unknown,
+  started: number,
+): { readonly ok: false; readonly outcome: LegOutcome } {
   const reason = reasonOf(error);
   const outcome = failure(
     providerId,
@@ -116,24 +133,6 @@ function failed(providerId: string, error: unknown, started: number): Answer {
     elapsedSince(started),
   );
   return { ok: false, outcome };
-}
-
-/** A transport of ours: its own deadline and abort, one promise, nothing around it. */
-async function askTransport(
-  provider: ContextProvider,
-  query: ContextQuery,
-  options: LegOptions,
-  started: number,
-): Promise<Answer> {
-  try {
-    const value = await provider.query(query, {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-    });
-    return { ok: true, value };
-  } catch (error) {
-    return failed(provider.id, error, started);
-  }
 }
 
 /**
