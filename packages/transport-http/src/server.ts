@@ -10,6 +10,7 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   parseJsonText,
+  type QueryOptions,
   readExtensions,
   readWireErrorCode,
   versionsCompatible,
@@ -76,8 +77,43 @@ function answer(reply: FastifyReply, status: number, envelope: EnvelopeInit): Fa
   const peer: ReadonlySet<Extension> = readExtensions(asked);
   return reply
     .code(status)
-    .type("application/json")
+    .type(JSON_TYPE)
     .send(encodeJson(forPeer(envelope, peer)));
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * The query options of one request: its `signal` aborts once the client goes
+ * away before the answer is sent. Made on first read: a provider that never
+ * looks at its signal costs no controller and no listener per request.
+ */
+class AbandonOptions implements QueryOptions {
+  readonly #request: FastifyRequest;
+  readonly #reply: FastifyReply;
+  #controller: AbortController | undefined;
+
+  constructor(request: FastifyRequest, reply: FastifyReply) {
+    this.#request = request;
+    this.#reply = reply;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      const response = this.#reply.raw;
+      // The response closes before it is finished only when the client went away.
+      const goneAway = () => controller.abort(new Error("client went away"));
+      if (this.#request.raw.socket.destroyed) goneAway();
+      else {
+        response.once("close", () => {
+          if (!response.writableFinished) goneAway();
+        });
+      }
+    }
+    return this.#controller.signal;
+  }
 }
 
 function failure(code: WireErrorCode, message: string, id?: string): EnvelopeInit {
@@ -106,6 +142,7 @@ export function createHttpProviderServer(
   const bodyLimit = positiveLimit("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES);
   const authorized = tokenCheck(options.token);
   const version = provider.protocolVersion ?? PROTOCOL_VERSION;
+  const guard = options.guard ?? "fix";
   const app = Fastify({
     bodyLimit,
     requestTimeout: positiveLimit("requestTimeoutMs", options.requestTimeoutMs, REQUEST_TIMEOUT_MS),
@@ -115,6 +152,7 @@ export function createHttpProviderServer(
   });
   const log =
     options.log ?? ((message: string) => process.stderr.write(`[ocp ${provider.id}] ${message}\n`));
+  const guardOptions = { declaredKinds: provider.capabilities.query.kinds, warn: log };
   let shuttingDown = false;
   let resolveShutdown!: () => void;
   const shutdownRequested = new Promise<void>((resolve) => {
@@ -186,24 +224,19 @@ export function createHttpProviderServer(
           capabilities: provider.capabilities,
         });
       case "query": {
-        // The response closes before it is finished only when the client went away.
-        const abandoned = new AbortController();
-        const goneAway = () => abandoned.abort(new Error("client went away"));
-        if (request.raw.socket.destroyed) goneAway();
-        reply.raw.once("close", () => {
-          if (!reply.raw.writableFinished) goneAway();
-        });
         try {
-          const raw = await provider.query(envelope.query, { signal: abandoned.signal });
-          const result = guardAnswer(envelope.query, raw, options.guard ?? "fix", {
-            declaredKinds: provider.capabilities.query.kinds,
-            warn: log,
-          }) as ContextQueryResult;
+          const raw = await provider.query(envelope.query, new AbandonOptions(request, reply));
+          const result = guardAnswer(
+            envelope.query,
+            raw,
+            guard,
+            guardOptions,
+          ) as ContextQueryResult;
           // The body without the encoder's schema pass, byte for byte what encodeJson writes.
           const line = encodeFramesLine(envelope.id, result);
           if (line === undefined)
             return answer(reply, 200, { type: "frames", id: envelope.id, result });
-          return reply.code(200).type("application/json").send(line.slice(0, -1));
+          return reply.code(200).type(JSON_TYPE).send(line.slice(0, -1));
         } catch (error) {
           const code = isOcpError(error) ? readWireErrorCode(error.code) : "internal";
           const message = error instanceof Error && error.message !== "" ? error.message : code;
