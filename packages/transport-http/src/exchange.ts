@@ -1,12 +1,6 @@
 import type { Dispatcher } from "undici";
 
-/**
- * One POST as an undici dispatch handler: the reply body collected into one
- * string, never more than `maxBytes` of it (refused up front when its
- * declared length is over it), settled once. No `AbortController`, no
- * readable stream and no timer of its own: the deadline is kept by the
- * client's {@link Deadlines}, a caller's signal gets one listener.
- */
+/** The status and the whole body of an answer. */
 export interface Reply {
   readonly status: number;
   readonly text: string;
@@ -19,6 +13,13 @@ export interface ExchangeFailures {
   aborted(signal: AbortSignal): Error;
 }
 
+/**
+ * One POST as an undici dispatch handler: the reply body collected into one
+ * string, never more than `maxBytes` of it (refused up front when its
+ * declared length is over it), settled once. No `AbortController`, no
+ * readable stream and no timer of its own: the deadline is kept by the
+ * client's {@link Deadlines}, a caller's signal gets one listener.
+ */
 export class Exchange implements Dispatcher.DispatchHandlers {
   /** When the whole reply must be in, on the `performance.now()` clock. */
   readonly deadline: number;
@@ -79,6 +80,7 @@ export class Exchange implements Dispatcher.DispatchHandlers {
 
   #settle(): void {
     this.#settled = true;
+    this.#chunks = [];
     this.#deadlines.delete(this);
     this.#signal?.removeEventListener("abort", this.#onAbort);
   }
@@ -111,13 +113,12 @@ export class Exchange implements Dispatcher.DispatchHandlers {
 
   onComplete(): void {
     if (this.#settled) return;
-    this.#settle();
     const chunks = this.#chunks;
+    this.#settle();
     const text =
       chunks.length === 1
         ? chunks[0]!.toString("utf8")
         : Buffer.concat(chunks, this.#size).toString("utf8");
-    this.#chunks = [];
     this.#resolve({ status: this.#status, text });
   }
 
