@@ -121,6 +121,21 @@ describe("connectHttpProvider deadlines", () => {
   });
 });
 
+describe("connectHttpProvider exchanges in flight together", () => {
+  it("gives each of 64 concurrent queries its own answer over 4 connections", async () => {
+    const served = createHttpProviderServer(memoryProvider().provider);
+    closing.push(served);
+    const provider = await connect(await served.listen(), { connections: 4 });
+    const goals = Array.from({ length: 64 }, (_, i) => `goal-${i}`);
+    const answers = await Promise.all(
+      goals.map((goal) => provider.query(query(goal), { timeoutMs: 4_000 })),
+    );
+    expect(answers.map((answer) => answer.frames[0]?.id)).toEqual(
+      goals.map((goal) => `mem:${goal}`),
+    );
+  });
+});
+
 describe("createHttpProviderServer signal", () => {
   it("hands an aborted signal to a provider that first reads it after the client went away", async () => {
     let seen: boolean | undefined;
