@@ -86,34 +86,29 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /**
  * The query options of one request: its `signal` aborts once the client goes
  * away before the answer is sent. Made on first read: a provider that never
- * looks at its signal costs no controller and no listener per request.
+ * looks at its signal costs no controller and no listener per request. An
+ * own enumerable getter, so that `{ ...options }` carries the signal on.
  */
-class AbandonOptions implements QueryOptions {
-  readonly #request: FastifyRequest;
-  readonly #reply: FastifyReply;
-  #controller: AbortController | undefined;
-
-  constructor(request: FastifyRequest, reply: FastifyReply) {
-    this.#request = request;
-    this.#reply = reply;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const controller = new AbortController();
-      this.#controller = controller;
-      const response = this.#reply.raw;
-      // The response closes before it is finished only when the client went away.
-      const goneAway = () => controller.abort(new Error("client went away"));
-      if (this.#request.raw.socket.destroyed) goneAway();
-      else {
-        response.once("close", () => {
-          if (!response.writableFinished) goneAway();
-        });
+function abandonOptions(request: FastifyRequest, reply: FastifyReply): QueryOptions {
+  let controller: AbortController | undefined;
+  return {
+    get signal(): AbortSignal {
+      if (controller === undefined) {
+        const made = new AbortController();
+        controller = made;
+        const response = reply.raw;
+        // The response closes before it is finished only when the client went away.
+        const goneAway = () => made.abort(new Error("client went away"));
+        if (request.raw.socket.destroyed) goneAway();
+        else {
+          response.once("close", () => {
+            if (!response.writableFinished) goneAway();
+          });
+        }
       }
-    }
-    return this.#controller.signal;
-  }
+      return controller.signal;
+    },
+  };
 }
 
 function failure(code: WireErrorCode, message: string, id?: string): EnvelopeInit {
@@ -225,7 +220,7 @@ export function createHttpProviderServer(
         });
       case "query": {
         try {
-          const raw = await provider.query(envelope.query, new AbandonOptions(request, reply));
+          const raw = await provider.query(envelope.query, abandonOptions(request, reply));
           const result = guardAnswer(
             envelope.query,
             raw,

@@ -137,6 +137,24 @@ describe("connectHttpProvider exchanges in flight together", () => {
 });
 
 describe("createHttpProviderServer signal", () => {
+  it("hands a signal that a copy of the options carries on", async () => {
+    const { provider: base } = memoryProvider();
+    let copied: unknown;
+    const provider: ContextProvider = {
+      ...base,
+      async query(q, options: QueryOptions = {}) {
+        copied = { ...options }.signal;
+        return base.query(q);
+      },
+    };
+    const served = createHttpProviderServer(provider);
+    closing.push(served);
+    const remote = await connect(await served.listen(), {});
+    await remote.query(query("x"));
+    expect(copied).toBeInstanceOf(AbortSignal);
+    expect((copied as AbortSignal).aborted).toBe(false);
+  });
+
   it("hands an aborted signal to a provider that first reads it after the client went away", async () => {
     let seen: boolean | undefined;
     let reached!: () => void;
