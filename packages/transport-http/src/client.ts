@@ -17,6 +17,7 @@ import {
 import { decodeEnvelopeFast, encodeQueryJson, parseJsonFast } from "@ocp/types/fast";
 import { Pool } from "undici";
 import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
+import { Deadlines, Exchange, type ExchangeFailures } from "./exchange.js";
 import {
   BODY_EXCERPT_CHARS,
   HANDSHAKE_TIMEOUT_MS,
@@ -88,6 +89,7 @@ class HttpClient {
   readonly #pool: Pool;
   readonly #headers: Record<string, string>;
   readonly #limits: { request: number; handshake: number; body: number };
+  readonly #deadlines = new Deadlines();
   #closed = false;
 
   constructor(options: ConnectHttpProviderOptions, url: URL) {
@@ -180,61 +182,51 @@ class HttpClient {
         ? encodeQueryJson(envelope.query as ContextQuery)
         : undefined;
     const body = plain === undefined ? encodeJson(envelope) : `{"type":"query","query":${plain}}`;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const onAbort = () => controller.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const exchange = new Exchange(
+      this.#deadlines,
+      timeoutMs,
+      this.#limits.body,
+      this.#failures,
+      signal,
+    );
     try {
-      const response = await this.#pool.request({
-        path: this.#path,
-        method: "POST",
-        headers: this.#headers,
-        body,
-        signal: controller.signal,
-      });
-      const text = await this.#readBody(response.body, response.statusCode, response.headers);
-      return this.#envelopeOf(response.statusCode, text);
+      this.#pool.dispatch(
+        {
+          path: this.#path,
+          method: "POST",
+          headers: this.#headers,
+          body,
+          // undici's own bounds, past the deadline: the deadline fails the exchange first.
+          headersTimeout: timeoutMs + UNDICI_SLACK_MS,
+          bodyTimeout: timeoutMs + UNDICI_SLACK_MS,
+        },
+        exchange,
+      );
+      const reply = await exchange.promise;
+      return this.#envelopeOf(reply.status, reply.text);
     } catch (error) {
-      if (signal?.aborted) throw this.#aborted(signal);
-      if (controller.signal.aborted) {
-        throw httpError("timeout", `provider "${this.id}" did not answer within ${timeoutMs} ms`, {
-          timeoutMs,
-        });
-      }
       if (isOcpError(error)) throw error;
+      const code = (error as { code?: unknown } | undefined)?.code;
+      if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+        throw this.#failures.timeout(timeoutMs);
+      }
       throw this.#transportError(error);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
     }
   }
 
-  /** Reads the whole body, never holding more than the limit: refused up front when its declared length is over it. */
-  async #readBody(
-    body: AsyncIterable<Buffer> & { destroy(): void },
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): Promise<string> {
-    const tooLarge = () => {
-      body.destroy();
-      return httpError(
+  readonly #failures: ExchangeFailures = {
+    tooLarge: (status) =>
+      httpError(
         "body_too_large",
         `provider "${this.id}" answered a body over ${this.#limits.body} bytes`,
         { limit: this.#limits.body, status },
-      );
-    };
-    if (Number(headers["content-length"]) > this.#limits.body) throw tooLarge();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > this.#limits.body) throw tooLarge();
-      chunks.push(chunk);
-    }
-    return chunks.length === 1
-      ? chunks[0]!.toString("utf8")
-      : Buffer.concat(chunks, size).toString("utf8");
-  }
+      ),
+    timeout: (timeoutMs) =>
+      httpError("timeout", `provider "${this.id}" did not answer within ${timeoutMs} ms`, {
+        timeoutMs,
+      }),
+    aborted: (signal) => this.#aborted(signal),
+  };
 
   #envelopeOf(status: number, text: string): Envelope {
     const json = parseJsonFast(text);
@@ -299,6 +291,9 @@ class HttpClient {
     await this.#pool.close();
   }
 }
+
+/** How much later than the deadline undici's own header and body timeouts fire. */
+const UNDICI_SLACK_MS = 1_000;
 
 function excerpt(text: string): string {
   return text.length <= BODY_EXCERPT_CHARS ? text : `${text.slice(0, BODY_EXCERPT_CHARS)}…`;

@@ -10,6 +10,7 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   parseJsonText,
+  type QueryOptions,
   readExtensions,
   readWireErrorCode,
   versionsCompatible,
@@ -76,8 +77,38 @@ function answer(reply: FastifyReply, status: number, envelope: EnvelopeInit): Fa
   const peer: ReadonlySet<Extension> = readExtensions(asked);
   return reply
     .code(status)
-    .type("application/json")
+    .type(JSON_TYPE)
     .send(encodeJson(forPeer(envelope, peer)));
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * The query options of one request: its `signal` aborts once the client goes
+ * away before the answer is sent. Made on first read: a provider that never
+ * looks at its signal costs no controller and no listener per request. An
+ * own enumerable getter, so that `{ ...options }` carries the signal on.
+ */
+function abandonOptions(request: FastifyRequest, reply: FastifyReply): QueryOptions {
+  let controller: AbortController | undefined;
+  return {
+    get signal(): AbortSignal {
+      if (controller === undefined) {
+        const made = new AbortController();
+        controller = made;
+        const response = reply.raw;
+        // The response closes before it is finished only when the client went away.
+        const goneAway = () => made.abort(new Error("client went away"));
+        if (request.raw.socket.destroyed) goneAway();
+        else {
+          response.once("close", () => {
+            if (!response.writableFinished) goneAway();
+          });
+        }
+      }
+      return controller.signal;
+    },
+  };
 }
 
 function failure(code: WireErrorCode, message: string, id?: string): EnvelopeInit {
@@ -106,6 +137,7 @@ export function createHttpProviderServer(
   const bodyLimit = positiveLimit("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES);
   const authorized = tokenCheck(options.token);
   const version = provider.protocolVersion ?? PROTOCOL_VERSION;
+  const guard = options.guard ?? "fix";
   const app = Fastify({
     bodyLimit,
     requestTimeout: positiveLimit("requestTimeoutMs", options.requestTimeoutMs, REQUEST_TIMEOUT_MS),
@@ -115,6 +147,7 @@ export function createHttpProviderServer(
   });
   const log =
     options.log ?? ((message: string) => process.stderr.write(`[ocp ${provider.id}] ${message}\n`));
+  const guardOptions = { declaredKinds: provider.capabilities.query.kinds, warn: log };
   let shuttingDown = false;
   let resolveShutdown!: () => void;
   const shutdownRequested = new Promise<void>((resolve) => {
@@ -186,24 +219,19 @@ export function createHttpProviderServer(
           capabilities: provider.capabilities,
         });
       case "query": {
-        // The response closes before it is finished only when the client went away.
-        const abandoned = new AbortController();
-        const goneAway = () => abandoned.abort(new Error("client went away"));
-        if (request.raw.socket.destroyed) goneAway();
-        reply.raw.once("close", () => {
-          if (!reply.raw.writableFinished) goneAway();
-        });
         try {
-          const raw = await provider.query(envelope.query, { signal: abandoned.signal });
-          const result = guardAnswer(envelope.query, raw, options.guard ?? "fix", {
-            declaredKinds: provider.capabilities.query.kinds,
-            warn: log,
-          }) as ContextQueryResult;
+          const raw = await provider.query(envelope.query, abandonOptions(request, reply));
+          const result = guardAnswer(
+            envelope.query,
+            raw,
+            guard,
+            guardOptions,
+          ) as ContextQueryResult;
           // The body without the encoder's schema pass, byte for byte what encodeJson writes.
           const line = encodeFramesLine(envelope.id, result);
           if (line === undefined)
             return answer(reply, 200, { type: "frames", id: envelope.id, result });
-          return reply.code(200).type("application/json").send(line.slice(0, -1));
+          return reply.code(200).type(JSON_TYPE).send(line.slice(0, -1));
         } catch (error) {
           const code = isOcpError(error) ? readWireErrorCode(error.code) : "internal";
           const message = error instanceof Error && error.message !== "" ? error.message : code;
