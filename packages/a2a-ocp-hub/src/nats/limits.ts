@@ -39,3 +39,6 @@ export const NATS_COMMIT_PIPELINE = 8;
  * died), ms; it keeps trying until `NATS_REQUEST_TIMEOUT_MS` has passed.
  */
 export const NATS_PUBLISH_RETRY_MS = 250;
+
+/** NATS: most agent subject tokens (SHA-256 of the URI) a hub keeps computed. */
+export const NATS_TOKEN_CACHE_MAX_ENTRIES = 10_000;
