@@ -34,7 +34,12 @@ import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "..
 import { JsCommitter } from "./commit.js";
 import { readInbox } from "./inbox-read.js";
 import { JsPublisher } from "./js-publisher.js";
-import { NATS_COMMIT_PIPELINE, NATS_INBOX_MAX_AGE_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
+import {
+  NATS_COMMIT_PIPELINE,
+  NATS_INBOX_MAX_AGE_MS,
+  NATS_PURGE_DELAY_MS,
+  NATS_REQUEST_TIMEOUT_MS,
+} from "./limits.js";
 import { ConfirmedFloors } from "./purges.js";
 import { agentToken, type Subjects } from "./subjects.js";
 
@@ -342,7 +347,16 @@ export class JetStreamStore implements HubStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (!this.#nc.isClosed()) await this.#floors.flush();
+    // Pending purges go out first; a NATS server that does not answer delays the close by
+    // NATS_PURGE_DELAY_MS at most (the confirmed deliveries then age out with the stream).
+    if (!this.#nc.isClosed()) {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, NATS_PURGE_DELAY_MS);
+      });
+      await Promise.race([this.#floors.flush(), bound]);
+      clearTimeout(timer);
+    }
     this.#publisher.close();
     for (const watcher of this.#watchers.splice(0)) watcher.stop();
     if (this.#owns && !this.#nc.isClosed()) await this.#nc.drain().catch(() => undefined);
