@@ -18,7 +18,9 @@ async function pair() {
   const tcp = (ws as unknown as { _socket: Socket })._socket;
   const writes = { calls: 0 };
   for (const method of ["_write", "_writev"] as const) {
-    const original = tcp[method].bind(tcp) as (...args: unknown[]) => void;
+    const original = (tcp as unknown as Record<string, (...args: unknown[]) => void>)[method]!.bind(
+      tcp,
+    );
     (tcp as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
       writes.calls += 1;
       original(...args);
