@@ -9,7 +9,8 @@
  *   of the same message (after a lost ack, to another hub) is dropped by the
  *   stream's duplicate window (`NATS_DUPLICATE_WINDOW_MS`, as `maxAgeMs`). A message is a
  *   duplicate when every recipient's stream reports it as one.
- * - `confirm` purges a stream up to the confirmed sequence; expired
+ * - `confirm` makes reads skip a stream up to the confirmed sequence at
+ *   once, and purges it in batches (purges.ts); expired
  *   deliveries are skipped on read and aged out by the stream's `max_age`
  *   (`maxAgeMs`, never shorter than a message may live: the hub checks
  *   `retentionMs`; an older stream with a shorter one is raised to it).
@@ -33,7 +34,13 @@ import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "..
 import { JsCommitter } from "./commit.js";
 import { readInbox } from "./inbox-read.js";
 import { JsPublisher } from "./js-publisher.js";
-import { NATS_COMMIT_PIPELINE, NATS_INBOX_MAX_AGE_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
+import {
+  NATS_COMMIT_PIPELINE,
+  NATS_INBOX_MAX_AGE_MS,
+  NATS_PURGE_DELAY_MS,
+  NATS_REQUEST_TIMEOUT_MS,
+} from "./limits.js";
+import { ConfirmedFloors } from "./purges.js";
 import { agentToken, type Subjects } from "./subjects.js";
 
 const SubscriptionSchema = z.object({
@@ -78,6 +85,8 @@ export class JetStreamStore implements HubStore {
   /** Inbox streams known to republish what they store to the agent's live subject. */
   readonly #republishing = new Set<string>();
   readonly #publisher: JsPublisher;
+  /** Confirmed deliveries: skipped on read at once, purged in batches (purges.ts). */
+  readonly #floors: ConfirmedFloors;
   readonly #watchers: Array<{ stop: () => void }> = [];
   #closed = false;
   #owns = false;
@@ -98,6 +107,11 @@ export class JetStreamStore implements HubStore {
       this.ensureInbox(agent),
     );
     this.#jsm = jsm;
+    this.#floors = new ConfirmedFloors({
+      purge: async (stream, upTo) => {
+        await jsm.streams.purge(stream, { seq: upTo + 1 });
+      },
+    });
     this.#agents = agents;
     this.#subs = subs;
   }
@@ -196,11 +210,14 @@ export class JetStreamStore implements HubStore {
     limit: number,
     now: number,
   ): Promise<PendingDelivery[]> {
-    return readInbox(this.#jsm, this.subjects.inboxStream(agentId), afterSeq, limit, now);
+    const stream = this.subjects.inboxStream(agentId);
+    const from = Math.max(afterSeq, this.#floors.floor(stream));
+    return readInbox(this.#jsm, stream, from, limit, now);
   }
 
   async confirm(agentId: string, seq: number): Promise<void> {
     const name = this.subjects.inboxStream(agentId);
+    if (seq <= this.#floors.floor(name)) return;
     let last: number;
     try {
       last = (await this.#jsm.streams.info(name)).state.last_seq;
@@ -208,9 +225,7 @@ export class JetStreamStore implements HubStore {
       return;
     }
     // Never past the last stored sequence: purging beyond it would move the stream's next sequence.
-    const upTo = Math.min(seq, last);
-    if (upTo < 1) return;
-    await this.#jsm.streams.purge(name, { seq: upTo + 1 });
+    this.#floors.confirm(name, Math.min(seq, last));
   }
 
   async saveAgent(profile: AgentProfile): Promise<void> {
@@ -332,6 +347,16 @@ export class JetStreamStore implements HubStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Pending purges go out first; a NATS server that does not answer delays the close by
+    // NATS_PURGE_DELAY_MS at most (the confirmed deliveries then age out with the stream).
+    if (!this.#nc.isClosed()) {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, NATS_PURGE_DELAY_MS);
+      });
+      await Promise.race([this.#floors.flush(), bound]);
+      clearTimeout(timer);
+    }
     this.#publisher.close();
     for (const watcher of this.#watchers.splice(0)) watcher.stop();
     if (this.#owns && !this.#nc.isClosed()) await this.#nc.drain().catch(() => undefined);

@@ -39,3 +39,16 @@ export const NATS_COMMIT_PIPELINE = 8;
  * died), ms; it keeps trying until `NATS_REQUEST_TIMEOUT_MS` has passed.
  */
 export const NATS_PUBLISH_RETRY_MS = 250;
+
+/** NATS: most agent subject tokens (SHA-256 of the URI) a hub keeps computed. */
+export const NATS_TOKEN_CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * NATS: how many sequences past the last purge an agent may confirm before
+ * its inbox stream is purged at once (purges.ts: each purge compacts a file
+ * block of the stream).
+ */
+export const NATS_PURGE_EVERY = 1024;
+
+/** NATS: longest a confirmed delivery stays in its inbox stream before the purge, ms. */
+export const NATS_PURGE_DELAY_MS = 2000;

@@ -26,6 +26,7 @@
  * {@link matchesEventType} matches.
  */
 import { createHash } from "node:crypto";
+import { NATS_TOKEN_CACHE_MAX_ENTRIES } from "./limits.js";
 
 /** A workspace name: one subject token. */
 export const WORKSPACE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
@@ -44,9 +45,23 @@ export const EXPIRES_HEADER = "Ocp-Expires-At";
 
 const PLAIN_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Tokens computed lately: every message names its recipients' subjects (issue 18). */
+const tokens = new Map<string, string>();
+
 /** The fixed-length token of an agent URI. */
 export function agentToken(agentId: string): string {
-  return createHash("sha256").update(agentId).digest("hex").slice(0, 32);
+  let token = tokens.get(agentId);
+  if (token === undefined) {
+    token = createHash("sha256").update(agentId).digest("hex").slice(0, 32);
+    // Bounded: the oldest entry goes first; a URI over 1 KiB is hashed each time, not kept.
+    if (agentId.length <= 1024) {
+      if (tokens.size >= NATS_TOKEN_CACHE_MAX_ENTRIES) {
+        tokens.delete(tokens.keys().next().value as string);
+      }
+      tokens.set(agentId, token);
+    }
+  }
+  return token;
 }
 
 /** The subject names of one workspace. */

@@ -64,6 +64,52 @@ describe("JetStreamStore retention", () => {
   });
 });
 
+describe("JetStreamStore confirmations", () => {
+  it("skips confirmed deliveries at once, purges them in a batch, and at the latest on close", async () => {
+    const subjects = new Subjects("purges");
+    const agent = "a2a://purges-agent";
+    const open = async () =>
+      JetStreamStore.open({
+        connection: await connect({ servers: cluster.natsUrl() }),
+        ownsConnection: true,
+        subjects,
+      });
+    const store = await open();
+    const other = await open(); // another hub of the same workspace
+    const jsm = await jetstreamManager(other.connection);
+    const expiresAt = Date.now() + 60_000;
+    const stored = (id: string) => ({
+      id,
+      sender: "a2a://s",
+      raw: `{"id":"${id}"}`,
+      expiresAt,
+      recipients: [agent],
+    });
+    try {
+      await store.commit(["p1", "p2", "p3", "p4"].map(stored));
+      await store.confirm(agent, 3);
+      expect((await store.pending(agent, 0, 10, Date.now())).map((p) => p.seq)).toEqual([4]);
+      // Not purged yet: the stream still holds them (another hub replays them from 0).
+      const stream = subjects.inboxStream(agent);
+      expect((await jsm.streams.info(stream)).state.first_seq).toBe(1);
+      expect((await other.pending(agent, 0, 10, Date.now())).map((p) => p.seq)).toEqual([
+        1, 2, 3, 4,
+      ]);
+      // Beyond the last sequence: clamped, the next delivery still gets the next number.
+      await store.confirm(agent, 99);
+      expect(await store.pending(agent, 0, 10, Date.now())).toEqual([]);
+      await store.close();
+      expect((await jsm.streams.info(stream)).state.first_seq).toBe(5);
+      expect(await other.pending(agent, 0, 10, Date.now())).toEqual([]);
+      const next = await other.commit([stored("p5")]);
+      expect(next[0]?.seqs).toEqual([[agent, 5]]);
+    } finally {
+      await store.close();
+      await other.close();
+    }
+  });
+});
+
 describe("a hub dies (SIGKILL): nothing lost, nothing twice", { timeout: 120_000 }, () => {
   failoverTests(cluster);
 });
