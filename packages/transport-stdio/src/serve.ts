@@ -17,7 +17,7 @@ import {
 } from "@ocp/types";
 import { decodeLineFast, encodeFramesLine } from "@ocp/types/fast";
 import { guardAnswer } from "@ocp/types/kit";
-import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
+import { LINES_PER_WRITE, positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { settlesWithin } from "./settles-within.js";
 
@@ -103,17 +103,22 @@ export function serveStdio(
   /**
    * Replies finished while one callback's promise jobs run leave in one write
    * (one system call, one wake-up of the host), once those jobs are done
-   * (`process.nextTick` runs after the microtask queue drains).
+   * (`process.nextTick` runs after the microtask queue drains), or as soon as
+   * {@link LINES_PER_WRITE} are waiting, so the host starts on the first.
    */
   let outbox = "";
+  let waiting = 0;
   const flush = (): void => {
     const lines = outbox;
     outbox = "";
+    waiting = 0;
     if (lines !== "") output.write(lines);
   };
   const write = (line: string): void => {
     if (outbox === "") process.nextTick(flush);
     outbox += line;
+    waiting += 1;
+    if (waiting >= LINES_PER_WRITE) flush();
   };
 
   const send = (envelope: EnvelopeInit): void => {

@@ -3,6 +3,7 @@ import { PassThrough } from "node:stream";
 import { type ContextProvider, decodeLine, type Envelope, OcpError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
 import { serveStdio } from "../src/index.js";
+import { LINES_PER_WRITE } from "../src/limits.js";
 import { fixture } from "./helpers.js";
 
 function inMemoryProvider(options: { correlation?: boolean } = {}) {
@@ -93,7 +94,7 @@ function serve(provider: ContextProvider, plain = false) {
     });
   };
   const write = (text: string) => input.write(text);
-  return { input, next, write, logs, exits, server };
+  return { input, output, next, write, logs, exits, server };
 }
 
 const HANDSHAKE = '{"type":"handshake","protocol_version":"ocp/1.0-draft"}\n';
@@ -186,6 +187,26 @@ describe("serveStdio", () => {
     write(q("delay:0", "fast"));
     expect(await next()).toMatchObject({ type: "frames", id: "fast" });
     expect(await next()).toMatchObject({ type: "frames", id: "slow" });
+  });
+
+  it("writes the replies of one burst in batches of at most LINES_PER_WRITE lines, none lost, ids echoed", async () => {
+    const served = await serveHandshaken(inMemoryProvider({ correlation: true }).provider);
+    const writes: number[] = [];
+    const output = served.output;
+    const original = output.write.bind(output);
+    output.write = ((chunk: string, ...rest: never[]) => {
+      writes.push(chunk.split("\n").length - 1);
+      return original(chunk, ...rest);
+    }) as typeof output.write;
+    const count = 3 * LINES_PER_WRITE + 3;
+    served.write(Array.from({ length: count }, (_, i) => q(`g${i}`, `id${i}`)).join(""));
+    const replies = await Promise.all(Array.from({ length: count }, () => served.next()));
+    expect(replies.map((r) => ("id" in r ? r.id : undefined)).sort()).toEqual(
+      Array.from({ length: count }, (_, i) => `id${i}`).sort(),
+    );
+    expect(writes.reduce((a, b) => a + b, 0)).toBe(count);
+    expect(Math.max(...writes)).toBe(LINES_PER_WRITE);
+    expect(writes.length).toBe(4);
   });
 
   it("turns a provider failure into an error envelope: its wire code, or internal", async () => {
