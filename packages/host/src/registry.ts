@@ -161,8 +161,18 @@ export async function shutdownEntries(
 export function parseQuery(query: ContextQueryInit): ContextQuery {
   // A query already in the plain form needs no schema pass; the copy keeps the caller's lists its own.
   if (isPlainQuery(query)) {
-    const copy = { ...query, kinds: [...query.kinds], anchors: [...query.anchors] };
-    return query.embedding == null ? copy : { ...copy, embedding: [...query.embedding] };
+    // Built member by member: an object spread costs microseconds on a path this hot.
+    const copy: { -readonly [K in keyof ContextQuery]: ContextQuery[K] } = {
+      goal: query.goal,
+      kinds: query.kinds.slice(),
+      anchors: query.anchors.slice(),
+      max_frames: query.max_frames,
+      max_tokens: query.max_tokens,
+    };
+    if (query.query_text !== undefined) copy.query_text = query.query_text;
+    if (query.embedding != null) copy.embedding = query.embedding.slice();
+    if (query.as_of !== undefined) copy.as_of = query.as_of;
+    return copy;
   }
   const parsed = ContextQuerySchema.safeParse(query);
   if (!parsed.success) {

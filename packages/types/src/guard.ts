@@ -104,6 +104,16 @@ export function guardResult(
   result: ContextQueryResult,
   options: GuardOptions = {},
 ): ContextQueryResult {
+  return guardIn(options.mode ?? "fix", query, result, options);
+}
+
+/** {@link guardResult} with the mode apart from the options (no copy of them per answer). */
+function guardIn(
+  mode: "fix" | "refuse",
+  query: Pick<ContextQuery, "max_tokens" | "max_frames" | "kinds">,
+  result: ContextQueryResult,
+  options: Omit<GuardOptions, "mode">,
+): ContextQueryResult {
   if (keepsEveryRule(query, result, options.declaredKinds)) return result;
   const problems: string[] = [];
   const asked = new Set<string>(query.kinds);
@@ -155,7 +165,7 @@ export function guardResult(
     );
   }
   if (problems.length === 0) return result;
-  if (options.mode === "refuse") {
+  if (mode === "refuse") {
     throw new OcpError(
       "internal",
       `the provider's answer breaks the rules: ${problems.join("; ")}`,
@@ -192,5 +202,5 @@ export function guardAnswer(
   const decoded = isPlainResult(raw)
     ? ({ success: true, data: raw } as const)
     : ContextQueryResultSchema.safeParse(raw);
-  return decoded.success ? guardResult(query, decoded.data, { ...options, mode: guard }) : raw;
+  return decoded.success ? guardIn(guard, query, decoded.data, options) : raw;
 }
