@@ -42,10 +42,10 @@ const CHANGE_TYPES: ReadonlySet<unknown> = new Set(NodeUpdateSchema.shape.change
 
 /**
  * A plain object as the schema's output has it: the plain prototype and no
- * own `__proto__` (the schema strips it). Symbol and non-enumerable keys,
- * which JSON cannot hold, are not looked for: they change no verdict here
- * (`for...in` and the shape's reads never see them), only which members a
- * copy would keep.
+ * own `__proto__` (the schema strips it). What JSON cannot hold — symbol or
+ * non-enumerable keys, named members on an array — is not looked for: it
+ * changes no verdict here (the shape's reads and `for...in` never see it),
+ * only which members the schema's copy would keep.
  */
 function isPlain(value: unknown): value is Obj {
   return (
