@@ -1,12 +1,13 @@
 // pnpm bench: what the message schema check (decodeMessage) costs per message
 // beside JSON.parse of the same text (issue 18), over the shapes the hub bench
 // and a hub see most: a ~900-byte durable direct knowledge stream, a knowledge
-// update broadcast and a collective query, all signed. Three arms per shape:
+// update broadcast, a collective query, a collective response carrying two
+// nodes and an awareness beacon, all signed. Three arms per shape:
 // JSON.parse of the text (the baseline), the schema pass alone as
 // decodeMessage ran it before the fast path (schemaFor(v).safeParse(v) and the
 // version check), and decodeMessage as it is now, both over the parsed values.
 // Arms are interleaved over rounds; medians and spread are printed.
-// BENCH_SHAPE=stream|update|query limits it to one shape.
+// BENCH_SHAPE=stream|update|query|response|beacon limits it to one shape.
 import { loadavg } from "node:os";
 import {
   createMessage,
@@ -89,6 +90,38 @@ const shapes = {
         minResponses: 1,
         maxResponses: 3,
       },
+    }),
+  response: (i) =>
+    createMessage({
+      type: "ocp.collective.response",
+      from: BOB,
+      to: ALICE,
+      correlation_id: `q-${i}`,
+      payload: {
+        queryId: `q-${i}`,
+        findings: [0, 1].map((k) => ({
+          node: {
+            id: `n-${i + k}`,
+            type: "code.solution",
+            title: "WebSocket memory leak fix",
+            data: { code: "ws.on('close', () => { connections.delete(id); })" },
+            confidence: 0.9,
+            timestamp: "2026-10-13T10:25:00Z",
+            createdBy: BOB,
+            tags: ["websocket", "memory-leak"],
+          },
+          relevance: 0.9 - k / 10,
+        })),
+        confidence: 0.8,
+        processingTime: 12,
+      },
+    }),
+  beacon: (i) =>
+    createMessage({
+      type: "ocp.awareness.beacon",
+      from: ALICE,
+      to: "broadcast",
+      payload: { status: "working", availability: "busy", currentContext: { task: `task ${i}` } },
     }),
 };
 

@@ -1,5 +1,6 @@
 import { BROADCAST, envelopeFields, PRIORITIES } from "./envelope.js";
 import { MAX_AGENT_URI_LENGTH, MAX_ID_LENGTH, MAX_RECIPIENTS, MAX_TTL_SECONDS } from "./limits.js";
+import { AVAILABILITIES, AWARENESS_STATUSES } from "./payloads/awareness.js";
 import { AGENT_URI_PATTERN, TimestampSchema } from "./payloads/common.js";
 import { NodeUpdateSchema, VISIBILITIES } from "./payloads/knowledge.js";
 import { PROTOCOL, SEMVER_PATTERN } from "./version.js";
@@ -7,7 +8,8 @@ import { PROTOCOL, SEMVER_PATTERN } from "./version.js";
 /**
  * A fast path beside the message schema (issue 18), for the messages a hub
  * and an agent see most: plain `ocp.knowledge.stream` (one chunk),
- * `ocp.knowledge.update` and `ocp.collective.query`. A value already in the
+ * `ocp.knowledge.update`, `ocp.collective.query`, `ocp.collective.response`
+ * and `ocp.awareness.beacon`. A value already in the
  * form the schema gives back — plain objects and arrays, each known member
  * of its type and in its range, formats checked with the schema's own
  * patterns — is taken as it is, without a schema pass. Anything else (another
@@ -38,6 +40,8 @@ const TIMESTAMP_PATTERN = patternOf(TimestampSchema);
 const UUID_PATTERN = patternOf(envelopeFields.id);
 const PRIORITY_SET: ReadonlySet<unknown> = new Set(PRIORITIES);
 const VISIBILITY_SET: ReadonlySet<unknown> = new Set(VISIBILITIES);
+const STATUS_SET: ReadonlySet<unknown> = new Set(AWARENESS_STATUSES);
+const AVAILABILITY_SET: ReadonlySet<unknown> = new Set(AVAILABILITIES);
 const CHANGE_TYPES: ReadonlySet<unknown> = new Set(NodeUpdateSchema.shape.changeType.options);
 
 /**
@@ -78,6 +82,10 @@ const isUnit = (value: unknown): boolean => typeof value === "number" && value >
 const isIntIn = (value: unknown, min: number, max: number): boolean =>
   Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max;
 const isCount = (value: unknown): boolean => isIntIn(value, 0, Number.MAX_SAFE_INTEGER);
+const isOptionalString = (value: unknown): boolean => value === undefined || isString(value);
+/** `NonNegativeSchema`: a finite number ≥ 0 (`z.number()` refuses the infinities). */
+const isNonNegative = (value: unknown): boolean =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0;
 const isStrings = (value: unknown): boolean => isArrayOf(value, isString);
 const isIds = (value: unknown): boolean => isArrayOf(value, isId);
 
@@ -98,7 +106,7 @@ function isNode(value: unknown, partial: boolean): boolean {
     need(value["id"], isId) &&
     need(value["type"], isText) &&
     need(value["title"], isString) &&
-    (value["description"] === undefined || isString(value["description"])) &&
+    isOptionalString(value["description"]) &&
     // `data` is z.unknown(): anything, but a full node must have the member.
     (partial || Object.hasOwn(value, "data")) &&
     need(value["confidence"], isUnit) &&
@@ -186,10 +194,54 @@ function isQueryPayload(payload: Obj): boolean {
   );
 }
 
+/** `QueryFindingSchema`. */
+function isFinding(value: unknown): boolean {
+  return (
+    isPlain(value) &&
+    isFullNode(value["node"]) &&
+    isUnit(value["relevance"]) &&
+    isOptionalString(value["excerpt"]) &&
+    isOptionalString(value["context"])
+  );
+}
+
+/** `CollectiveResponsePayloadSchema`. */
+function isResponsePayload(payload: Obj): boolean {
+  const metadata = payload["metadata"];
+  return (
+    isId(payload["queryId"]) &&
+    isArrayOf(payload["findings"], isFinding) &&
+    isUnit(payload["confidence"]) &&
+    isNonNegative(payload["processingTime"]) &&
+    (metadata === undefined ||
+      (isPlain(metadata) &&
+        isCount(metadata["nodesSearched"]) &&
+        isArrayOf(metadata["relevanceScores"], isUnit)))
+  );
+}
+
+/** `AwarenessBeaconPayloadSchema`. */
+function isBeaconPayload(payload: Obj): boolean {
+  const context = payload["currentContext"];
+  return (
+    STATUS_SET.has(payload["status"]) &&
+    AVAILABILITY_SET.has(payload["availability"]) &&
+    (context === undefined ||
+      (isPlain(context) &&
+        isOptionalString(context["task"]) &&
+        isOptionalString(context["file"]) &&
+        isOptionalString(context["project"]) &&
+        isOptionalString(context["blockedOn"]))) &&
+    (payload["metadata"] === undefined || isMetadata(payload["metadata"]))
+  );
+}
+
 const PAYLOAD_CHECKS: ReadonlyMap<unknown, (payload: Obj) => boolean> = new Map([
   ["ocp.knowledge.stream", isStreamPayload],
   ["ocp.knowledge.update", isUpdatePayload],
   ["ocp.collective.query", isQueryPayload],
+  ["ocp.collective.response", isResponsePayload],
+  ["ocp.awareness.beacon", isBeaconPayload],
 ]);
 
 /** `to`: `"broadcast"`, one agent URI, or 1 to MAX_RECIPIENTS of them. */

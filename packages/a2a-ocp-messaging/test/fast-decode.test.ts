@@ -134,10 +134,43 @@ const query = fc
       ? { ...p, minResponses: max, maxResponses: min }
       : p;
   });
+const response = fc.record(
+  {
+    queryId: id,
+    findings: fc.array(
+      fc.record(
+        { node: knowledgeNode, relevance: unit, excerpt: text, context: text },
+        { requiredKeys: ["node", "relevance"] },
+      ),
+      { maxLength: 2 },
+    ),
+    confidence: unit,
+    processingTime: fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e6, noNaN: true })),
+    metadata: fc.record({
+      nodesSearched: fc.nat(),
+      relevanceScores: fc.array(unit, { maxLength: 3 }),
+    }),
+  },
+  { requiredKeys: ["queryId", "findings", "confidence", "processingTime"] },
+);
+const beacon = fc.record(
+  {
+    status: fc.constantFrom("working", "blocked", "reviewing", "idle", "away"),
+    currentContext: fc.record(
+      { task: text, file: text, project: text, blockedOn: text },
+      { requiredKeys: [] },
+    ),
+    availability: fc.constantFrom("available", "busy", "away"),
+    metadata: fc.dictionary(text, json, { maxKeys: 2 }),
+  },
+  { requiredKeys: ["status", "availability"] },
+);
 const typed = fc.oneof(
   stream.map((payload) => ({ type: "ocp.knowledge.stream" as const, payload })),
   update.map((payload) => ({ type: "ocp.knowledge.update" as const, payload })),
   query.map((payload) => ({ type: "ocp.collective.query" as const, payload })),
+  response.map((payload) => ({ type: "ocp.collective.response" as const, payload })),
+  beacon.map((payload) => ({ type: "ocp.awareness.beacon" as const, payload })),
 );
 const signature = fc
   .uint8Array({ minLength: 64, maxLength: 64 })
@@ -230,6 +263,7 @@ const wrong = fc.oneof(
   ),
   fc.constantFrom<unknown>(`${"A".repeat(84)}==`, `${"A".repeat(88)}==`),
   fc.constantFrom<unknown>("ocp.custom.x", "ocp.knowledge.sync.request", "gzip", "AES-256-GCM"),
+  fc.constantFrom<unknown>(Number.POSITIVE_INFINITY, Number.NaN, "working", "busy", "modified"),
   signature.map((s) => s.replace(/^./, "-")),
   json,
 );
@@ -294,7 +328,7 @@ describe("the plain-form fast path of decodeMessage", () => {
         if (!decoded.ok && !expected.ok) expect(decoded.error.code).toBe(expected.code);
         expect(value).toStrictEqual(before);
       }),
-      { numRuns: 3000 },
+      { numRuns: 4000 },
     );
     // Neither side of the property is vacuous.
     expect(fast).toBeGreaterThan(300);
@@ -385,6 +419,26 @@ describe("the plain-form fast path of decodeMessage", () => {
       { numRuns: 2000 },
     );
     expect(semverMajor(PROTOCOL_VERSION)).toBe(1);
+  });
+
+  it("refuses what JSON cannot carry but memory can, as the schema does: NaN, infinities, undefined", () => {
+    const base = createMessage({
+      type: "ocp.collective.response",
+      from: "a2a://alice",
+      to: "a2a://bob",
+      payload: { queryId: "q", findings: [], confidence: 0.5, processingTime: 12 },
+    }) as Obj;
+    const payload = base["payload"] as Obj;
+    expect(isPlainFastMessage(base)).toBe(true);
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, undefined]) {
+      for (const key of ["processingTime", "confidence"]) {
+        const value = { ...base, payload: { ...payload, [key]: bad } };
+        expect(isPlainFastMessage(value)).toBe(false);
+        const decoded = decodeMessage(value);
+        expect(decoded.ok).toBe(false);
+        if (!decoded.ok) expect(decoded.error.code).toBe("invalid_message");
+      }
+    }
   });
 
   it("leaves other types and forms to the schema", () => {
