@@ -94,10 +94,13 @@ export const BASE64_PATTERN: RegExp =
   /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 export const Base64Schema = z.string().regex(BASE64_PATTERN, "must be padded base64");
 
+/** The form of an Ed25519 signature: 64 bytes, base64. */
+export const SIGNATURE_PATTERN: RegExp = /^[A-Za-z0-9+/]{86}==$/;
+
 /** An Ed25519 signature: 64 bytes, base64. */
 export const SignatureSchema = z
   .string()
-  .regex(/^[A-Za-z0-9+/]{86}==$/, "must be a base64 Ed25519 signature (64 bytes)")
+  .regex(SIGNATURE_PATTERN, "must be a base64 Ed25519 signature (64 bytes)")
   .meta({ id: "Signature", description: "Ed25519 signature (64 bytes), base64." });
 
 /** The fields every message shares, whatever its type and form. */
