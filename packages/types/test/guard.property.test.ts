@@ -31,7 +31,7 @@ const frameArb = fc.record({
 const queryArb = fc.record({
   max_tokens: fc.integer({ min: 0, max: 1500 }),
   max_frames: fc.integer({ min: 0, max: 6 }),
-  kinds: mostly(fc.constant([] as ("doc" | "snippet" | "fact")[]), ["doc"], ["snippet"]),
+  kinds: mostly<("doc" | "snippet" | "fact")[]>(fc.constant([]), ["doc"], ["snippet"]),
 });
 const declaredArb = fc.option(fc.subarray(["doc", "snippet", "fact"]), { nil: undefined });
 
