@@ -11,3 +11,11 @@ interface AbortSignal {
   readonly aborted: boolean;
   readonly reason: unknown;
 }
+
+/** Timers and the monotonic clock (`Deadlines`); `unref` exists in Node, Deno and Bun only. */
+interface PortableTimer {
+  unref?(): void;
+}
+declare function setTimeout(callback: () => void, ms: number): PortableTimer;
+declare function clearTimeout(timer: PortableTimer | undefined): void;
+declare const performance: { now(): number };

@@ -108,11 +108,11 @@ export function runLeg(
   try {
     call = provider.query(query, { signal: options.signal, timeoutMs: options.timeoutMs });
   } catch (error) {
-    return Promise.resolve(failed(providerId, error, started).outcome);
+    return Promise.resolve(failed(providerId, error, started));
   }
   return call.then(
     (value) => judge(providerId, query, value, options, started),
-    (error: unknown) => failed(providerId, error, started).outcome,
+    (error: unknown) => failed(providerId, error, started),
   );
 }
 
@@ -120,19 +120,10 @@ function elapsedSince(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
 }
 
-function failed(
-  providerId: string,
-  error: unknown,
-  started: number,
-): { readonly ok: false; readonly outcome: LegOutcome } {
+/** The failure outcome of a leg whose query threw or rejected with `error`. */
+function failed(providerId: string, error: unknown, started: number): LegOutcome {
   const reason = reasonOf(error);
-  const outcome = failure(
-    providerId,
-    reason,
-    asOcpError(providerId, reason, error),
-    elapsedSince(started),
-  );
-  return { ok: false, outcome };
+  return failure(providerId, reason, asOcpError(providerId, reason, error), elapsedSince(started));
 }
 
 /**
@@ -182,11 +173,8 @@ async function askGuarded(
   try {
     return { ok: true, value: await Promise.race([call, stopped]) };
   } catch (error) {
-    return failed(
-      providerId,
-      controller.signal.aborted ? controller.signal.reason : error,
-      started,
-    );
+    const cause = controller.signal.aborted ? controller.signal.reason : error;
+    return { ok: false, outcome: failed(providerId, cause, started) };
   } finally {
     LEG_DEADLINES.clear(deadline);
     outer?.removeEventListener("abort", onOuterAbort);

@@ -3,6 +3,7 @@ import {
   type ContextProvider,
   type ContextQuery,
   type ContextQueryResult,
+  Deadlines,
   type Envelope,
   type EnvelopeInit,
   EXTENSIONS,
@@ -17,7 +18,7 @@ import {
 import { decodeEnvelopeFast, encodeQueryJson, parseJsonFast } from "@ocp/types/fast";
 import { Pool } from "undici";
 import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
-import { Deadlines, Exchange, type ExchangeFailures } from "./exchange.js";
+import { Exchange, type ExchangeFailures } from "./exchange.js";
 import {
   BODY_EXCERPT_CHARS,
   HANDSHAKE_TIMEOUT_MS,
@@ -89,7 +90,8 @@ class HttpClient {
   readonly #pool: Pool;
   readonly #headers: Record<string, string>;
   readonly #limits: { request: number; handshake: number; body: number };
-  readonly #deadlines = new Deadlines();
+  /** One timer for every exchange in flight; it does not hold the process open (a request in flight does). */
+  readonly #deadlines = new Deadlines({ holdsProcess: false });
   #closed = false;
 
   constructor(options: ConnectHttpProviderOptions, url: URL) {

@@ -1,3 +1,4 @@
+import type { Deadline, Deadlines } from "@ocp/types";
 import type { Dispatcher } from "undici";
 
 /** The status and the whole body of an answer. */
@@ -21,8 +22,6 @@ export interface ExchangeFailures {
  * client's {@link Deadlines}, a caller's signal gets one listener.
  */
 export class Exchange implements Dispatcher.DispatchHandlers {
-  /** When the whole reply must be in, on the `performance.now()` clock. */
-  readonly deadline: number;
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   readonly #failures: ExchangeFailures;
@@ -36,7 +35,9 @@ export class Exchange implements Dispatcher.DispatchHandlers {
   #status = 0;
   #chunks: Buffer[] = [];
   #size = 0;
-  #deadlines: Deadlines;
+  readonly #deadlines: Deadlines;
+  /** When the whole reply must be in: kept by the client's one timer for all its exchanges. */
+  readonly #deadline: Deadline;
   readonly promise: Promise<Reply>;
 
   constructor(
@@ -46,7 +47,6 @@ export class Exchange implements Dispatcher.DispatchHandlers {
     failures: ExchangeFailures,
     signal: AbortSignal | undefined,
   ) {
-    this.deadline = performance.now() + timeoutMs;
     this.#timeoutMs = timeoutMs;
     this.#maxBytes = maxBytes;
     this.#failures = failures;
@@ -55,7 +55,7 @@ export class Exchange implements Dispatcher.DispatchHandlers {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    deadlines.add(this);
+    this.#deadline = deadlines.add(timeoutMs, () => this.expire());
     this.#signal = signal;
     signal?.addEventListener("abort", this.#onAbort, { once: true });
   }
@@ -81,7 +81,7 @@ export class Exchange implements Dispatcher.DispatchHandlers {
   #settle(): void {
     this.#settled = true;
     this.#chunks = [];
-    this.#deadlines.delete(this);
+    this.#deadlines.clear(this.#deadline);
     this.#signal?.removeEventListener("abort", this.#onAbort);
   }
 
@@ -139,45 +139,4 @@ function contentLength(raw: Buffer[] | string[] | null): number | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * The deadlines of one client's exchanges in flight, kept by one timer
- * armed for the earliest of them: with one timeout for every query, each new
- * deadline is later than the one armed, so a query costs a set insertion
- * and deletion, no timer of its own. The timer does not hold the process
- * open (a request in flight does).
- */
-export class Deadlines {
-  readonly #pending = new Set<Exchange>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #armedAt = Number.POSITIVE_INFINITY;
-
-  add(exchange: Exchange): void {
-    this.#pending.add(exchange);
-    if (exchange.deadline < this.#armedAt) this.#arm(exchange.deadline);
-  }
-
-  delete(exchange: Exchange): void {
-    this.#pending.delete(exchange);
-  }
-
-  #arm(at: number): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#armedAt = at;
-    this.#timer = setTimeout(this.#sweep, Math.max(0, Math.ceil(at - performance.now())));
-    this.#timer.unref();
-  }
-
-  readonly #sweep = (): void => {
-    this.#timer = undefined;
-    this.#armedAt = Number.POSITIVE_INFINITY;
-    const now = performance.now();
-    let next = Number.POSITIVE_INFINITY;
-    for (const exchange of this.#pending) {
-      if (exchange.deadline <= now) exchange.expire();
-      else if (exchange.deadline < next) next = exchange.deadline;
-    }
-    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
-  };
 }

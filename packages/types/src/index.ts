@@ -19,6 +19,7 @@ export {
   parseJsonText,
   toWire,
 } from "./codec.js";
+export { type Deadline, Deadlines } from "./deadlines.js";
 export {
   ENVELOPE_TYPES,
   type Envelope,
