@@ -25,6 +25,7 @@ import { connect, headers as natsHeadersOf } from "@nats-io/transport-node";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { createMessage, generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { floorLine, verifyMicros } from "./floor.mjs";
 import { median, percentile, rotated, spread } from "./stats.mjs";
 
 const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
@@ -375,6 +376,18 @@ try {
     const p99 = median(results.three.map((r) => r.p99));
     process.stdout.write(
       `three hubs / JetStream publish+ack: ${spread(vsJs, 3)} (paired per round); goal ≥ ${GOAL}: ${m >= GOAL ? "met" : `missed by ${((1 - m / GOAL) * 100).toFixed(0)}%`}; p99 ${p99.toFixed(1)} ms (goal < 50 ms: ${p99 < 50 ? "met" : "missed"})\n`,
+    );
+  }
+  if (results.jetstream !== undefined) {
+    const from = generateIdentity("a2a://floor-from");
+    const cpu = (name) => median(results[name].map((r) => r.cpuBench + r.cpuNats + r.cpuHubs));
+    process.stdout.write(
+      floorLine({
+        verifyUs: verifyMicros(wireFor(from, generateIdentity("a2a://floor-to"), 0), from.publicKey),
+        jetstreamCpuUs: cpu("jetstream"),
+        jetstreamRate: median(results.jetstream.map((r) => r.rate)),
+        threeCpuUs: results.three === undefined ? undefined : cpu("three"),
+      }),
     );
   }
   const vsCore = ratio("three", "core");
