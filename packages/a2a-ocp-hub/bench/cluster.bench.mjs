@@ -383,7 +383,10 @@ try {
     const cpu = (name) => median(results[name].map((r) => r.cpuBench + r.cpuNats + r.cpuHubs));
     process.stdout.write(
       floorLine({
-        verifyUs: verifyMicros(wireFor(from, generateIdentity("a2a://floor-to"), 0), from.publicKey),
+        verifyUs: verifyMicros(
+          wireFor(from, generateIdentity("a2a://floor-to"), 0),
+          from.publicKey,
+        ),
         jetstreamCpuUs: cpu("jetstream"),
         jetstreamRate: median(results.jetstream.map((r) => r.rate)),
         threeCpuUs: results.three === undefined ? undefined : cpu("three"),

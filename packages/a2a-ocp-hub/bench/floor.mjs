@@ -15,7 +15,8 @@ export function verifyMicros(wire, publicKey, batches = 15, perBatch = 200) {
   for (let b = 0; b < batches; b++) {
     const start = performance.now();
     for (let i = 0; i < perBatch; i++) {
-      if (!verifyObject(wire, publicKey, nativeEd25519)) throw new Error("bench wire does not verify");
+      if (!verifyObject(wire, publicKey, nativeEd25519))
+        throw new Error("bench wire does not verify");
     }
     samples.push(((performance.now() - start) * 1000) / perBatch);
   }
