@@ -17,6 +17,7 @@ import {
 } from "@ocp/types";
 import { decodeLineFast, encodeFramesLine } from "@ocp/types/fast";
 import { guardAnswer } from "@ocp/types/kit";
+import { afterQueuedJobs } from "./after-jobs.js";
 import { LINES_PER_WRITE, positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { settlesWithin } from "./settles-within.js";
@@ -102,8 +103,8 @@ export function serveStdio(
 
   /**
    * Replies finished while one callback's promise jobs run leave in one write
-   * (one system call, one wake-up of the host), once those jobs are done
-   * (`process.nextTick` runs after the microtask queue drains), or as soon as
+   * (one system call, one wake-up of the host), after the promise jobs queued
+   * when the first was written ({@link afterQueuedJobs}), or as soon as
    * {@link LINES_PER_WRITE} are waiting, so the host starts on the first.
    */
   let outbox = "";
@@ -115,7 +116,7 @@ export function serveStdio(
     if (lines !== "") output.write(lines);
   };
   const write = (line: string): void => {
-    if (outbox === "") process.nextTick(flush);
+    if (outbox === "") afterQueuedJobs(flush);
     outbox += line;
     waiting += 1;
     if (waiting >= LINES_PER_WRITE) flush();

@@ -15,6 +15,7 @@ import {
   versionsCompatible,
 } from "@ocp/types";
 import { decodeLineFast, encodeQueryJson } from "@ocp/types/fast";
+import { afterQueuedJobs } from "./after-jobs.js";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { fromErrorEnvelope, type StdioError, stdioError } from "./errors.js";
@@ -262,10 +263,10 @@ class StdioConnection implements StdioProvider {
   /**
    * Queues one line for the child's stdin. Lines written while one callback's
    * promise jobs run (pipelined queries, the next query of every caller whose
-   * answer just arrived) leave in one write system call once those jobs are
-   * done (`process.nextTick` runs after the microtask queue drains), or as
-   * soon as {@link LINES_PER_WRITE} are waiting: no added latency, far fewer
-   * system calls, and the child starts on the first queries of a long batch.
+   * answer just arrived) leave in one write system call after the jobs queued
+   * when the first was written ({@link afterQueuedJobs}), or as soon as
+   * {@link LINES_PER_WRITE} are waiting: no added latency, far fewer system
+   * calls, and the child starts on the first queries of a long batch.
    */
   #write(line: string): void {
     const stdin = this.#child.stdin;
@@ -273,9 +274,11 @@ class StdioConnection implements StdioProvider {
       throw stdioError("closed", `cannot write to provider "${this.id}": its stdin is closed`);
     }
     const waiting = this.#outbox.push(line);
-    if (waiting === 1) process.nextTick(() => this.#flush());
+    if (waiting === 1) afterQueuedJobs(this.#flushLater);
     else if (waiting >= LINES_PER_WRITE) this.#flush();
   }
+
+  readonly #flushLater = (): void => this.#flush();
 
   #flush(): void {
     const lines = this.#outbox;

@@ -242,13 +242,49 @@ export function decodeLineFast(line: string): DecodeResult {
 }
 
 /**
- * Whether JSON.parse kept every member of `text`: the members written (the
- * colons outside strings, one per member in valid JSON) against the keys of
- * the parsed value. Equal means no member name was repeated within an object;
- * different sends the text to the exact I-JSON scanner. Strings are skipped
- * with indexOf, so the cost is in the number of strings, not their length.
+ * Whether JSON.parse kept every member of `text`: the members written against
+ * the keys of the parsed value. Equal means no member name was repeated
+ * within an object; different sends the text to the exact I-JSON scanner.
+ *
+ * Without a `\u` escape in the text, every colon in a parsed name or string
+ * was written as a colon, so the colons of the text are its members (one
+ * each) plus the colons of the names and strings it writes: the text counts
+ * exactly as many as the parsed value's members plus the colons of its names
+ * and strings when nothing written was dropped, and more when a repeated
+ * name dropped a member (and whatever colons its name and value held). The
+ * text is then scanned with indexOf for colons only. With a `\u` escape,
+ * {@link membersScanned} counts the colons outside strings.
  */
 export function membersKept(text: string, value: unknown): boolean {
+  if (text.indexOf("\\u") === -1) return colonsIn(text) === membersAndColons(value);
+  return membersScanned(text, value);
+}
+
+/** The members of `value` (at any depth) plus the colons in their names and in its strings. */
+function membersAndColons(value: unknown): number {
+  if (typeof value === "string") return colonsIn(value);
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const member of value) count += membersAndColons(member);
+    return count;
+  }
+  for (const key in value) count += 1 + colonsIn(key) + membersAndColons((value as Obj)[key]);
+  return count;
+}
+
+function colonsIn(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) count += 1;
+  return count;
+}
+
+/**
+ * The members written (the colons outside strings, one per member in valid
+ * JSON) against the keys of the parsed value; strings are skipped with
+ * indexOf, so the cost is in the number of strings, not their length.
+ */
+function membersScanned(text: string, value: unknown): boolean {
   let written = 0;
   let colon = text.indexOf(":");
   let at = 0;
