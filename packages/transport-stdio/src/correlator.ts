@@ -1,4 +1,4 @@
-import type { OcpError } from "@ocp/types";
+import { type Deadline, Deadlines, type OcpError } from "@ocp/types";
 import { type StdioErrorCode, stdioError } from "./errors.js";
 
 /** Writes one request on the wire, with `id` when the peer correlates. */
@@ -27,8 +27,8 @@ interface Entry<T> {
   readonly send: Send;
   readonly resolve: (value: T) => void;
   readonly reject: (error: Error) => void;
-  /** `performance.now()` after which the request fails with `timeout`. */
-  readonly deadline: number;
+  /** Fails the request with `timeout` when it fires; cleared when it settles. */
+  deadline: Deadline | undefined;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: (() => void) | undefined;
@@ -53,15 +53,8 @@ export class Correlator<T> {
   readonly #byId = new Map<string, Entry<T>>();
   /** Plain: requests on the wire, oldest first (at most one). */
   readonly #inOrder: Entry<T>[] = [];
-  /** Requests not yet settled, in call order, for the deadline sweep. */
-  readonly #pending = new Set<Entry<T>>();
-  /**
-   * One timer for all deadlines, not one per request: it fires at the earliest
-   * deadline, fails what is due and re-arms for the next. It holds the host's
-   * event loop only while a request is pending.
-   */
-  #timer: NodeJS.Timeout | undefined;
-  #timerAt = Number.POSITIVE_INFINITY;
+  /** One timer for all deadlines; it holds the host's event loop only while a request is pending. */
+  readonly #deadlines = new Deadlines();
   #nextId = 0;
   #closed: OcpError<StdioErrorCode> | undefined;
 
@@ -83,7 +76,7 @@ export class Correlator<T> {
         send,
         resolve,
         reject,
-        deadline: performance.now() + options.timeoutMs,
+        deadline: undefined,
         timeoutMs: options.timeoutMs,
         signal,
         onAbort:
@@ -92,7 +85,7 @@ export class Correlator<T> {
         state: "queued",
       };
       signal?.addEventListener("abort", entry.onAbort!, { once: true });
-      this.#track(entry);
+      entry.deadline = this.#deadlines.add(options.timeoutMs, () => this.#expire(entry));
       this.#queue.push(entry);
       this.#pump();
     });
@@ -190,34 +183,6 @@ export class Correlator<T> {
     }
   }
 
-  #track(entry: Entry<T>): void {
-    const wasIdle = this.#pending.size === 0;
-    this.#pending.add(entry);
-    if (this.#timer === undefined || entry.deadline < this.#timerAt) {
-      this.#arm(entry.deadline);
-    } else if (wasIdle) {
-      this.#timer.ref();
-    }
-  }
-
-  #arm(at: number): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#sweep(), Math.max(1, Math.ceil(at - performance.now())));
-  }
-
-  #sweep(): void {
-    this.#timer = undefined;
-    this.#timerAt = Number.POSITIVE_INFINITY;
-    const now = performance.now();
-    let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.#pending) {
-      if (entry.deadline <= now) this.#expire(entry);
-      else next = Math.min(next, entry.deadline);
-    }
-    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
-  }
-
   #expire(entry: Entry<T>): void {
     const timeoutMs = entry.timeoutMs;
     const error = stdioError(
@@ -246,8 +211,7 @@ export class Correlator<T> {
 
   #settle(entry: Entry<T>): void {
     entry.state = "settled";
-    this.#pending.delete(entry);
-    if (this.#pending.size === 0) this.#timer?.unref();
+    if (entry.deadline !== undefined) this.#deadlines.clear(entry.deadline);
     if (entry.onAbort !== undefined) entry.signal?.removeEventListener("abort", entry.onAbort);
   }
 
