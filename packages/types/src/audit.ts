@@ -87,6 +87,52 @@ export function costViolations(
   return out;
 }
 
+/** Not a string, or only white space. */
+export function blank(text: unknown): boolean {
+  return typeof text !== "string" || text.trim() === "";
+}
+
+/**
+ * Whether `result` keeps every rule, so that the guard leaves it as it is
+ * and the audit accepts it with no violation: every frame of a kind
+ * asked for and declared, with an id, a score in [0, 1], a title, a citation
+ * label and a cost that does not understate its content (the byte bound
+ * first, the shared counter only when it cannot settle it), and the whole
+ * within `max_frames` and `max_tokens`. Allocates nothing: the answer of a
+ * provider that keeps the rules costs a walk, not a copy.
+ */
+export function keepsEveryRule(
+  query: Pick<ContextQuery, "max_tokens" | "max_frames" | "kinds">,
+  result: ContextQueryResult,
+  declaredKinds: readonly string[] | undefined,
+): boolean {
+  const frames = result.frames;
+  if (frames.length > query.max_frames) return false;
+  const asked = query.kinds;
+  let total = 0;
+  for (const frame of frames) {
+    if (asked.length > 0 && !asked.includes(frame.kind)) return false;
+    if (declaredKinds !== undefined && declaredKinds.length > 0) {
+      if (!declaredKinds.includes(frame.kind)) return false;
+    }
+    if (blank(frame.id) || blank(frame.title) || blank(frame.citation_label)) return false;
+    const score = frame.score;
+    if (!(score >= 0 && score <= 1)) return false;
+    const cost = frame.token_cost;
+    if (!Number.isSafeInteger(cost) || cost < 0) return false;
+    const allowed = allowedTokens(cost);
+    const content = frame.content;
+    if (
+      content.length * 3 > allowed &&
+      (content.length > allowed || tokenCeiling(content) > allowed)
+    ) {
+      if (understatesCost(cost, countTokens(content))) return false;
+    }
+    total += cost;
+  }
+  return total <= query.max_tokens;
+}
+
 /**
  * Audits one answer against the query it was given, by the rule table: F1-F3,
  * B1 and T1 drop it; K1 and M1 only trim it. The host uses the verdict; the
@@ -97,6 +143,10 @@ export function auditAnswer(
   result: ContextQueryResult,
   options: AuditOptions = {},
 ): Audit {
+  // The common case, allocation-free: nothing to report (stricter than the report below needs).
+  if (keepsEveryRule(query, result, undefined)) {
+    return { verdict: "accept", violations: [], result, removed: 0 };
+  }
   const violations: AuditViolation[] = validateResult(result, query);
   if (options.measureCosts !== false) violations.push(...costViolations(result));
   if (violations.length === 0) return { verdict: "accept", violations, result, removed: 0 };

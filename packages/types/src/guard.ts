@@ -1,9 +1,10 @@
+import { blank, keepsEveryRule } from "./audit.js";
 import { OcpError } from "./errors.js";
 import { isPlainResult } from "./fast/canonical.js";
 import type { ContextFrame } from "./frame.js";
 import { type ContextQuery, type ContextQueryResult, ContextQueryResultSchema } from "./query.js";
-import { allowedTokens, understatesCost } from "./rules.js";
-import { countTokens, tokenCeiling } from "./tokens.js";
+import { understatesCost } from "./rules.js";
+import { countTokens } from "./tokens.js";
 
 /** What a provider's answer may hold past the rules: as many frames as fit, in its order. */
 export interface Budget {
@@ -48,50 +49,6 @@ export interface GuardOptions {
   readonly declaredKinds?: readonly string[];
   /** Where fix warnings go; default nowhere. */
   readonly warn?: (message: string) => void;
-}
-
-function blank(text: unknown): boolean {
-  return typeof text !== "string" || text.trim() === "";
-}
-
-/**
- * Whether the guard would leave `result` as it is: every frame of a kind
- * asked for and declared, with an id, a score in [0, 1], a title, a citation
- * label and a cost that does not understate its content (the byte bound
- * first, the shared counter only when it cannot settle it), and the whole
- * within `max_frames` and `max_tokens`. Allocates nothing: the answer of a
- * provider that keeps the rules costs a walk, not a copy.
- */
-function keepsEveryRule(
-  query: Pick<ContextQuery, "max_tokens" | "max_frames" | "kinds">,
-  result: ContextQueryResult,
-  declaredKinds: readonly string[] | undefined,
-): boolean {
-  const frames = result.frames;
-  if (frames.length > query.max_frames) return false;
-  const asked = query.kinds;
-  let total = 0;
-  for (const frame of frames) {
-    if (asked.length > 0 && !asked.includes(frame.kind)) return false;
-    if (declaredKinds !== undefined && declaredKinds.length > 0) {
-      if (!declaredKinds.includes(frame.kind)) return false;
-    }
-    if (blank(frame.id) || blank(frame.title) || blank(frame.citation_label)) return false;
-    const score = frame.score;
-    if (!(score >= 0 && score <= 1)) return false;
-    const cost = frame.token_cost;
-    if (!Number.isSafeInteger(cost) || cost < 0) return false;
-    const allowed = allowedTokens(cost);
-    const content = frame.content;
-    if (
-      content.length * 3 > allowed &&
-      (content.length > allowed || tokenCeiling(content) > allowed)
-    ) {
-      if (understatesCost(cost, countTokens(content))) return false;
-    }
-    total += cost;
-  }
-  return total <= query.max_tokens;
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ContextFrame, validateFrame, validateResult } from "../src/index.js";
-import { auditAnswer, guardResult } from "../src/kit.js";
+import { auditAnswer, costViolations, guardResult } from "../src/kit.js";
 
 // Results that keep or break each rule the guard repairs, near the limits:
 // scores around [0, 1], blank and non-blank labels, costs honest, understated
@@ -53,6 +53,7 @@ describe("guardResult's allocation-free check", () => {
           if (guarded === result) {
             expect(warnings).toEqual([]);
             expect(auditAnswer(query, result).violations).toEqual([]);
+            expect([...validateResult(result, query), ...costViolations(result)]).toEqual([]);
             for (const frame of frames) {
               expect(frame.id.trim()).not.toBe("");
               if (declaredKinds !== undefined && declaredKinds.length > 0)
@@ -67,6 +68,27 @@ describe("guardResult's allocation-free check", () => {
       ),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("auditAnswer's allocation-free check", () => {
+  it("reports what validateResult and the T1 count report, and accepts as given exactly when they report nothing", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(queryArb, fc.array(frameArb, { maxLength: 5 }), (query, frames) => {
+        const result = { frames, truncated: false };
+        const full = [...validateResult(result, query), ...costViolations(result)];
+        const audit = auditAnswer(query, result);
+        expect(audit.violations).toEqual(full);
+        expect(audit.verdict === "accept").toBe(full.length === 0);
+        if (audit.verdict === "accept") {
+          accepted += 1;
+          expect(audit.result).toBe(result);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(accepted).toBeGreaterThan(100);
   });
 });
 
