@@ -212,6 +212,9 @@ describe("connectHttpProvider failures are typed errors", () => {
     expect((await rejection(provider.query(query("x")))).details.reason).toBe("empty body");
     reply = '{"type":"frames","result":{"frames":"no"}}';
     expect((await rejection(provider.query(query("x")))).details.reason).toBe("not an envelope");
+    // Nested far deeper than a call stack: the same, the host unharmed.
+    reply = `{"type":"frames","result":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    expect((await rejection(provider.query(query("x")))).details.reason).toBe("not an envelope");
     await provider.shutdown();
   });
 

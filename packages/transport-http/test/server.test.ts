@@ -83,6 +83,8 @@ describe("createHttpProviderServer", () => {
       "{ nope",
       '{"type":"query","query":{"goal":7}}',
       '{"type":"frames","result":{"frames":[],"truncated":false}}',
+      // Nested far deeper than a call stack: one more body that is no envelope.
+      `{"type":"query","query":${"[".repeat(200_000)}${"]".repeat(200_000)}}`,
     ]) {
       const answer = await post(body);
       expect(answer.status).toBe(400);

@@ -138,6 +138,11 @@ describe("serveStdio", () => {
     expect(await next()).toMatchObject({ type: "error", code: "bad_request" });
     write('{"type":"frames","result":{"frames":[],"truncated":false}}\n');
     expect(await next()).toMatchObject({ type: "error", code: "bad_request" });
+    // A query nested far deeper than a call stack is one more malformed line.
+    write(
+      `{"type":"query","query":{"goal":"g","anchors":${"[".repeat(200_000)}${"]".repeat(200_000)}}}\n`,
+    );
+    expect(await next()).toMatchObject({ type: "error", code: "bad_request" });
     write(q("still here"));
     expect(await next()).toMatchObject({
       type: "frames",

@@ -195,7 +195,11 @@ describe("spawnStdioProvider failures are typed errors", () => {
       code: "unsupported_kind",
       message: "unsupported frame kind: 'image'",
     });
-    expect((await provider.query(query("5"))).frames[0]!.content).toBe("finally");
+    // Nested deeper than a call stack: refused as any other non-envelope, the host unharmed.
+    const deep = await rejection(provider.query(query("5")));
+    expect(deep.code).toBe("malformed_reply");
+    expect(deep.details.reason).toBe("invalid_envelope");
+    expect((await provider.query(query("6"))).frames[0]!.content).toBe("finally");
   });
 });
 

@@ -196,6 +196,24 @@ describe("plain-form fast path", () => {
     expect(fast).toBeGreaterThan(10);
   });
 
+  it("decides a line nested deeper than any call stack as decodeLine does, without throwing", () => {
+    for (const depth of [255, 256, 300, 10_000, 200_000]) {
+      const deep = "[".repeat(depth) + "]".repeat(depth);
+      const escaped = `[${"[".repeat(depth)}"\\u0041"${"]".repeat(depth)}]`;
+      for (const line of [
+        `{"type":"frames","result":${deep}}`,
+        `{"type":"query","query":{"goal":${escaped}}}`,
+        `{"type":"frames","result":{"frames":[],"truncated":false,"x":${deep},"x":1}}`,
+      ]) {
+        expect(outcome(decodeLineFast(line))).toEqual(outcome(decodeLine(line)));
+      }
+      // Past the walk's depth the cheap check says no (the exact scanner decides); never a throw.
+      const value = JSON.parse(deep);
+      expect(membersKept(deep, value)).toBe(depth <= 256);
+      expect(membersKept(escaped, JSON.parse(escaped))).toBe(depth <= 255);
+    }
+  });
+
   it("keeps the I-JSON and newline errors of decodeLine", () => {
     const frames = '{"frames":[],"truncated":false}';
     for (const line of [

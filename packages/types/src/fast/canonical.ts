@@ -256,20 +256,31 @@ export function decodeLineFast(line: string): DecodeResult {
  * {@link membersScanned} counts the colons outside strings.
  */
 export function membersKept(text: string, value: unknown): boolean {
-  if (text.indexOf("\\u") === -1) return colonsIn(text) === membersAndColons(value);
+  if (text.indexOf("\\u") === -1) return colonsIn(text) === membersAndColons(value, 0);
   return membersScanned(text, value);
 }
 
+/**
+ * How deep the walks below go into a parsed value. JSON.parse takes text
+ * nested far deeper than a call stack does; past this, {@link membersKept}
+ * says no and the exact scanner (iterative) decides. No message of the
+ * protocol comes near it.
+ */
+export const MAX_WALK_DEPTH = 256;
+
 /** The members of `value` (at any depth) plus the colons in their names and in its strings. */
-function membersAndColons(value: unknown): number {
+function membersAndColons(value: unknown, depth: number): number {
   if (typeof value === "string") return colonsIn(value);
   if (typeof value !== "object" || value === null) return 0;
+  // NaN never equals a count: too deep to walk says no.
+  if (depth === MAX_WALK_DEPTH) return Number.NaN;
   let count = 0;
   if (Array.isArray(value)) {
-    for (const member of value) count += membersAndColons(member);
+    for (const member of value) count += membersAndColons(member, depth + 1);
     return count;
   }
-  for (const key in value) count += 1 + colonsIn(key) + membersAndColons((value as Obj)[key]);
+  for (const key in value)
+    count += 1 + colonsIn(key) + membersAndColons((value as Obj)[key], depth + 1);
   return count;
 }
 
@@ -302,7 +313,7 @@ function membersScanned(text: string, value: unknown): boolean {
     at = close + 1;
     if (colon !== -1 && colon < at) colon = text.indexOf(":", at);
   }
-  return written === keysIn(value);
+  return written === keysIn(value, 0);
 }
 
 /** Whether the quote at `index` is escaped (an odd run of backslashes before it). */
@@ -312,13 +323,14 @@ function escaped(text: string, index: number): boolean {
   return run % 2 === 1;
 }
 
-function keysIn(value: unknown): number {
+function keysIn(value: unknown, depth: number): number {
   if (typeof value !== "object" || value === null) return 0;
+  if (depth === MAX_WALK_DEPTH) return Number.NaN;
   let count = 0;
   if (Array.isArray(value)) {
-    for (const member of value) count += keysIn(member);
+    for (const member of value) count += keysIn(member, depth + 1);
     return count;
   }
-  for (const key in value) count += 1 + keysIn((value as Obj)[key]);
+  for (const key in value) count += 1 + keysIn((value as Obj)[key], depth + 1);
   return count;
 }
