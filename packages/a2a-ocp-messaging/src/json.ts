@@ -1,4 +1,5 @@
 import { scanJsonText } from "@ocp/types";
+import { membersKept } from "@ocp/types/fast";
 import { fail, ok, type Result } from "./errors.js";
 import { MAX_JSON_DEPTH } from "./limits.js";
 
@@ -24,8 +25,11 @@ export function utf8Length(text: string): number {
  * Parses JSON text as I-JSON (RFC 7493) with a depth bound: a value,
  * `invalid_json`, `duplicate_key` (an object with two members of one name,
  * which `JSON.parse` silently collapses to the last while other parsers keep
- * the first) or `message_too_deep`. One pass over the text after
- * `JSON.parse` checks both names and depth.
+ * the first) or `message_too_deep`. After `JSON.parse`, `membersKept` of
+ * `@ocp/types/fast` (the colons of the text against the members and colons of
+ * the value, walked at most `maxDepth` deep) vouches for a text without
+ * either; any other text is scanned once for names and depth, which names
+ * the problem.
  */
 export function parseJson(
   text: string,
@@ -38,6 +42,8 @@ export function parseJson(
     return fail("invalid_json", "the message is not JSON", { cause });
   }
   if (typeof value !== "object" || value === null) return ok(value);
+  // The cheap check (colons counted, a bounded walk) vouches for nearly every text; the scan names what is wrong.
+  if (membersKept(text, value, maxDepth)) return ok(value);
   const problem = scanJsonText(text, maxDepth);
   if (problem === undefined) return ok(value);
   if (problem.kind === "too_deep") {

@@ -212,6 +212,14 @@ describe("plain-form fast path", () => {
       expect(membersKept(deep, value)).toBe(depth <= 256);
       expect(membersKept(escaped, JSON.parse(escaped))).toBe(depth <= 255);
     }
+    // A bound of its own: containers at most that deep; past 256, or not a number, 256.
+    const three = "[[[1]]]";
+    expect(membersKept(three, JSON.parse(three), 3)).toBe(true);
+    expect(membersKept(three, JSON.parse(three), 2)).toBe(false);
+    expect(membersKept(three, JSON.parse(three), -1)).toBe(false);
+    expect(membersKept(three, JSON.parse(three), Number.NaN)).toBe(true);
+    const deep = "[".repeat(300) + "]".repeat(300);
+    expect(membersKept(deep, JSON.parse(deep), Number.POSITIVE_INFINITY)).toBe(false);
   });
 
   it("keeps the I-JSON and newline errors of decodeLine", () => {

@@ -254,33 +254,37 @@ export function decodeLineFast(line: string): DecodeResult {
  * name dropped a member (and whatever colons its name and value held). The
  * text is then scanned with indexOf for colons only. With a `\u` escape,
  * {@link membersScanned} counts the colons outside strings.
+ *
+ * Says no, too, for a value nested deeper than `maxDepth` arrays and objects
+ * (the outermost is 1; at most {@link MAX_WALK_DEPTH}).
  */
-export function membersKept(text: string, value: unknown): boolean {
-  if (text.indexOf("\\u") === -1) return colonsIn(text) === membersAndColons(value, 0);
-  return membersScanned(text, value);
+export function membersKept(text: string, value: unknown, maxDepth = MAX_WALK_DEPTH): boolean {
+  const limit = maxDepth < MAX_WALK_DEPTH ? Math.max(0, Math.floor(maxDepth)) : MAX_WALK_DEPTH;
+  if (text.indexOf("\\u") === -1) return colonsIn(text) === membersAndColons(value, limit);
+  return membersScanned(text, value, limit);
 }
 
 /**
  * How deep the walks below go into a parsed value. JSON.parse takes text
  * nested far deeper than a call stack does; past this, {@link membersKept}
- * says no and the exact scanner (iterative) decides. No message of the
+ * says no and the exact scanner (iterative) decides. No message of either
  * protocol comes near it.
  */
 export const MAX_WALK_DEPTH = 256;
 
 /** The members of `value` (at any depth) plus the colons in their names and in its strings. */
-function membersAndColons(value: unknown, depth: number): number {
+function membersAndColons(value: unknown, levels: number): number {
   if (typeof value === "string") return colonsIn(value);
   if (typeof value !== "object" || value === null) return 0;
-  // NaN never equals a count: too deep to walk says no.
-  if (depth === MAX_WALK_DEPTH) return Number.NaN;
+  // NaN never equals a count: deeper than the levels left says no.
+  if (levels === 0) return Number.NaN;
   let count = 0;
   if (Array.isArray(value)) {
-    for (const member of value) count += membersAndColons(member, depth + 1);
+    for (const member of value) count += membersAndColons(member, levels - 1);
     return count;
   }
   for (const key in value)
-    count += 1 + colonsIn(key) + membersAndColons((value as Obj)[key], depth + 1);
+    count += 1 + colonsIn(key) + membersAndColons((value as Obj)[key], levels - 1);
   return count;
 }
 
@@ -295,7 +299,7 @@ function colonsIn(text: string): number {
  * JSON) against the keys of the parsed value; strings are skipped with
  * indexOf, so the cost is in the number of strings, not their length.
  */
-function membersScanned(text: string, value: unknown): boolean {
+function membersScanned(text: string, value: unknown, levels: number): boolean {
   let written = 0;
   let colon = text.indexOf(":");
   let at = 0;
@@ -313,7 +317,7 @@ function membersScanned(text: string, value: unknown): boolean {
     at = close + 1;
     if (colon !== -1 && colon < at) colon = text.indexOf(":", at);
   }
-  return written === keysIn(value, 0);
+  return written === keysIn(value, levels);
 }
 
 /** Whether the quote at `index` is escaped (an odd run of backslashes before it). */
@@ -323,14 +327,14 @@ function escaped(text: string, index: number): boolean {
   return run % 2 === 1;
 }
 
-function keysIn(value: unknown, depth: number): number {
+function keysIn(value: unknown, levels: number): number {
   if (typeof value !== "object" || value === null) return 0;
-  if (depth === MAX_WALK_DEPTH) return Number.NaN;
+  if (levels === 0) return Number.NaN;
   let count = 0;
   if (Array.isArray(value)) {
-    for (const member of value) count += keysIn(member, depth + 1);
+    for (const member of value) count += keysIn(member, levels - 1);
     return count;
   }
-  for (const key in value) count += 1 + keysIn((value as Obj)[key], depth + 1);
+  for (const key in value) count += 1 + keysIn((value as Obj)[key], levels - 1);
   return count;
 }
