@@ -260,7 +260,7 @@ export function decodeLineFast(line: string): DecodeResult {
  */
 export function membersKept(text: string, value: unknown, maxDepth = MAX_WALK_DEPTH): boolean {
   const limit = maxDepth < MAX_WALK_DEPTH ? Math.max(0, Math.floor(maxDepth)) : MAX_WALK_DEPTH;
-  if (text.indexOf("\\u") === -1) return colonsIn(text) === membersAndColons(value, limit);
+  if (text.indexOf("\\u") === -1) return colonsIn(text) === tally(value, limit, true);
   return membersScanned(text, value, limit);
 }
 
@@ -272,19 +272,23 @@ export function membersKept(text: string, value: unknown, maxDepth = MAX_WALK_DE
  */
 export const MAX_WALK_DEPTH = 256;
 
-/** The members of `value` (at any depth) plus the colons in their names and in its strings. */
-function membersAndColons(value: unknown, levels: number): number {
-  if (typeof value === "string") return colonsIn(value);
+/**
+ * The members of `value` (at any depth), plus the colons in their names and
+ * in its strings when `colons`; NaN (which equals no count) when it nests
+ * deeper than `levels`.
+ */
+function tally(value: unknown, levels: number, colons: boolean): number {
+  if (typeof value === "string") return colons ? colonsIn(value) : 0;
   if (typeof value !== "object" || value === null) return 0;
-  // NaN never equals a count: deeper than the levels left says no.
   if (levels === 0) return Number.NaN;
   let count = 0;
   if (Array.isArray(value)) {
-    for (const member of value) count += membersAndColons(member, levels - 1);
+    for (const member of value) count += tally(member, levels - 1, colons);
     return count;
   }
-  for (const key in value)
-    count += 1 + colonsIn(key) + membersAndColons((value as Obj)[key], levels - 1);
+  for (const key in value) {
+    count += 1 + (colons ? colonsIn(key) : 0) + tally((value as Obj)[key], levels - 1, colons);
+  }
   return count;
 }
 
@@ -317,7 +321,7 @@ function membersScanned(text: string, value: unknown, levels: number): boolean {
     at = close + 1;
     if (colon !== -1 && colon < at) colon = text.indexOf(":", at);
   }
-  return written === keysIn(value, levels);
+  return written === tally(value, levels, false);
 }
 
 /** Whether the quote at `index` is escaped (an odd run of backslashes before it). */
@@ -325,16 +329,4 @@ function escaped(text: string, index: number): boolean {
   let run = 0;
   for (let i = index - 1; i >= 0 && text.charCodeAt(i) === 92; i -= 1) run += 1;
   return run % 2 === 1;
-}
-
-function keysIn(value: unknown, levels: number): number {
-  if (typeof value !== "object" || value === null) return 0;
-  if (levels === 0) return Number.NaN;
-  let count = 0;
-  if (Array.isArray(value)) {
-    for (const member of value) count += keysIn(member, levels - 1);
-    return count;
-  }
-  for (const key in value) count += 1 + keysIn((value as Obj)[key], levels - 1);
-  return count;
 }
