@@ -2,14 +2,16 @@
  * The fast path of the Open Context wire beside its schema: ordinary `query`
  * and `frames` messages decoded and encoded without zod, with the same
  * values, errors and bytes as the schema and encoder (property tests in
- * `test/fast.test.ts`). Used by `@ocp/transport-stdio` and
- * `@ocp/transport-http`; anything not plain takes the schema path.
+ * `test/fast.test.ts`). Used by `@ocp/transport-stdio`,
+ * `@ocp/transport-http` and (`membersKept`) `@ocp/a2a-ocp-messaging`; anything
+ * not plain takes the schema path.
  */
 export {
   decodeEnvelopeFast,
   decodeLineFast,
   isPlainQuery,
   isPlainResult,
+  MAX_WALK_DEPTH,
   membersKept,
   parseJsonFast,
 } from "./canonical.js";
