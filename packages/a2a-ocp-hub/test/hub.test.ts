@@ -1,5 +1,6 @@
 import { HubClient as Client, type HubClient } from "@ocp/a2a-ocp-client";
 import {
+  buildAnnouncement,
   createAgentProfile,
   createMessage,
   generateIdentity,
@@ -7,6 +8,7 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import type { OCPHub } from "../src/index.js";
 import { client, identity, node, startHub, tempDir, until } from "./support.js";
 
@@ -142,6 +144,45 @@ describe("OCPHub security", () => {
     });
     await expect(forged.connect()).rejects.toMatchObject({ code: "authentication_failed" });
     expect(hub.connectedAgents()).not.toContain(victim.id);
+  });
+
+  it("refuses frames nested far deeper than a call stack: first frame 4001, a registered agent's message_too_deep; and goes on", async () => {
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    for (const frame of [deep, `{"type":"ocp.agent.announce","payload":${deep}}`]) {
+      const ws = new WebSocket(hub.url, ["a2a-ocp-v1"]);
+      await new Promise((resolve, reject) => {
+        ws.once("open", resolve);
+        ws.once("error", reject);
+      });
+      const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+      ws.send(frame);
+      expect(await closed).toBe(4001);
+    }
+    // A registered agent's frame as deep: refused with message_too_deep, the connection kept.
+    const id = identity("deep");
+    const ws = new WebSocket(hub.url, ["a2a-ocp-v1"]);
+    const frames: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.once("error", reject);
+      ws.on("message", (data) => {
+        const text = data.toString();
+        const frame = JSON.parse(text) as { type: string; payload: { nonce: string } };
+        if (frame.type === "ocp.connection.ack") {
+          const profile = createAgentProfile(id, {}, nativeEd25519);
+          ws.send(buildAnnouncement(id, profile, frame.payload.nonce, undefined, nativeEd25519));
+        } else if (frame.type === "ocp.connection.registered") resolve();
+        else frames.push(text);
+      });
+    });
+    ws.send(`{"type":"ocp.custom.x","payload":${deep}}`);
+    await until(() => frames.some((f) => f.includes("message_too_deep")), "refusal");
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+    // The hub still admits and routes.
+    const alice = await join("alice");
+    const bob = await join("bob");
+    await alice.client.send({ type: "ocp.custom.after", to: bob.id.id, payload: {} });
+    await until(() => bob.received.length === 1, "delivery after the deep frames");
   });
 
   it("refuses an agent id already registered with another key (key pinning) with 4002", async () => {
