@@ -1,5 +1,6 @@
 // pnpm bench: what the two guards of issue 15 cost on every inbound message —
-// the I-JSON duplicate-name scan (parseJson = JSON.parse + scanJsonText) and
+// the I-JSON duplicate-name check (parseJson = JSON.parse + the colon count of
+// @ocp/types/fast, the character scan only for what it refuses) and
 // the visibility walk over the whole payload (accessControlledNodes) — beside
 // JSON.parse of the same text and the whole inbound pipeline (parse, schema,
 // freshness, replay, signature with native Ed25519) of the same messages.
@@ -87,7 +88,7 @@ const arms = {
   "JSON.parse (baseline)": () => {
     for (const t of texts) sink += JSON.parse(t) === null ? 0 : 1;
   },
-  "parseJson (JSON.parse + I-JSON scan)": () => {
+  "parseJson (JSON.parse + I-JSON check)": () => {
     for (const t of texts) {
       const r = parseJson(t);
       if (!r.ok) throw r.error;
@@ -127,11 +128,11 @@ for (const [name, xs] of Object.entries(samples)) {
   );
 }
 const parse = median(samples["JSON.parse (baseline)"]);
-const scan = median(samples["parseJson (JSON.parse + I-JSON scan)"]) - parse;
+const scan = median(samples["parseJson (JSON.parse + I-JSON check)"]) - parse;
 const walk = median(samples["visibility walk (accessControlledNodes)"]);
 const pipeline = median(samples["inbound pipeline (native)"]);
 console.log(
-  `  I-JSON scan adds ${us(scan)}/msg: ${(scan / parse).toFixed(2)}x JSON.parse, ${((100 * scan) / pipeline).toFixed(1)}% of the inbound pipeline`,
+  `  I-JSON check adds ${us(scan)}/msg: ${(scan / parse).toFixed(2)}x JSON.parse, ${((100 * scan) / pipeline).toFixed(1)}% of the inbound pipeline`,
 );
 console.log(
   `  visibility walk costs ${us(walk)}/msg: ${((100 * walk) / pipeline).toFixed(1)}% of the inbound pipeline`,

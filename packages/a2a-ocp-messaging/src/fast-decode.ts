@@ -96,6 +96,7 @@ const isIds = (value: unknown): boolean => isArrayOf(value, isId);
  */
 const isMetadata = (value: unknown): boolean =>
   isPlain(value) && Object.getOwnPropertySymbols(value).length === 0;
+const isOptionalMetadata = (value: unknown): boolean => value === undefined || isMetadata(value);
 
 /** `KnowledgeNodeSchema`, or its `.partial()` form (every member optional). */
 function isNode(value: unknown, partial: boolean): boolean {
@@ -113,7 +114,7 @@ function isNode(value: unknown, partial: boolean): boolean {
     need(value["timestamp"], isTimestamp) &&
     need(value["createdBy"], isAgentUri) &&
     need(value["tags"], isStrings) &&
-    (value["metadata"] === undefined || isMetadata(value["metadata"])) &&
+    isOptionalMetadata(value["metadata"]) &&
     (value["visibility"] === undefined || VISIBILITY_SET.has(value["visibility"])) &&
     (value["sharedWith"] === undefined || isArrayOf(value["sharedWith"], isAgentUri))
   );
@@ -130,7 +131,7 @@ function isEdge(value: unknown): boolean {
     isId(value["target"]) &&
     isText(value["relationship"]) &&
     isUnit(value["weight"]) &&
-    (value["metadata"] === undefined || isMetadata(value["metadata"]))
+    isOptionalMetadata(value["metadata"])
   );
 }
 
@@ -177,7 +178,7 @@ function isQueryPayload(payload: Obj): boolean {
       !isText(structured["intent"]) ||
       !isStrings(structured["domains"]) ||
       !isStrings(structured["keywords"]) ||
-      !(structured["filters"] === undefined || isMetadata(structured["filters"]))
+      !isOptionalMetadata(structured["filters"])
     ) {
       return false;
     }
@@ -232,7 +233,7 @@ function isBeaconPayload(payload: Obj): boolean {
         isOptionalString(context["file"]) &&
         isOptionalString(context["project"]) &&
         isOptionalString(context["blockedOn"]))) &&
-    (payload["metadata"] === undefined || isMetadata(payload["metadata"]))
+    isOptionalMetadata(payload["metadata"])
   );
 }
 

@@ -276,6 +276,18 @@ const mutation = fc.record({
 });
 
 /** Every (container, key) member inside `value`, in a stable order. */
+/** The message `createMessage` makes of `init`, as parsed from its JSON (after `edit`). */
+function parsedWire(init: Parameters<typeof createMessage>[0], edit = (text: string) => text): Obj {
+  return JSON.parse(edit(JSON.stringify(createMessage(init)))) as Obj;
+}
+
+const EMPTY_UPDATE = {
+  type: "ocp.knowledge.update",
+  from: "a2a://alice",
+  to: "broadcast",
+  payload: { updates: [], deletions: [], newEdges: [], deletedEdges: [] },
+} as const;
+
 function members(value: unknown, out: [Obj, string][] = []): [Obj, string][] {
   if (typeof value !== "object" || value === null) return out;
   for (const key of Object.keys(value)) {
@@ -370,16 +382,9 @@ describe("the plain-form fast path of decodeMessage", () => {
   });
 
   it("leaves a member named __proto__ to the schema, which drops it", () => {
-    const wire = JSON.parse(
-      JSON.stringify(
-        createMessage({
-          type: "ocp.knowledge.update",
-          from: "a2a://alice",
-          to: "broadcast",
-          payload: { updates: [], deletions: [], newEdges: [], deletedEdges: [] },
-        }),
-      ).replace('"deletions"', '"__proto__":{"polluted":true},"deletions"'),
-    ) as Obj;
+    const wire = parsedWire(EMPTY_UPDATE, (text) =>
+      text.replace('"deletions"', '"__proto__":{"polluted":true},"deletions"'),
+    );
     expect(Object.hasOwn(wire["payload"] as Obj, "__proto__")).toBe(true);
     expect(isPlainFastMessage(wire)).toBe(false);
     const decoded = decodeMessage(wire);
@@ -402,16 +407,7 @@ describe("the plain-form fast path of decodeMessage", () => {
         .tuple(signature, fc.integer({ min: -4, max: 4 }))
         .map(([s, d]) => (d < 0 ? s.slice(-d) : "A".repeat(d) + s)),
     );
-    const base = JSON.parse(
-      JSON.stringify(
-        createMessage({
-          type: "ocp.knowledge.update",
-          from: "a2a://alice",
-          to: "broadcast",
-          payload: { updates: [], deletions: [], newEdges: [], deletedEdges: [] },
-        }),
-      ),
-    ) as Obj;
+    const base = parsedWire(EMPTY_UPDATE);
     fc.assert(
       fc.property(candidate, (sig) => {
         expect(isPlainFastMessage({ ...base, signature: sig })).toBe(SIGNATURE_PATTERN.test(sig));
@@ -442,19 +438,15 @@ describe("the plain-form fast path of decodeMessage", () => {
   });
 
   it("leaves other types and forms to the schema", () => {
-    const wire = JSON.parse(
-      JSON.stringify(
-        createMessage({
-          type: "ocp.knowledge.stream",
-          from: "a2a://alice",
-          to: "a2a://bob",
-          payload: {
-            batched: true,
-            items: [{ streamId: "s", nodes: [], isIncremental: false, sequenceNumber: 0 }],
-          },
-        }),
-      ),
-    ) as Obj;
+    const wire = parsedWire({
+      type: "ocp.knowledge.stream",
+      from: "a2a://alice",
+      to: "a2a://bob",
+      payload: {
+        batched: true,
+        items: [{ streamId: "s", nodes: [], isIncremental: false, sequenceNumber: 0 }],
+      },
+    });
     expect(isPlainFastMessage(wire)).toBe(false);
     expect(decodeMessage(wire).ok).toBe(true);
     for (const extra of [{ encrypted: true }, { compression: "gzip" }, { type: "ocp.custom.x" }]) {

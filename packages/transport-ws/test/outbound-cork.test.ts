@@ -39,16 +39,22 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
+/** A connected pair (closed after the test) and an `Outbound` on its server side. */
+async function corkedPair() {
+  const p = await pair();
+  cleanup = p.close;
+  const out = new Outbound(p.ws, resolveLimits({}), {
+    backpressure: () => undefined,
+    drain: () => undefined,
+    overflow: () => undefined,
+    pumped: () => undefined,
+  });
+  return { p, out };
+}
+
 describe("Outbound coalesces the frames of one tick", () => {
   it("writes 200 frames sent in one tick with a few socket writes, in order, and uncorks after the tick", async () => {
-    const p = await pair();
-    cleanup = p.close;
-    const out = new Outbound(p.ws, resolveLimits({}), {
-      backpressure: () => undefined,
-      drain: () => undefined,
-      overflow: () => undefined,
-      pumped: () => undefined,
-    });
+    const { p, out } = await corkedPair();
     const frames = Array.from({ length: 200 }, (_, i) => `frame-${i}-${"x".repeat(100)}`);
     for (const frame of frames) expect(out.enqueue(frame, false)).toBe("sent");
     // Held until the tick's work is done, and counted as buffered meanwhile.
@@ -71,14 +77,7 @@ describe("Outbound coalesces the frames of one tick", () => {
   });
 
   it("a socket closed before the end of the tick loses nothing it had not lost anyway", async () => {
-    const p = await pair();
-    cleanup = p.close;
-    const out = new Outbound(p.ws, resolveLimits({}), {
-      backpressure: () => undefined,
-      drain: () => undefined,
-      overflow: () => undefined,
-      pumped: () => undefined,
-    });
+    const { p, out } = await corkedPair();
     out.enqueue("before close", false);
     p.ws.terminate();
     // The uncork runs on a destroyed socket: no throw, no unhandled error.
