@@ -3,6 +3,7 @@ import {
   type ContextQuery,
   type ContextQueryResult,
   ContextQueryResultSchema,
+  Deadlines,
   describeIssues,
   isOcpError,
   type OcpError,
@@ -10,9 +11,11 @@ import {
 } from "@ocp/types";
 import { isPlainResult } from "@ocp/types/fast";
 import { auditAnswer, describeViolations } from "./audit.js";
-import { LEG_DEADLINES } from "./deadlines.js";
 import { hostError } from "./errors.js";
 import { failure, type LegFailureReason, type LegOutcome, type Liar, type Trim } from "./fanout.js";
+
+/** The deadlines of every guarded leg of this process's hosts (one timer for all of them). */
+const LEG_DEADLINES = new Deadlines();
 
 /**
  * Codes a transport uses when the provider process or connection is gone;
