@@ -79,13 +79,12 @@ const QUERY_ORDER = ["goal", "query_text", "embedding"] as const;
  */
 export function encodeQueryJson(query: ContextQuery): string | undefined {
   if (!isPlainQuery(query)) return undefined;
-  let out = `{${members(query as unknown as Obj, QUERY_ORDER)}`;
-  const sep = out === "{" ? "" : ",";
-  let tail = "";
-  if (query.kinds.length > 0) tail += `,"kinds":${JSON.stringify(query.kinds)}`;
-  if (query.anchors.length > 0) tail += `,"anchors":${JSON.stringify(query.anchors)}`;
-  tail += `,"max_frames":${query.max_frames},"max_tokens":${query.max_tokens}`;
-  if (query.as_of !== undefined) tail += `,"as_of":${JSON.stringify(query.as_of)}`;
-  out += sep + tail.slice(1);
-  return `${out}}`;
+  const out: Obj = {};
+  for (const key of QUERY_ORDER) if (query[key] !== undefined) out[key] = query[key];
+  if (query.kinds.length > 0) out.kinds = query.kinds;
+  if (query.anchors.length > 0) out.anchors = query.anchors;
+  out.max_frames = query.max_frames;
+  out.max_tokens = query.max_tokens;
+  if (query.as_of !== undefined) out.as_of = query.as_of;
+  return JSON.stringify(out);
 }
