@@ -3,6 +3,7 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { killGroup, scrubbedEnv, trackGroup, untrackGroup } from "@ocp/transport-stdio";
+import { settlesWithin } from "@ocp/types";
 import { MAX_MCP_LINE_BYTES, MAX_STDERR_BYTES, SHUTDOWN_GRACE_MS } from "./limits.js";
 
 export interface McpStdioOptions {
@@ -123,14 +124,7 @@ export class McpStdioTransport implements Transport {
     if (child === undefined || this.#closed) return;
     child.stdin?.end();
     const grace = this.#options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.#exited,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, grace);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settlesWithin(this.#exited, grace);
     if (child.pid !== undefined) {
       killGroup(child.pid);
       untrackGroup(child.pid);

@@ -12,6 +12,7 @@ import {
   PROTOCOL_VERSION,
   readExtensions,
   readWireErrorCode,
+  settlesWithin,
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
@@ -20,7 +21,6 @@ import { guardAnswer } from "@ocp/types/kit";
 import { afterQueuedJobs } from "./after-jobs.js";
 import { LINES_PER_WRITE, positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
-import { settlesWithin } from "./settles-within.js";
 
 export interface ServeStdioOptions {
   /** Default `process.stdin`. */

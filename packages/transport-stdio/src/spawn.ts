@@ -11,6 +11,7 @@ import {
   PROTOCOL_VERSION,
   type ProviderInfo,
   type QueryOptions,
+  settlesWithin,
   toWire,
   versionsCompatible,
 } from "@ocp/types";
@@ -31,7 +32,6 @@ import {
 } from "./limits.js";
 import { LineSplitter } from "./line-splitter.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
-import { settlesWithin } from "./settles-within.js";
 import { TailBuffer } from "./tail-buffer.js";
 
 export interface SpawnStdioProviderOptions extends ChildCommand {

@@ -106,6 +106,7 @@ export {
   type SuiteVerdict,
   understatesCost,
 } from "./rules.js";
+export { settlesWithin } from "./settles-within.js";
 export { type RequirementId, type Violation, validateFrame, validateResult } from "./validate.js";
 export {
   isVersionString,

@@ -28,7 +28,7 @@ import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { OcpError } from "@ocp/types";
+import { OcpError, settlesWithin } from "@ocp/types";
 import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
 import { JsCommitter } from "./commit.js";
@@ -349,14 +349,7 @@ export class JetStreamStore implements HubStore {
     this.#closed = true;
     // Pending purges go out first; a NATS server that does not answer delays the close by
     // NATS_PURGE_DELAY_MS at most (the confirmed deliveries then age out with the stream).
-    if (!this.#nc.isClosed()) {
-      let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, NATS_PURGE_DELAY_MS);
-      });
-      await Promise.race([this.#floors.flush(), bound]);
-      clearTimeout(timer);
-    }
+    if (!this.#nc.isClosed()) await settlesWithin(this.#floors.flush(), NATS_PURGE_DELAY_MS);
     this.#publisher.close();
     for (const watcher of this.#watchers.splice(0)) watcher.stop();
     if (this.#owns && !this.#nc.isClosed()) await this.#nc.drain().catch(() => undefined);
