@@ -18,8 +18,8 @@ import {
 } from "@ocp/types";
 import { decodeLineFast, encodeFramesLine } from "@ocp/types/fast";
 import { guardAnswer } from "@ocp/types/kit";
-import { afterQueuedJobs } from "./after-jobs.js";
-import { LINES_PER_WRITE, positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
+import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
+import { LineBatch } from "./line-batch.js";
 import { LineSplitter } from "./line-splitter.js";
 
 export interface ServeStdioOptions {
@@ -101,26 +101,9 @@ export function serveStdio(
     resolveDone = resolve;
   });
 
-  /**
-   * Replies finished while one callback's promise jobs run leave in one write
-   * (one system call, one wake-up of the host), after the promise jobs queued
-   * when the first was written ({@link afterQueuedJobs}), or as soon as
-   * {@link LINES_PER_WRITE} are waiting, so the host starts on the first.
-   */
-  let outbox = "";
-  let waiting = 0;
-  const flush = (): void => {
-    const lines = outbox;
-    outbox = "";
-    waiting = 0;
-    if (lines !== "") output.write(lines);
-  };
-  const write = (line: string): void => {
-    if (outbox === "") afterQueuedJobs(flush);
-    outbox += line;
-    waiting += 1;
-    if (waiting >= LINES_PER_WRITE) flush();
-  };
+  /** Replies leave in batches (see {@link LineBatch}). */
+  const replies = new LineBatch((text) => output.write(text));
+  const write = (line: string): void => replies.push(line);
 
   const send = (envelope: EnvelopeInit): void => {
     if (silent) return;
@@ -192,7 +175,7 @@ export function serveStdio(
     if (!(await settlesWithin(teardown, grace))) {
       log(`provider.shutdown() took over ${grace} ms; exiting anyway`);
     }
-    flush();
+    replies.flush();
     output.write("", () => {
       resolveDone(0);
       exit(0);

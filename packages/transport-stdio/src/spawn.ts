@@ -16,20 +16,19 @@ import {
   versionsCompatible,
 } from "@ocp/types";
 import { decodeLineFast, encodeQueryJson } from "@ocp/types/fast";
-import { afterQueuedJobs } from "./after-jobs.js";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { fromErrorEnvelope, type StdioError, stdioError } from "./errors.js";
 import {
   EXIT_DRAIN_MS,
   HANDSHAKE_TIMEOUT_MS,
-  LINES_PER_WRITE,
   MAX_IN_FLIGHT,
   MAX_STDERR_BYTES,
   positiveLimit,
   QUERY_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
 } from "./limits.js";
+import { LineBatch } from "./line-batch.js";
 import { LineSplitter } from "./line-splitter.js";
 import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
 import { TailBuffer } from "./tail-buffer.js";
@@ -92,8 +91,12 @@ class StdioConnection implements StdioProvider {
   #failure: StdioError | undefined;
   #shutdown: Promise<void> | undefined;
   #exit: ChildExit | undefined;
-  /** Lines written in this turn of the event loop, flushed together in one write. */
-  #outbox: string[] = [];
+  /** Queries (and the handshake, shutdown) leave in batches (see {@link LineBatch}). */
+  readonly #outbox = new LineBatch((text) => {
+    const stdin = this.#child.stdin;
+    if (stdin === null || stdin.destroyed || stdin.writableEnded) return;
+    stdin.write(text);
+  });
   #resolveExited!: (exit: ChildExit) => void;
 
   constructor(options: SpawnStdioProviderOptions) {
@@ -248,7 +251,7 @@ class StdioConnection implements StdioProvider {
     if (this.#exit === undefined && this.pid !== -1) {
       try {
         this.#write(encodeLine({ type: "shutdown" }));
-        this.#flush();
+        this.#outbox.flush();
         this.#child.stdin?.end();
       } catch {
         // stdin already closed: the child is on its way out; the group kill below still runs.
@@ -260,33 +263,13 @@ class StdioConnection implements StdioProvider {
     await settlesWithin(this.exited, this.#limits.grace);
   }
 
-  /**
-   * Queues one line for the child's stdin. Lines written while one callback's
-   * promise jobs run (pipelined queries, the next query of every caller whose
-   * answer just arrived) leave in one write system call after the jobs queued
-   * when the first was written ({@link afterQueuedJobs}), or as soon as
-   * {@link LINES_PER_WRITE} are waiting: no added latency, far fewer system
-   * calls, and the child starts on the first queries of a long batch.
-   */
+  /** Queues one line for the child's stdin (see {@link LineBatch}); throws once stdin is closed. */
   #write(line: string): void {
     const stdin = this.#child.stdin;
     if (stdin === null || stdin.destroyed || stdin.writableEnded) {
       throw stdioError("closed", `cannot write to provider "${this.id}": its stdin is closed`);
     }
-    const waiting = this.#outbox.push(line);
-    if (waiting === 1) afterQueuedJobs(this.#flushLater);
-    else if (waiting >= LINES_PER_WRITE) this.#flush();
-  }
-
-  readonly #flushLater = (): void => this.#flush();
-
-  #flush(): void {
-    const lines = this.#outbox;
-    if (lines.length === 0) return;
-    this.#outbox = [];
-    const stdin = this.#child.stdin;
-    if (stdin === null || stdin.destroyed || stdin.writableEnded) return;
-    stdin.write(lines.length === 1 ? lines[0]! : lines.join(""));
+    this.#outbox.push(line);
   }
 
   #onLine(line: string): void {
