@@ -183,3 +183,12 @@ function sumCost(frames: readonly ContextFrame[]): number {
   for (const frame of frames) sum += frame.token_cost;
   return sum;
 }
+
+/** What `queryProvider` gives for a leg's outcome: the result, or the leg's error thrown. */
+export function resultOf(outcome: LegOutcome): ContextQueryResult {
+  if (outcome.kind === "ok") return outcome.result;
+  if (outcome.kind === "failed") throw outcome.failure.error;
+  throw hostError("provider_violation", outcome.liar.message, {
+    details: { providerId: outcome.liar.providerId, violations: outcome.liar.violations },
+  });
+}

@@ -20,6 +20,7 @@ import {
   consentRequired,
   type FanOutResult,
   type LegOutcome,
+  resultOf,
   type SkippedProvider,
   servesKinds,
 } from "./fanout.js";
@@ -245,22 +246,22 @@ export class Host {
    * breaks a rule that drops (B1, F1-F3, T1), `provider_violation` with the
    * violations in `details`: its frames are never returned (B2). An answer
    * that only breaks K1 or M1 comes back trimmed (see the rule table).
+   * (Not async: one promise step after the leg's, no async frame of its own.)
    */
-  async queryProvider(
+  queryProvider(
     providerId: string,
     query: ContextQueryInit,
     options: QueryCallOptions = {},
   ): Promise<ContextQueryResult> {
-    this.#assertOpen();
-    const entry = this.#entry(providerId);
-    const parsed = parseQuery(query);
-    checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
-    const outcome = await this.#leg(providerId, entry, parsed, options);
-    if (outcome.kind === "ok") return outcome.result;
-    if (outcome.kind === "failed") throw outcome.failure.error;
-    throw hostError("provider_violation", outcome.liar.message, {
-      details: { providerId, violations: outcome.liar.violations },
-    });
+    try {
+      this.#assertOpen();
+      const entry = this.#entry(providerId);
+      const parsed = parseQuery(query);
+      checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+      return this.#leg(providerId, entry, parsed, options).then(resultOf);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -326,10 +327,7 @@ export class Host {
     query: ContextQuery,
     options: QueryCallOptions,
   ): Promise<LegOutcome> {
-    const report = (outcome: LegOutcome): LegOutcome => {
-      reportLeg(this.#events, this.#warn, id, outcome);
-      return outcome;
-    };
+    const report = (outcome: LegOutcome): void => reportLeg(this.#events, this.#warn, id, outcome);
     if (entry.egress && !this.consent.isGranted(id, entry.info.name)) {
       // C1, C2: nothing is sent; the app is asked.
       this.#events.emit("consent_asked", {
@@ -338,7 +336,9 @@ export class Host {
         version: entry.info.version,
         whatLeaves: describeEgress(entry),
       });
-      return Promise.resolve(report(consentRequired(id, entry.info.name)));
+      const outcome = consentRequired(id, entry.info.name);
+      report(outcome);
+      return Promise.resolve(outcome);
     }
     const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
     if (this.#events.listens("leg_started")) {
@@ -349,7 +349,8 @@ export class Host {
       signal: options.signal,
       measureCosts: this.#measureCosts,
       decoded: entry.decoded,
-    }).then(report);
+      onOutcome: report,
+    });
   }
 
   #entry(providerId: string): Entry {

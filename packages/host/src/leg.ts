@@ -78,6 +78,8 @@ export interface LegOptions {
    * timer, controller or race of its own.
    */
   readonly decoded?: boolean;
+  /** Called with the outcome before the returned promise settles with it (the host reports it). */
+  readonly onOutcome?: ((outcome: LegOutcome) => void) | undefined;
 }
 
 type Answer =
@@ -97,13 +99,18 @@ export function runLeg(
 ): Promise<LegOutcome> {
   const providerId = provider.id;
   const started = performance.now();
+  const done = options.onOutcome;
+  const settle = (outcome: LegOutcome): LegOutcome => {
+    done?.(outcome);
+    return outcome;
+  };
   if (options.signal?.aborted) {
     const error = hostError("aborted", `query to "${providerId}" aborted`);
-    return Promise.resolve(failure(providerId, "aborted", error));
+    return Promise.resolve(settle(failure(providerId, "aborted", error)));
   }
   if (!options.decoded) {
     return askGuarded(provider, query, options, started).then((answer) =>
-      answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome,
+      settle(answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome),
     );
   }
   // A transport of ours: its own deadline and abort, one promise and one step after it.
@@ -111,11 +118,11 @@ export function runLeg(
   try {
     call = provider.query(query, { signal: options.signal, timeoutMs: options.timeoutMs });
   } catch (error) {
-    return Promise.resolve(failed(providerId, error, started));
+    return Promise.resolve(settle(failed(providerId, error, started)));
   }
   return call.then(
-    (value) => judge(providerId, query, value, options, started),
-    (error: unknown) => failed(providerId, error, started),
+    (value) => settle(judge(providerId, query, value, options, started)),
+    (error: unknown) => settle(failed(providerId, error, started)),
   );
 }
 

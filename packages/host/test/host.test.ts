@@ -69,6 +69,40 @@ describe("Host registry", () => {
     );
   });
 
+  it("queryProvider fails by its promise, never by a throw, and reports a leg before it settles", async () => {
+    const { host } = quietHost({ legTimeoutMs: 1_000 });
+    const provider = fakeProvider({ id: "a" });
+    host.add(provider);
+    const finished: string[] = [];
+    host.on("leg_finished", (event) => finished.push(`${event.providerId}:${event.outcome}`));
+    const calls = {
+      unknown: () => host.queryProvider("zzz", QUERY),
+      invalidQuery: () => host.queryProvider("a", { goal: "g", max_frames: -1, max_tokens: 10 }),
+      invalidTimeout: () => host.queryProvider("a", QUERY, { timeoutMs: 0 }),
+    };
+    const codes: Record<string, unknown> = {};
+    for (const [name, call] of Object.entries(calls)) {
+      let pending: Promise<unknown> | undefined;
+      expect(() => {
+        pending = call();
+      }).not.toThrow();
+      codes[name] = ((await rejection(pending!)) as { code?: unknown }).code;
+    }
+    expect(codes).toEqual({
+      unknown: "unknown_provider",
+      invalidQuery: "invalid_query",
+      invalidTimeout: "invalid_option",
+    });
+    expect(provider.received).toHaveLength(0);
+    const result = await host.queryProvider("a", QUERY);
+    // The leg was reported (events) by the time its result is seen.
+    expect(finished).toEqual(["a:ok"]);
+    expect(result.frames.map((f) => f.id)).toEqual(["a-1", "a-2"]);
+    await host.shutdown();
+    const closed = host.queryProvider("a", QUERY);
+    expect(((await rejection(closed)) as { code?: unknown }).code).toBe("host_shut_down");
+  });
+
   it("refuses an invalid query before any provider is asked", async () => {
     const { host } = quietHost();
     const provider = fakeProvider({ id: "a" });

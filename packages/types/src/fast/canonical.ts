@@ -88,7 +88,12 @@ function numbers(value: unknown): boolean {
 }
 
 /** A defaulted list: present and every member `ok`, or absent and filled in (own values only). */
-function list(holder: Obj, key: string, mode: Mode, ok: (member: unknown) => boolean): boolean {
+function list(
+  holder: Obj,
+  key: string,
+  mode: Mode,
+  ok: (member: unknown, mode: Mode) => boolean,
+): boolean {
   const value = holder[key];
   if (value === undefined) {
     if (!mode.own) return false;
@@ -96,9 +101,19 @@ function list(holder: Obj, key: string, mode: Mode, ok: (member: unknown) => boo
     return true;
   }
   if (!Array.isArray(value)) return false;
-  for (const member of value) if (!ok(member)) return false;
+  for (const member of value) if (!ok(member, mode)) return false;
   return true;
 }
+
+// The four modes, made once: the checks run on every message and allocate nothing of their own.
+const MODES: readonly Mode[] = [
+  { own: false, strict: false },
+  { own: true, strict: false },
+  { own: false, strict: true },
+  { own: true, strict: true },
+];
+const modeOf = (own: boolean, strict: boolean): Mode => MODES[(own ? 1 : 0) + (strict ? 2 : 0)]!;
+const isKind = (kind: unknown): boolean => isString(kind) && KINDS.has(kind);
 
 function provenance(value: unknown, mode: Mode): boolean {
   if (!isPlain(value) || !onlyKeys(value, PROVENANCE_KEYS)) return false;
@@ -149,8 +164,8 @@ function frame(value: unknown, mode: Mode): boolean {
     optionalString(value.recorded_at) &&
     (label === undefined || (strict ? filled(label) : isString(label))) &&
     embedding(value.embedding, mode) &&
-    list(value, "provenance", mode, (member) => provenance(member, mode)) &&
-    list(value, "relations", mode, (member) => relation(member, mode))
+    list(value, "provenance", mode, provenance) &&
+    list(value, "relations", mode, relation)
   );
 }
 
@@ -163,7 +178,7 @@ export function isPlainResult(
   value: unknown,
   options: { own?: boolean; strict?: boolean } = {},
 ): value is ContextQueryResult {
-  const mode = { own: options.own === true, strict: options.strict === true };
+  const mode = modeOf(options.own === true, options.strict === true);
   if (!isPlain(value) || !onlyKeys(value, RESULT_KEYS)) return false;
   if (typeof value.truncated !== "boolean") return false;
   if (value.dropped_estimate !== undefined && !isU32(value.dropped_estimate)) return false;
@@ -175,7 +190,7 @@ export function isPlainResult(
 
 /** Whether `value` is a query in the plain form; `own` fills `kinds` and `anchors` in. */
 export function isPlainQuery(value: unknown, own = false): value is ContextQuery {
-  const mode = { own, strict: false };
+  const mode = modeOf(own, false);
   if (!isPlain(value) || !onlyKeys(value, QUERY_KEYS)) return false;
   return (
     isString(value.goal) &&
@@ -184,7 +199,7 @@ export function isPlainQuery(value: unknown, own = false): value is ContextQuery
     isU32(value.max_frames) &&
     isU32(value.max_tokens) &&
     optionalString(value.as_of) &&
-    list(value, "kinds", mode, (kind) => isString(kind) && KINDS.has(kind)) &&
+    list(value, "kinds", mode, isKind) &&
     list(value, "anchors", mode, isString)
   );
 }
@@ -246,14 +261,16 @@ export function decodeLineFast(line: string): DecodeResult {
  * the keys of the parsed value. Equal means no member name was repeated
  * within an object; different sends the text to the exact I-JSON scanner.
  *
- * Without a `\u` escape in the text, every colon in a parsed name or string
- * was written as a colon, so the colons of the text are its members (one
- * each) plus the colons of the names and strings it writes: the text counts
- * exactly as many as the parsed value's members plus the colons of its names
- * and strings when nothing written was dropped, and more when a repeated
- * name dropped a member (and whatever colons its name and value held). The
- * text is then scanned with indexOf for colons only. With a `\u` escape,
- * {@link membersScanned} counts the colons outside strings.
+ * Without a `\u` escape in the text, every colon in a parsed string was
+ * written as a colon, so the colons of the text are its members (one each)
+ * plus the colons of the names and strings it writes: the text counts
+ * exactly as many as the parsed value's members plus the colons of its
+ * strings when nothing written was dropped and no name holds a colon, and
+ * more when a repeated name dropped a member (and whatever colons its value
+ * held) or a name holds one (names are not searched: such a rare text goes
+ * to the scanner too). The text is then scanned with indexOf for colons
+ * only. With a `\u` escape, {@link membersScanned} counts the colons outside
+ * strings.
  *
  * Says no, too, for a value nested deeper than `maxDepth` arrays and objects
  * (the outermost is 1; at most {@link MAX_WALK_DEPTH}).
@@ -273,8 +290,8 @@ export function membersKept(text: string, value: unknown, maxDepth = MAX_WALK_DE
 export const MAX_WALK_DEPTH = 256;
 
 /**
- * The members of `value` (at any depth), plus the colons in their names and
- * in its strings when `colons`; NaN (which equals no count) when it nests
+ * The members of `value` (at any depth), plus the colons in its strings (not
+ * its member names) when `colons`; NaN (which equals no count) when it nests
  * deeper than `levels`.
  */
 function tally(value: unknown, levels: number, colons: boolean): number {
@@ -287,7 +304,7 @@ function tally(value: unknown, levels: number, colons: boolean): number {
     return count;
   }
   for (const key in value) {
-    count += 1 + (colons ? colonsIn(key) : 0) + tally((value as Obj)[key], levels - 1, colons);
+    count += 1 + tally((value as Obj)[key], levels - 1, colons);
   }
   return count;
 }
