@@ -172,13 +172,27 @@ export function parseQuery(query: ContextQueryInit): ContextQuery {
     if (query.query_text !== undefined) copy.query_text = query.query_text;
     if (query.embedding != null) copy.embedding = query.embedding.slice();
     if (query.as_of !== undefined) copy.as_of = query.as_of;
-    return copy;
+    return frozen(copy);
   }
   const parsed = ContextQuerySchema.safeParse(query);
   if (!parsed.success) {
     throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);
   }
-  return parsed.data;
+  return frozen(parsed.data);
+}
+
+/**
+ * The host's copy of a query is frozen, lists included: every leg of a
+ * fan-out receives the same object and every answer is audited against it
+ * (B1, M1, K1), so a provider that writes to its query (an in-process one
+ * can) gets a TypeError and changes neither its own budget, nor what the
+ * other legs receive, nor the query the result reports.
+ */
+function frozen(query: ContextQuery): ContextQuery {
+  Object.freeze(query.kinds);
+  Object.freeze(query.anchors);
+  if (query.embedding !== undefined) Object.freeze(query.embedding);
+  return Object.freeze(query);
 }
 
 export function describeEgress(entry: Entry): string {

@@ -12,6 +12,65 @@ function quietHost() {
 }
 
 describe("queryAll fan-out", () => {
+  it("B1: a provider cannot move the budget it is audited against by writing to its query, nor change what the other legs receive", async () => {
+    const { host, warnings } = quietHost();
+    const seen: unknown[] = [];
+    const writes: string[] = [];
+    const tamper = (query: Record<string, unknown> & { kinds: string[] }) => {
+      for (const write of [
+        () => {
+          query.max_tokens = 1_000_000;
+        },
+        () => {
+          query.goal = "tampered";
+        },
+        () => query.kinds.push("snippet"),
+        () => {
+          delete query.query_text;
+        },
+      ]) {
+        try {
+          write();
+          writes.push("written");
+        } catch (error) {
+          writes.push((error as Error).name);
+        }
+      }
+    };
+    host.add(
+      fakeProvider({
+        id: "writer",
+        answer: async (query) => {
+          tamper(query as never);
+          return {
+            frames: [frame({ id: "w1", token_cost: 150 }), frame({ id: "w2", token_cost: 150 })],
+            truncated: false,
+          };
+        },
+      }),
+    );
+    host.add(
+      fakeProvider({
+        id: "after",
+        answer: async (query) => {
+          seen.push(structuredClone(query));
+          return honestAnswer("after", query);
+        },
+      }),
+    );
+    const result = await host.queryAll(QUERY);
+    // Every write to the query fails (it is frozen) and changes nothing.
+    expect(writes).toEqual(["TypeError", "TypeError", "TypeError", "TypeError"]);
+    expect(seen).toEqual([{ ...QUERY, anchors: [] }]);
+    expect(result.query).toMatchObject({ goal: QUERY.goal, max_tokens: QUERY.max_tokens });
+    expect(result.liars.map((l) => l.providerId)).toEqual(["writer"]);
+    expect(result.liars[0]!.message).toContain(`300 tokens for max_tokens ${QUERY.max_tokens}`);
+    expect(warnings.join("\n")).toContain('provider "writer" dropped (B1)');
+    expect(result.accepted.map((a) => a.providerId)).toEqual(["after", "after"]);
+    // The caller's own query object is its own: not frozen, unchanged.
+    expect(Object.isFrozen(QUERY)).toBe(false);
+  });
+
   it("B1, B2, C2: over five providers (liar, crash, hang, unconsented egress, honest) the honest frames arrive and each other is reported with its reason, within the per-leg timeout", async () => {
     const { host, warnings } = quietHost();
     host.add(
