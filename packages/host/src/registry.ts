@@ -11,7 +11,7 @@ import {
   StrictProviderInfoSchema,
   versionsCompatible,
 } from "@ocp/types";
-import { isPlainQuery } from "@ocp/types/fast";
+import { sealQuery } from "@ocp/types/fast";
 import { type HostError, hostError } from "./errors.js";
 import type { ProviderTransport } from "./events.js";
 
@@ -159,40 +159,19 @@ export async function shutdownEntries(
 }
 
 export function parseQuery(query: ContextQueryInit): ContextQuery {
-  // A query already in the plain form needs no schema pass; the copy keeps the caller's lists its own.
-  if (isPlainQuery(query)) {
-    // Built member by member: an object spread costs microseconds on a path this hot.
-    const copy: { -readonly [K in keyof ContextQuery]: ContextQuery[K] } = {
-      goal: query.goal,
-      kinds: query.kinds.slice(),
-      anchors: query.anchors.slice(),
-      max_frames: query.max_frames,
-      max_tokens: query.max_tokens,
-    };
-    if (query.query_text !== undefined) copy.query_text = query.query_text;
-    if (query.embedding != null) copy.embedding = query.embedding.slice();
-    if (query.as_of !== undefined) copy.as_of = query.as_of;
-    return frozen(copy);
-  }
+  // A query already in the plain form needs no schema pass. Either way the host keeps a sealed
+  // copy: every leg of a fan-out receives that same object and every answer is audited against
+  // it (B1, M1, K1), so a provider that writes to its query (an in-process one can) gets a
+  // TypeError and changes neither its own budget, nor what the other legs receive, nor the
+  // query the result reports; the caller's lists stay its own; the stdio and HTTP transports
+  // encode it once however many legs send it.
+  const sealed = sealQuery(query);
+  if (sealed !== undefined) return sealed;
   const parsed = ContextQuerySchema.safeParse(query);
   if (!parsed.success) {
     throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);
   }
-  return frozen(parsed.data);
-}
-
-/**
- * The host's copy of a query is frozen, lists included: every leg of a
- * fan-out receives the same object and every answer is audited against it
- * (B1, M1, K1), so a provider that writes to its query (an in-process one
- * can) gets a TypeError and changes neither its own budget, nor what the
- * other legs receive, nor the query the result reports.
- */
-function frozen(query: ContextQuery): ContextQuery {
-  Object.freeze(query.kinds);
-  Object.freeze(query.anchors);
-  if (query.embedding !== undefined) Object.freeze(query.embedding);
-  return Object.freeze(query);
+  return sealQuery(parsed.data) ?? parsed.data;
 }
 
 export function describeEgress(entry: Entry): string {

@@ -9,6 +9,7 @@ import {
   MAX_WALK_DEPTH,
   membersKept,
   parseJsonFast,
+  sealQuery,
 } from "../src/fast/index.js";
 import {
   ContextQueryResultSchema,
@@ -196,6 +197,65 @@ describe("plain-form fast path", () => {
       RUNS,
     );
     expect(fast).toBeGreaterThan(10);
+  });
+
+  it("seals a query in the plain form into a frozen copy that encodes as toWire does, once", () => {
+    let sealedCount = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(query, (value) => {
+        const sealed = sealQuery(value);
+        if (!isPlainQuery(value)) {
+          refused += 1;
+          expect(sealed).toBeUndefined();
+          return;
+        }
+        sealedCount += 1;
+        const before = structuredClone(value);
+        expect(sealed).toEqual(value);
+        expect(sealed).not.toBe(value);
+        for (const member of [sealed, sealed!.kinds, sealed!.anchors, sealed!.embedding]) {
+          if (member != null) expect(Object.isFrozen(member)).toBe(true);
+        }
+        expect(sealed!.kinds).not.toBe((value as { kinds: unknown }).kinds);
+        const json = encodeQueryJson(sealed!);
+        expect(json).toBe(JSON.stringify(toWire({ type: "query", query: sealed! }).query));
+        expect(encodeQueryJson(sealed!)).toBe(json);
+        // The caller's object is neither frozen nor changed.
+        expect(Object.isFrozen(value)).toBe(false);
+        expect(value).toEqual(before);
+      }),
+      RUNS,
+    );
+    expect(sealedCount).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(10);
+  });
+
+  it("trusts only queries it sealed: a frozen query that is not plain is still checked", () => {
+    const sealed = sealQuery({
+      goal: "g",
+      kinds: ["doc"],
+      anchors: [],
+      max_frames: 1,
+      max_tokens: 9,
+    })!;
+    expect(() => {
+      (sealed as { max_tokens: number }).max_tokens = 1_000_000;
+    }).toThrow(TypeError);
+    expect(() => (sealed.kinds as string[]).push("snippet")).toThrow(TypeError);
+    expect(encodeQueryJson(sealed)).toBe(
+      '{"goal":"g","kinds":["doc"],"max_frames":1,"max_tokens":9}',
+    );
+    const forged = Object.freeze({
+      goal: 7,
+      kinds: Object.freeze(["doc"]),
+      anchors: Object.freeze([]),
+      max_frames: 1,
+      max_tokens: 9,
+    });
+    expect(encodeQueryJson(forged as never)).toBeUndefined();
+    expect(sealQuery(forged)).toBeUndefined();
+    expect(sealQuery(null)).toBeUndefined();
   });
 
   it("decides a line nested deeper than any call stack as decodeLine does, without throwing", () => {

@@ -15,4 +15,4 @@ export {
   membersKept,
   parseJsonFast,
 } from "./canonical.js";
-export { encodeFramesLine, encodeQueryJson } from "./wire.js";
+export { encodeFramesLine, encodeQueryJson, sealQuery } from "./wire.js";

@@ -72,13 +72,51 @@ export function encodeFramesLine(
 
 const QUERY_ORDER = ["goal", "query_text", "embedding"] as const;
 
+/** Queries {@link sealQuery} made, each with its JSON once encoded ("" until then). */
+const SEALED = new WeakMap<ContextQuery, string>();
+
+/**
+ * A frozen copy of `query` when it is in the plain form (lists copied and
+ * frozen too), else undefined. Nothing can change a sealed query, so
+ * {@link encodeQueryJson} encodes it without checking it again, and only
+ * once however many providers it is sent to. The host seals every query
+ * before any provider sees it.
+ */
+export function sealQuery(query: unknown): ContextQuery | undefined {
+  if (!isPlainQuery(query)) return undefined;
+  // Built member by member: an object spread costs microseconds on a path this hot.
+  const copy: { -readonly [K in keyof ContextQuery]: ContextQuery[K] } = {
+    goal: query.goal,
+    kinds: Object.freeze(query.kinds.slice()) as ContextQuery["kinds"],
+    anchors: Object.freeze(query.anchors.slice()) as ContextQuery["anchors"],
+    max_frames: query.max_frames,
+    max_tokens: query.max_tokens,
+  };
+  if (query.query_text !== undefined) copy.query_text = query.query_text;
+  if (query.embedding != null) {
+    copy.embedding = Object.freeze(query.embedding.slice()) as ContextQuery["embedding"];
+  }
+  if (query.as_of !== undefined) copy.as_of = query.as_of;
+  const sealed = Object.freeze(copy);
+  SEALED.set(sealed, "");
+  return sealed;
+}
+
 /**
  * The JSON of a query as `toWire` of `@ocp/types` writes it (declaration
  * order, absent members and empty `kinds`, `anchors` left off), without its
  * schema pass, for a query in the plain form; undefined for any other.
  */
 export function encodeQueryJson(query: ContextQuery): string | undefined {
-  if (!isPlainQuery(query)) return undefined;
+  const sealed = SEALED.get(query);
+  if (sealed) return sealed;
+  if (sealed === undefined && !isPlainQuery(query)) return undefined;
+  const json = writeQuery(query);
+  if (sealed !== undefined) SEALED.set(query, json);
+  return json;
+}
+
+function writeQuery(query: ContextQuery): string {
   const out: Obj = {};
   for (const key of QUERY_ORDER) if (query[key] !== undefined) out[key] = query[key];
   if (query.kinds.length > 0) out.kinds = query.kinds;
