@@ -246,6 +246,23 @@ describe("plain-form fast path", () => {
     expect(encodeQueryJson(sealed)).toBe(
       '{"goal":"g","kinds":["doc"],"max_frames":1,"max_tokens":9}',
     );
+    // Only the latest sealed query is remembered; an earlier one is checked and encoded again.
+    const later = sealQuery({
+      goal: "h",
+      kinds: [],
+      anchors: ["a"],
+      max_frames: 2,
+      max_tokens: 3,
+    })!;
+    expect(encodeQueryJson(later)).toBe(
+      '{"goal":"h","anchors":["a"],"max_frames":2,"max_tokens":3}',
+    );
+    expect(encodeQueryJson(sealed)).toBe(
+      '{"goal":"g","kinds":["doc"],"max_frames":1,"max_tokens":9}',
+    );
+    expect(encodeQueryJson(later)).toBe(
+      '{"goal":"h","anchors":["a"],"max_frames":2,"max_tokens":3}',
+    );
     const forged = Object.freeze({
       goal: 7,
       kinds: Object.freeze(["doc"]),

@@ -72,15 +72,21 @@ export function encodeFramesLine(
 
 const QUERY_ORDER = ["goal", "query_text", "embedding"] as const;
 
-/** Queries {@link sealQuery} made, each with its JSON once encoded ("" until then). */
-const SEALED = new WeakMap<ContextQuery, string>();
+/**
+ * The query {@link sealQuery} made last, and its JSON once encoded ("" until
+ * then): the legs of a fan-out encode the same, latest query one after the
+ * other. One slot and no WeakMap: a WeakMap entry per query cost more than
+ * the check it saved.
+ */
+let lastSealed: ContextQuery | undefined;
+let lastJson = "";
 
 /**
  * A frozen copy of `query` when it is in the plain form (lists copied and
  * frozen too), else undefined. Nothing can change a sealed query, so
- * {@link encodeQueryJson} encodes it without checking it again, and only
- * once however many providers it is sent to. The host seals every query
- * before any provider sees it.
+ * {@link encodeQueryJson} encodes the latest one without checking it again,
+ * and only once however many providers it is sent to in a row. The host
+ * seals every query before any provider sees it.
  */
 export function sealQuery(query: unknown): ContextQuery | undefined {
   if (!isPlainQuery(query)) return undefined;
@@ -98,7 +104,8 @@ export function sealQuery(query: unknown): ContextQuery | undefined {
   }
   if (query.as_of !== undefined) copy.as_of = query.as_of;
   const sealed = Object.freeze(copy);
-  SEALED.set(sealed, "");
+  lastSealed = sealed;
+  lastJson = "";
   return sealed;
 }
 
@@ -108,12 +115,11 @@ export function sealQuery(query: unknown): ContextQuery | undefined {
  * schema pass, for a query in the plain form; undefined for any other.
  */
 export function encodeQueryJson(query: ContextQuery): string | undefined {
-  const sealed = SEALED.get(query);
-  if (sealed) return sealed;
-  if (sealed === undefined && !isPlainQuery(query)) return undefined;
-  const json = writeQuery(query);
-  if (sealed !== undefined) SEALED.set(query, json);
-  return json;
+  if (query === lastSealed) {
+    if (lastJson === "") lastJson = writeQuery(query);
+    return lastJson;
+  }
+  return isPlainQuery(query) ? writeQuery(query) : undefined;
 }
 
 function writeQuery(query: ContextQuery): string {
