@@ -160,18 +160,25 @@ export async function shutdownEntries(
 
 export function parseQuery(query: ContextQueryInit): ContextQuery {
   // A query already in the plain form needs no schema pass. Either way the host keeps a sealed
-  // copy: every leg of a fan-out receives that same object and every answer is audited against
+  // (or frozen) copy: every leg of a fan-out receives that same object and every answer is audited against
   // it (B1, M1, K1), so a provider that writes to its query (an in-process one can) gets a
   // TypeError and changes neither its own budget, nor what the other legs receive, nor the
   // query the result reports; the caller's lists stay its own; the stdio and HTTP transports
   // encode it once however many legs send it.
-  const sealed = sealQuery(query);
-  if (sealed !== undefined) return sealed;
+  const plain = sealQuery(query);
+  if (plain !== undefined) return plain;
   const parsed = ContextQuerySchema.safeParse(query);
   if (!parsed.success) {
     throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);
   }
-  return sealQuery(parsed.data) ?? parsed.data;
+  const data = parsed.data;
+  const sealed = sealQuery(data);
+  if (sealed !== undefined) return sealed;
+  // A null member (not the plain form): the schema's output is its own object, frozen in place.
+  Object.freeze(data.kinds);
+  Object.freeze(data.anchors);
+  if (data.embedding != null) Object.freeze(data.embedding);
+  return Object.freeze(data);
 }
 
 export function describeEgress(entry: Entry): string {

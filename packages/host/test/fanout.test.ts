@@ -69,6 +69,14 @@ describe("queryAll fan-out", () => {
     expect(result.accepted.map((a) => a.providerId)).toEqual(["after", "after"]);
     // The caller's own query object is its own: not frozen, unchanged.
     expect(Object.isFrozen(QUERY)).toBe(false);
+    // A query with null members (the schema's path, not the plain form) is frozen too.
+    writes.length = 0;
+    const withNulls = { ...QUERY, query_text: null, embedding: null, as_of: null };
+    const again = await host.queryAll(withNulls);
+    expect(writes).toEqual(["TypeError", "TypeError", "TypeError", "TypeError"]);
+    expect(again.liars.map((l) => l.providerId)).toEqual(["writer"]);
+    expect(again.query).toMatchObject({ goal: QUERY.goal, max_tokens: QUERY.max_tokens });
+    expect(seen[1]).toMatchObject({ goal: QUERY.goal, kinds: ["doc"], query_text: null });
   });
 
   it("B1, B2, C2: over five providers (liar, crash, hang, unconsented egress, honest) the honest frames arrive and each other is reported with its reason, within the per-leg timeout", async () => {
