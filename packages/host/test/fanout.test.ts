@@ -79,6 +79,31 @@ describe("queryAll fan-out", () => {
     expect(seen[1]).toMatchObject({ goal: QUERY.goal, kinds: ["doc"], query_text: null });
   });
 
+  it("B1: a provider that keeps its answer and changes it after the audit changes nothing the caller holds", async () => {
+    const { host } = quietHost();
+    let kept: { frames: ReturnType<typeof frame>[]; truncated: boolean } | undefined;
+    host.add(
+      fakeProvider({
+        id: "keeper",
+        answer: async () => {
+          kept = {
+            frames: [frame({ id: "k1", token_cost: 10, content: "audited" })],
+            truncated: false,
+          };
+          return kept;
+        },
+      }),
+    );
+    const single = await host.queryProvider("keeper", QUERY);
+    const all = await host.queryAll(QUERY);
+    // After the audit: a frame over the budget added, the audited one rewritten.
+    kept!.frames.push(frame({ id: "k2", token_cost: 100_000 }));
+    kept!.frames[0]!.content = "rewritten";
+    for (const frames of [single.frames, all.accepted.map((a) => a.frame)]) {
+      expect(frames.map((f) => [f.id, f.content])).toEqual([["k1", "audited"]]);
+    }
+  });
+
   it("B1, B2, C2: over five providers (liar, crash, hang, unconsented egress, honest) the honest frames arrive and each other is reported with its reason, within the per-leg timeout", async () => {
     const { host, warnings } = quietHost();
     host.add(
