@@ -50,6 +50,7 @@ async function bundleRootEntry(): Promise<string> {
       resolveDir: packageDir,
       loader: "js",
     },
+    absWorkingDir: packageDir, // the metafile's paths are relative to the package, wherever vitest runs
     bundle: true,
     platform: "browser",
     format: "esm",

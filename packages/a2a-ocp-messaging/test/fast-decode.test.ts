@@ -297,7 +297,10 @@ function members(value: unknown, out: [Obj, string][] = []): [Obj, string][] {
   return out;
 }
 
-function mutate(value: Obj, { at, kind, value: replacement }: Mutation): void {
+function mutate(value: Obj, { at, kind, value: shared }: Mutation): void {
+  // The generator's objects (`{}`, `[]`) are shared between runs, and the property freezes what
+  // it checks: each mutation inserts its own copy, or a later run would write to a frozen one.
+  const replacement = structuredClone(shared);
   const all = members(value);
   const [container, key] = all[at % all.length] as [Obj, string];
   const inner = container[key];
