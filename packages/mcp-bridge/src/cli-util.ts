@@ -1,5 +1,67 @@
 import { readFileSync } from "node:fs";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { bridgeError } from "./errors.js";
+
+/** The options both bridge CLIs take: where the other side is, and their bounds. */
+const COMMON_OPTIONS = {
+  url: { type: "string" },
+  env: { type: "string", multiple: true },
+  "connect-timeout": { type: "string" },
+  timeout: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+type CommonValues = {
+  url?: string;
+  env?: string[];
+  "connect-timeout"?: string;
+  timeout?: string;
+  help?: boolean;
+  version?: boolean;
+};
+
+/** A bridge CLI's command line: its options, and `-- COMMAND [ARG...]` when there is no `--url`. */
+export type CliInvocation<V> = {
+  values: V & CommonValues;
+  command: string | undefined;
+  args: string[];
+};
+
+/**
+ * Parses a bridge CLI's arguments (the common options and `extra`). Prints
+ * `help` or the version and gives undefined for `--help` and `--version`;
+ * throws a `usage` error on an unknown option, a missing value, or anything
+ * but exactly one of `-- COMMAND [ARG...]` and `--url URL`.
+ */
+export function parseCli<V>(
+  extra: NonNullable<ParseArgsConfig["options"]>,
+  help: string,
+): CliInvocation<V> | undefined {
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { ...COMMON_OPTIONS, ...extra },
+    });
+  } catch (error) {
+    throw bridgeError("usage", (error as Error).message);
+  }
+  const values = parsed.values as V & CommonValues;
+  if (values.help) {
+    process.stdout.write(help);
+    return undefined;
+  }
+  if (values.version) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return undefined;
+  }
+  const [command, ...args] = parsed.positionals;
+  if ((command === undefined) === (values.url === undefined)) {
+    throw bridgeError("usage", "give either -- COMMAND [ARG...] or --url URL");
+  }
+  return { values, command, args };
+}
 
 /** This package's version, from its package.json. */
 export function packageVersion(): string {

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { parseArgs } from "node:util";
 import { serveStdio } from "@ocp/transport-stdio";
 import type { ContextProvider } from "@ocp/types";
-import { namedEnv, packageVersion, positiveInt, runCli } from "./cli-util.js";
+import { namedEnv, parseCli, positiveInt, runCli } from "./cli-util.js";
 import { bridgeError, toWireError } from "./errors.js";
 import { connectMcpProvider } from "./from-mcp.js";
 import { CONNECT_TIMEOUT_MS, MCP_REQUEST_TIMEOUT_MS } from "./limits.js";
@@ -37,25 +36,12 @@ Exit status: 0 after a shutdown request or the end of stdin; 2 on bad usage;
 `;
 
 async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse();
-  } catch (error) {
-    throw bridgeError("usage", (error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(FROM_MCP_HELP);
-    return;
-  }
-  if (values.version) {
-    process.stdout.write(`${packageVersion()}\n`);
-    return;
-  }
-  const [command, ...args] = positionals;
-  if ((command === undefined) === (values.url === undefined)) {
-    throw bridgeError("usage", "give either -- COMMAND [ARG...] or --url URL");
-  }
+  const cli = parseCli<{ tool?: string; "tool-arg"?: string; egress?: boolean }>(
+    { tool: { type: "string" }, "tool-arg": { type: "string" }, egress: { type: "boolean" } },
+    FROM_MCP_HELP,
+  );
+  if (cli === undefined) return;
+  const { values, command, args } = cli;
   const env = namedEnv(values.env);
   const target: McpTarget =
     values.url !== undefined
@@ -94,23 +80,6 @@ function checkUrl(value: string): string {
     // reported below
   }
   throw bridgeError("usage", `--url takes an http(s) URL, not "${value}"`);
-}
-
-function parse() {
-  return parseArgs({
-    allowPositionals: true,
-    options: {
-      url: { type: "string" },
-      tool: { type: "string" },
-      "tool-arg": { type: "string" },
-      env: { type: "string", multiple: true },
-      egress: { type: "boolean" },
-      "connect-timeout": { type: "string" },
-      timeout: { type: "string" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-  });
 }
 
 runCli("ocp-from-mcp", main);

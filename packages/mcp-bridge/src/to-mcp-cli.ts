@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { namedEnv, packageVersion, positiveInt, runCli } from "./cli-util.js";
+import { namedEnv, packageVersion, parseCli, positiveInt, runCli } from "./cli-util.js";
 import { bridgeError } from "./errors.js";
 import { CONNECT_TIMEOUT_MS, PROVIDER_QUERY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { ProviderHandle, type ProviderTarget } from "./provider-handle.js";
@@ -37,42 +36,13 @@ Exit status: 0 when the MCP client closes stdin; 2 on bad usage; 1 when the
 provider cannot be started or reached.
 `;
 
-function parse() {
-  return parseArgs({
-    allowPositionals: true,
-    options: {
-      url: { type: "string" },
-      grant: { type: "string" },
-      "token-env": { type: "string" },
-      env: { type: "string", multiple: true },
-      "connect-timeout": { type: "string" },
-      timeout: { type: "string" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-  });
-}
-
 async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse();
-  } catch (error) {
-    throw bridgeError("usage", (error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(TO_MCP_HELP);
-    return;
-  }
-  if (values.version) {
-    process.stdout.write(`${packageVersion()}\n`);
-    return;
-  }
-  const [command, ...args] = positionals;
-  if ((command === undefined) === (values.url === undefined)) {
-    throw bridgeError("usage", "give either -- COMMAND [ARG...] or --url URL");
-  }
+  const cli = parseCli<{ grant?: string; "token-env"?: string }>(
+    { grant: { type: "string" }, "token-env": { type: "string" } },
+    TO_MCP_HELP,
+  );
+  if (cli === undefined) return;
+  const { values, command, args } = cli;
   let token: string | undefined;
   if (values["token-env"] !== undefined) {
     token = process.env[values["token-env"]];

@@ -168,6 +168,11 @@ describe("ocp-from-mcp", () => {
       const usage = await run(process.execPath, [fromMcpCli], { timeout: SLOW }).catch((e) => e);
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain("give either -- COMMAND");
+      const other = await run(process.execPath, [fromMcpCli, "--grant", "x", "--", "y"], {
+        timeout: SLOW,
+      }).catch((e) => e);
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain("Unknown option '--grant'");
       const missing = await run(process.execPath, [fromMcpCli, "--", "no-such-mcp-server-cmd"], {
         timeout: SLOW,
       }).catch((e) => e);

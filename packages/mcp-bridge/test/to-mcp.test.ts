@@ -209,6 +209,18 @@ describe("ocp-to-mcp", () => {
       }).catch((e) => e);
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain("--timeout takes a positive integer");
+      // Both targets at once, and an option only the other bridge takes: usage errors too.
+      for (const [argv, says] of [
+        [["--url", "http://127.0.0.1:9", "--", "x"], "give either -- COMMAND"],
+        [["--tool", "search", "--", "x"], "Unknown option '--tool'"],
+      ] as const) {
+        const bad = await run(process.execPath, [toMcpCli, ...argv], { timeout: SLOW }).catch(
+          (e) => e,
+        );
+        expect(bad.code).toBe(2);
+        expect(bad.stderr).toContain(says);
+        expect(bad.stderr).toContain("Try ocp-to-mcp --help.");
+      }
       const missing = await run(process.execPath, [toMcpCli, "--", "no-such-provider-cmd"], {
         timeout: SLOW,
       }).catch((e) => e);
