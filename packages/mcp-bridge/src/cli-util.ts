@@ -12,14 +12,8 @@ const COMMON_OPTIONS = {
   version: { type: "boolean", short: "v" },
 } as const;
 
-type CommonValues = {
-  url?: string;
-  env?: string[];
-  "connect-timeout"?: string;
-  timeout?: string;
-  help?: boolean;
-  version?: boolean;
-};
+/** What the common options parse to: derived from them, so the two cannot drift apart. */
+type CommonValues = ReturnType<typeof parseArgs<{ options: typeof COMMON_OPTIONS }>>["values"];
 
 /** A bridge CLI's command line: its options, and `-- COMMAND [ARG...]` when there is no `--url`. */
 export type CliInvocation<V> = {
