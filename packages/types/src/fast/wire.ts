@@ -70,8 +70,6 @@ export function encodeFramesLine(
   return `${out}}}\n`;
 }
 
-const QUERY_ORDER = ["goal", "query_text", "embedding"] as const;
-
 /**
  * The query {@link sealQuery} made last, and its JSON once encoded ("" until
  * then): the legs of a fan-out encode the same, latest query one after the
@@ -122,13 +120,25 @@ export function encodeQueryJson(query: ContextQuery): string | undefined {
   return isPlainQuery(query) ? writeQuery(query) : undefined;
 }
 
+/** A JSON array of strings, each written by JSON.stringify. */
+function stringList(list: readonly string[]): string {
+  let out = "[";
+  for (let i = 0; i < list.length; i += 1) out += (i === 0 ? "" : ",") + JSON.stringify(list[i]);
+  return `${out}]`;
+}
+
+/**
+ * Written member by member, each string by JSON.stringify: about a third less
+ * time than building the wire object and stringifying it (measured on this
+ * path); the counts are u32 (plain form), which print as JSON does.
+ */
 function writeQuery(query: ContextQuery): string {
-  const out: Obj = {};
-  for (const key of QUERY_ORDER) if (query[key] !== undefined) out[key] = query[key];
-  if (query.kinds.length > 0) out.kinds = query.kinds;
-  if (query.anchors.length > 0) out.anchors = query.anchors;
-  out.max_frames = query.max_frames;
-  out.max_tokens = query.max_tokens;
-  if (query.as_of !== undefined) out.as_of = query.as_of;
-  return JSON.stringify(out);
+  let out = `{"goal":${JSON.stringify(query.goal)}`;
+  if (query.query_text !== undefined) out += `,"query_text":${JSON.stringify(query.query_text)}`;
+  if (query.embedding !== undefined) out += `,"embedding":${JSON.stringify(query.embedding)}`;
+  if (query.kinds.length > 0) out += `,"kinds":${stringList(query.kinds)}`;
+  if (query.anchors.length > 0) out += `,"anchors":${stringList(query.anchors)}`;
+  out += `,"max_frames":${query.max_frames},"max_tokens":${query.max_tokens}`;
+  if (query.as_of !== undefined) out += `,"as_of":${JSON.stringify(query.as_of)}`;
+  return `${out}}`;
 }
