@@ -5,7 +5,7 @@
 // MCP TypeScript SDK (a tool call whose result is the same frames), in one
 // run with the arms interleaved. Figures: calls per second, ratio to raw.
 
-import { benchQuery, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
+import { benchQuery, benchResult, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "../../transport-stdio/bench/harness.mjs";
 import { Host } from "../dist/index.js";
 import { mcpStdio, rawStdio, sharedChild } from "./clients.mjs";
@@ -17,14 +17,20 @@ async function hostStdio(size) {
     command: process.execPath,
     args: [sharedChild("ocp-provider.mjs"), size],
   });
-  return {
-    call: async (query) => {
-      const result = await host.queryProvider("bench", query);
-      if (result.frames.length === 0) throw new Error("no frames");
-      return result;
-    },
-    close: () => host.shutdown(),
-  };
+  return { call: (query) => host.queryProvider("bench", query), close: () => host.shutdown() };
+}
+
+/**
+ * Checks, before any arm is timed, that it answers with the bench frames: once
+ * and outside the rounds, so that no arm pays for a check per call (the raw
+ * arm makes none).
+ */
+async function expectFrames(name, size, answer) {
+  const want = benchResult(size).frames.map((frame) => frame.id);
+  const got = (await answer).frames?.map((frame) => frame.id);
+  if (JSON.stringify(got) !== JSON.stringify(want)) {
+    throw new Error(`the ${name} arm answered ${JSON.stringify(got)}, not the bench frames`);
+  }
 }
 
 const cases = [
@@ -52,6 +58,9 @@ for (const c of cases) {
   const raw = rawStdio(c.size);
   const host = await hostStdio(c.size);
   const mcp = await mcpStdio(c.size);
+  await expectFrames("raw", c.size, raw.call(benchWireQuery));
+  await expectFrames("host", c.size, host.call(benchQuery));
+  await expectFrames("mcp", c.size, mcp.call(benchQuery));
   const result = await compare(
     {
       "raw NDJSON (parse/stringify only)": () => raw.call(benchWireQuery),
