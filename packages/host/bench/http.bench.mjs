@@ -10,6 +10,7 @@ import { Pool } from "undici";
 import { benchQuery, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "../../transport-stdio/bench/harness.mjs";
 import { Host } from "../dist/index.js";
+import { expectFrames } from "./clients.mjs";
 
 // The transport bench's servers (bare node:http and createHttpProviderServer, same reply bytes).
 const httpServers = fileURLToPath(
@@ -55,6 +56,8 @@ for (const c of cases) {
   const host = new Host({ warn: (line) => console.error(line) });
   await host.addHttp({ id: "bench", url: server.urls.fastify });
   await host.grantConsent("bench", { grantedBy: "bench" });
+  await expectFrames("raw", c.size, raw.call(benchWireQuery));
+  await expectFrames("host", c.size, host.queryProvider("bench", benchQuery));
   const result = await compare(
     {
       "raw HTTP (undici + node:http)": () => raw.call(benchWireQuery),

@@ -5,10 +5,10 @@
 // MCP TypeScript SDK (a tool call whose result is the same frames), in one
 // run with the arms interleaved. Figures: calls per second, ratio to raw.
 
-import { benchQuery, benchResult, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
+import { benchQuery, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "../../transport-stdio/bench/harness.mjs";
 import { Host } from "../dist/index.js";
-import { mcpStdio, rawStdio, sharedChild } from "./clients.mjs";
+import { expectFrames, mcpStdio, rawStdio, sharedChild } from "./clients.mjs";
 
 async function hostStdio(size) {
   const host = new Host({ warn: (line) => console.error(line) });
@@ -18,19 +18,6 @@ async function hostStdio(size) {
     args: [sharedChild("ocp-provider.mjs"), size],
   });
   return { call: (query) => host.queryProvider("bench", query), close: () => host.shutdown() };
-}
-
-/**
- * Checks, before any arm is timed, that it answers with the bench frames: once
- * and outside the rounds, so that no arm pays for a check per call (the raw
- * arm makes none).
- */
-async function expectFrames(name, size, answer) {
-  const want = benchResult(size).frames.map((frame) => frame.id);
-  const got = (await answer).frames?.map((frame) => frame.id);
-  if (JSON.stringify(got) !== JSON.stringify(want)) {
-    throw new Error(`the ${name} arm answered ${JSON.stringify(got)}, not the bench frames`);
-  }
 }
 
 const cases = [
