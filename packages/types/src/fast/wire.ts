@@ -79,6 +79,14 @@ export function encodeFramesLine(
 let lastSealed: ContextQuery | undefined;
 let lastJson = "";
 
+/** The one frozen empty list every sealed query with an empty `kinds` or `anchors` holds. */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** A frozen copy of `list`; an empty list is {@link NONE} (no copy, no freeze: the usual anchors). */
+function frozenCopy<T>(list: readonly T[]): readonly T[] {
+  return list.length === 0 ? NONE : Object.freeze(list.slice());
+}
+
 /**
  * A frozen copy of `query` when it is in the plain form (lists copied and
  * frozen too), else undefined. Nothing can change a sealed query, so
@@ -91,8 +99,8 @@ export function sealQuery(query: unknown): ContextQuery | undefined {
   // Built member by member: an object spread costs microseconds on a path this hot.
   const copy: { -readonly [K in keyof ContextQuery]: ContextQuery[K] } = {
     goal: query.goal,
-    kinds: Object.freeze(query.kinds.slice()) as ContextQuery["kinds"],
-    anchors: Object.freeze(query.anchors.slice()) as ContextQuery["anchors"],
+    kinds: frozenCopy(query.kinds) as ContextQuery["kinds"],
+    anchors: frozenCopy(query.anchors) as ContextQuery["anchors"],
     max_frames: query.max_frames,
     max_tokens: query.max_tokens,
   };
