@@ -3,9 +3,12 @@
 // and one untimed round; the figure of an arm is its median rate, its ratio
 // the median of its per-round ratios to the raw arm of the same round, and
 // the spread the lowest and highest of those ratios. Load that comes and goes
-// on a shared machine weighs on all arms alike.
+// on a shared machine weighs on all arms alike. Single rounds of the stdio
+// arms swing from about 0.5 to 1.1 of raw on a 2-core machine, so the median
+// needs a couple of dozen rounds to settle within a few hundredths (with 9,
+// runs of the same code gave medians 0.1 apart): 21 by default.
 
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 export const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 300);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2_000);
 
