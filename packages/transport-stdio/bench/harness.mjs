@@ -5,8 +5,9 @@
 // the spread the lowest and highest of those ratios. Load that comes and goes
 // on a shared machine weighs on all arms alike. Single rounds of the stdio
 // arms swing from about 0.5 to 1.1 of raw on a 2-core machine, so the median
-// needs a couple of dozen rounds to settle within a few hundredths (with 9,
-// runs of the same code gave medians 0.1 apart): 21 by default.
+// needs a few dozen rounds to settle (the host's sequential ratio, same code:
+// 0.67 to 0.79 over runs of 15 rounds, 0.74 to 0.75 over runs of 31): 21 by
+// default, BENCH_ROUNDS for more.
 
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 export const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 300);
