@@ -2,8 +2,8 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { benchResult } from "../../transport-stdio/bench/frames.mjs";
 
+export { expectFrames } from "../../transport-stdio/bench/frames.mjs";
 export { rawStdio } from "../../transport-stdio/bench/raw-client.mjs";
 
 export const child = (name) => fileURLToPath(new URL(`children/${name}`, import.meta.url));
@@ -29,17 +29,4 @@ export async function mcpStdio(size) {
     return JSON.parse(reply.content[0].text);
   };
   return { call, close: () => client.close() };
-}
-
-/**
- * Checks, before any arm is timed, that it answers with the bench frames: once
- * and outside the rounds, so that no arm pays for a check per call (the raw
- * arm makes none).
- */
-export async function expectFrames(name, size, answer) {
-  const want = benchResult(size).frames.map((frame) => frame.id);
-  const got = (await answer).frames?.map((frame) => frame.id);
-  if (JSON.stringify(got) !== JSON.stringify(want)) {
-    throw new Error(`the ${name} arm answered ${JSON.stringify(got)}, not the bench frames`);
-  }
 }

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
-import { benchQuery, benchWireQuery } from "../../transport-stdio/bench/frames.mjs";
+import { benchQuery, benchWireQuery, expectFrames } from "../../transport-stdio/bench/frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "../../transport-stdio/bench/harness.mjs";
 import { connectHttpProvider } from "../dist/index.js";
 
@@ -56,6 +56,9 @@ for (const size of ["small", "large"]) {
   const raw = rawClient(server.urls.raw);
   const rawToFastify = rawClient(server.urls.fastify);
   const ours = await connectHttpProvider({ id: "bench", url: server.urls.fastify });
+  await expectFrames("raw", size, raw.call(benchWireQuery));
+  await expectFrames("raw to fastify", size, rawToFastify.call(benchWireQuery));
+  await expectFrames("ours", size, ours.query(benchQuery));
   const result = await compare(
     {
       "raw client -> bare node:http": () => raw.call(benchWireQuery),

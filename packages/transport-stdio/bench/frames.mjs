@@ -39,6 +39,19 @@ export function benchResult(size) {
 }
 
 /**
+ * Checks, before any arm is timed, that it answers with the bench frames: once
+ * and outside the rounds, so that no arm pays for a check per call (the raw
+ * arms make none).
+ */
+export async function expectFrames(name, size, answer) {
+  const want = benchResult(size).frames.map((frame) => frame.id);
+  const got = (await answer).frames?.map((frame) => frame.id);
+  if (JSON.stringify(got) !== JSON.stringify(want)) {
+    throw new Error(`the ${name} arm answered ${JSON.stringify(got)}, not the bench frames`);
+  }
+}
+
+/**
  * The same result as the reference writes it on the wire (empty provenance and
  * relations left off): what the raw arms send, so that they carry the bytes
  * the OCP provider sends.

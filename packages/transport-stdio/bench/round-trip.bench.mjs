@@ -6,7 +6,7 @@
 // time, 0.7 of raw with 64 in flight, 0.6 of raw with ~20 KB of frames.
 import { fileURLToPath } from "node:url";
 import { spawnStdioProvider } from "../dist/index.js";
-import { benchQuery, benchWireQuery } from "./frames.mjs";
+import { benchQuery, benchWireQuery, expectFrames } from "./frames.mjs";
 import { compare, ROUND_MS, ROUNDS, report } from "./harness.mjs";
 import { rawStdio } from "./raw-client.mjs";
 
@@ -29,6 +29,8 @@ for (const c of cases) {
     command: process.execPath,
     args: [child("ocp-provider.mjs"), c.size],
   });
+  await expectFrames("raw", c.size, raw.call(benchWireQuery));
+  await expectFrames("ours", c.size, ours.query(benchQuery));
   const result = await compare(
     {
       "raw NDJSON (parse/stringify only)": () => raw.call(benchWireQuery),
