@@ -57,6 +57,8 @@ export const PORTABLE = {
  */
 export const OPTIONAL_PEERS = {
   "@ocp/a2a-ocp-agent": { "better-sqlite3": { files: ["src/sqlite/**"], lazy: [] } },
+  // libsodium, loaded by `createRequire` on first use when the application installed it.
+  "@ocp/a2a-ocp-messaging": { "sodium-native": { files: ["src/node/sodium.ts"], lazy: [] } },
   "@ocp/a2a-ocp-hub": {
     "@nats-io/*": { files: ["src/nats/**"], lazy: ["src/cli.ts"] },
     "@ocp/a2a-ocp-dashboard": { files: ["src/cli-dashboard.ts"], lazy: ["src/cli.ts"] },

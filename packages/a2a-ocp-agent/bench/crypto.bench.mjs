@@ -16,6 +16,7 @@ import {
   signObject,
   verifyMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { nativeEd25519Library } from "@ocp/a2a-ocp-messaging/node";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const PER_ROUND = Number(process.env.BENCH_MESSAGES ?? 1500);
@@ -108,7 +109,7 @@ const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 console.log(
-  `agent crypto path: default backend ${defaultEd25519().name}, ${ROUNDS} rounds x ${PER_ROUND} messages, load ${loadavg()[0].toFixed(1)}`,
+  `agent crypto path: default backend ${defaultEd25519().name} (${nativeEd25519Library()}), ${ROUNDS} rounds x ${PER_ROUND} messages, load ${loadavg()[0].toFixed(1)}`,
 );
 for (const [name, xs] of Object.entries(samples)) {
   const s = sorted(xs);

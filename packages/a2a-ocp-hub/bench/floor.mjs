@@ -6,7 +6,7 @@
 // machine's cores.
 import { availableParallelism } from "node:os";
 import { verifyObject } from "@ocp/a2a-ocp-messaging";
-import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { nativeEd25519, nativeEd25519Library } from "@ocp/a2a-ocp-messaging/node";
 import { median } from "./stats.mjs";
 
 /** Median µs of one `verifyObject` of `wire` (the hub's and the recipient's check), over batches. */
@@ -33,7 +33,7 @@ export function floorLine({ verifyUs, jetstreamCpuUs, jetstreamRate, threeCpuUs 
   const maxRate = (cores * 1e6) / floorUs;
   const ceiling = maxRate / jetstreamRate;
   const lines = [
-    `floor per durable message: 2 Ed25519 verifications (accepting hub and recipient, §8.3) 2 × ${verifyUs.toFixed(0)} µs + one JetStream publish+ack ${jetstreamCpuUs.toFixed(0)} µs = ${floorUs.toFixed(0)} µs of CPU`,
+    `floor per durable message: 2 Ed25519 verifications (accepting hub and recipient, §8.3; ${nativeEd25519Library()}) 2 × ${verifyUs.toFixed(0)} µs + one JetStream publish+ack ${jetstreamCpuUs.toFixed(0)} µs = ${floorUs.toFixed(0)} µs of CPU`,
     `  → at most ${Math.round(maxRate)} msg/s on ${cores} cores with no WebSocket, routing or client work at all = ${ceiling.toFixed(2)} of JetStream publish+ack`,
   ];
   if (threeCpuUs !== undefined) {

@@ -34,6 +34,7 @@ export {
 } from "./canonical.js";
 export { decodeMessage } from "./decode.js";
 export { cardAccess, cardFeatures, cardMatches, cardProtocols } from "./discovery.js";
+export { ed25519EncodingsAcceptable } from "./ed25519-rules.js";
 export {
   BROADCAST,
   COMPRESSIONS,

@@ -85,7 +85,7 @@ export const MAX_MESSAGE_TYPE_LENGTH = 128;
 export const MAX_BATCH_ITEMS = 256;
 
 /**
- * Most Ed25519 public keys the native (node:crypto) backend keeps as parsed
+ * Most Ed25519 public keys the OpenSSL (node:crypto) backend keeps as parsed
  * key objects. Parsing a key costs about as much as a verification, so the
  * hot path reuses them; past the bound the oldest is dropped.
  */

@@ -2,6 +2,7 @@ import * as ed from "@noble/ed25519";
 import { sha512 } from "@noble/hashes/sha2.js";
 import { fromBase64Exact, toBase64 } from "./base64.js";
 import { canonicalizeWithout } from "./canonical.js";
+import { ed25519EncodingsAcceptable } from "./ed25519-rules.js";
 import { fail, messagingError, ok, type Result } from "./errors.js";
 
 /**
@@ -29,7 +30,12 @@ export const ED25519_PUBLIC_KEY_BYTES = 32;
 export const ED25519_SECRET_KEY_BYTES = 32;
 export const ED25519_SIGNATURE_BYTES = 64;
 
-/** One Ed25519 implementation. Both must agree with RFC 8032 and with each other. */
+/**
+ * One Ed25519 implementation. Every backend must agree with RFC 8032 and with
+ * the others: each refuses, before verifying, what
+ * {@link ed25519EncodingsAcceptable} refuses (non-canonical encodings, points
+ * of small order, S not below L), so all accept exactly the same signatures.
+ */
 export interface Ed25519Backend {
   readonly name: string;
   /** Signs `message` with a 32-byte secret key (seed). */
@@ -42,8 +48,8 @@ export interface Ed25519Backend {
 
 /**
  * `@noble/ed25519`, portable (browsers, Deno, Node). Verification uses the
- * strict RFC 8032 rules (`zip215: false`: canonical encodings, no small-order
- * tricks) so it accepts exactly what OpenSSL's native Ed25519 accepts.
+ * strict RFC 8032 rules (`zip215: false`: canonical encodings) after the
+ * shared encoding rules, so it accepts exactly what the native backends accept.
  */
 export const nobleEd25519: Ed25519Backend = {
   name: "noble",
@@ -51,6 +57,7 @@ export const nobleEd25519: Ed25519Backend = {
     return ed.sign(message, secretKey);
   },
   verify(signature, message, publicKey) {
+    if (!ed25519EncodingsAcceptable(signature, publicKey)) return false;
     try {
       return ed.verify(signature, message, publicKey, { zip215: false });
     } catch {

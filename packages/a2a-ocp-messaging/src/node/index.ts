@@ -9,7 +9,13 @@ export {
   createDecompressor,
   decompressMessage,
 } from "./compression.js";
-export { hasNativeEd25519, nativeEd25519, nativeKeyCacheSize } from "./ed25519.js";
+export {
+  hasNativeEd25519,
+  nativeEd25519,
+  nativeEd25519Library,
+  nativeKeyCacheSize,
+  opensslEd25519,
+} from "./ed25519.js";
 export {
   createDecryptor,
   type DecryptionKey,
@@ -31,6 +37,7 @@ export {
   loadIdentity,
   saveIdentity,
 } from "./keystore.js";
+export { sodiumEd25519 } from "./sodium.js";
 
 /**
  * The inbound pipeline with Node defaults: native Ed25519 verification and
