@@ -83,6 +83,13 @@ export function identityFromSecretKey(
 }
 
 function assertAgentUri(id: string): void {
+  if (typeof id !== "string") {
+    // JavaScript callers (and `any`) can pass anything: a typed error, not a TypeError from inside.
+    throw messagingError(
+      "invalid_profile",
+      `an agent id is an a2a:// URI string, not ${typeof id}`,
+    );
+  }
   if (!AgentUriSchema.safeParse(id).success) {
     throw messagingError(
       "invalid_profile",

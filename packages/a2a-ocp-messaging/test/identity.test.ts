@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   createAgentProfile,
   generateIdentity,
+  identityFromSecretKey,
   isOcpError,
   keyLookupFromProfiles,
   profilePublicKey,
@@ -73,6 +74,18 @@ describe("agent identity and profile (§8.1)", () => {
       expect.unreachable();
     } catch (error) {
       expect(isOcpError(error, "invalid_profile")).toBe(true);
+    }
+  });
+
+  it("refuses an id that is not a string (from JavaScript) with invalid_profile, not a TypeError", () => {
+    const notStrings: unknown[] = [undefined, null, 42, { id: ALICE }, [ALICE]];
+    for (const id of notStrings) {
+      expect(() => generateIdentity(id as string), String(id)).toThrow(
+        expect.objectContaining({ code: "invalid_profile" }),
+      );
+      expect(() => identityFromSecretKey(id as string, generateIdentity(ALICE).secretKey)).toThrow(
+        expect.objectContaining({ code: "invalid_profile" }),
+      );
     }
   });
 });

@@ -28,11 +28,20 @@ const expectedPackages = [
 ];
 const forbiddenPackages = /^(express|better-sqlite3|@nats-io\/.*|ws|fastify)$/;
 
-/** The environment without what `pnpm run`/`pnpm exec` set for pnpm itself. */
+/**
+ * The environment without what `pnpm run`/`pnpm exec` set for pnpm itself,
+ * NODE_PATH included: pnpm's bin shims point it at the workspace's hoisted
+ * packages, through which `require` in the project would find what the
+ * project never installed.
+ */
 function npmEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
-    if (/^(npm_package_|npm_lifecycle_|pnpm_)/i.test(key) || key === "npm_config_user_agent") {
+    if (
+      /^(npm_package_|npm_lifecycle_|pnpm_)/i.test(key) ||
+      key === "npm_config_user_agent" ||
+      key === "NODE_PATH"
+    ) {
       delete env[key];
     }
   }
@@ -135,6 +144,7 @@ describe("the packed tarball in a project outside the workspace", () => {
       accepted: "ok",
       replayed: "replay_detected",
       decrypted: "approve",
+      library: "openssl",
     });
 
     const nodeModules = join(project, "node_modules");
@@ -151,5 +161,24 @@ describe("the packed tarball in a project outside the workspace", () => {
     });
     expect(buildsOnInstall.map((pkg) => pkg.name)).toEqual([]);
     expect([...new Set(names)].sort()).toEqual(expectedPackages);
+  }, 300_000);
+
+  it("with the optional peer sodium-native installed beside it, verifies with libsodium, same answers", () => {
+    run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--no-package-lock", "sodium-native"],
+      project,
+    );
+    const output = run(process.execPath, ["consumer.mjs"], project);
+    expect(JSON.parse(output)).toEqual({
+      profileSchema: true,
+      verify: "ok",
+      verifyNative: "ok",
+      verifyTampered: "signature_invalid",
+      accepted: "ok",
+      replayed: "replay_detected",
+      decrypted: "approve",
+      library: "libsodium",
+    });
   }, 300_000);
 });

@@ -15,6 +15,7 @@ import {
   encryptMessage,
   generateIdentityWithEncryption,
   nativeEd25519,
+  nativeEd25519Library,
   recipientFromProfile,
 } from "@ocp/a2a-ocp-messaging/node";
 import { AgentProfileSchema } from "@ocp/a2a-ocp-messaging/schemas";
@@ -55,5 +56,7 @@ console.log(
     accepted: outcome(await inbox.accept(JSON.stringify(signed))),
     replayed: outcome(await inbox.accept(JSON.stringify(signed))),
     decrypted: opened.ok ? opened.value.message.payload.vote : outcome(opened),
+    // libsodium when the project installed the optional peer sodium-native, else node:crypto.
+    library: nativeEd25519Library(),
   }),
 );
