@@ -185,6 +185,34 @@ describe("OCPHub security", () => {
     await until(() => bob.received.length === 1, "delivery after the deep frames");
   });
 
+  it("refuses an agent whose key has small order with 4001: its 'signatures' need no secret", async () => {
+    // With the identity point as public key, the signature "identity point, S = 0" verifies
+    // for every message under bare OpenSSL: anyone could register this profile and then sign
+    // as the agent. The profile and the announcement below are signed with no secret at all.
+    const identityPoint = new Uint8Array(32);
+    identityPoint[0] = 1;
+    const forgedSignature = new Uint8Array(64);
+    forgedSignature[0] = 1;
+    const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+    const real = createAgentProfile(identity("keyless"), {}, nativeEd25519);
+    const profile = { ...real, publicKey: b64(identityPoint), signature: b64(forgedSignature) };
+    const ws = new WebSocket(hub.url, ["a2a-ocp-v1"]);
+    const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+    const frames: string[] = [];
+    ws.on("message", (data) => {
+      const frame = JSON.parse(data.toString()) as { type: string; payload: { nonce: string } };
+      frames.push(frame.type);
+      if (frame.type !== "ocp.connection.ack") return;
+      const announcement = JSON.parse(
+        buildAnnouncement(identity("signer"), profile, frame.payload.nonce, undefined),
+      ) as Record<string, unknown>;
+      ws.send(JSON.stringify({ ...announcement, signature: b64(forgedSignature) }));
+    });
+    expect(await closed).toBe(4001);
+    expect(frames).not.toContain("ocp.connection.registered");
+    expect(hub.connectedAgents()).not.toContain(profile.id);
+  });
+
   it("refuses an agent id already registered with another key (key pinning) with 4002", async () => {
     const first = await join("pinned");
     await first.client.close();
