@@ -3,7 +3,12 @@
  * a nonce, registration, the graceful disconnect; forged, replayed and
  * impostor announcements; the sender of a message is the registered agent.
  */
-import { buildAnnouncement, createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
+import {
+  type AgentIdentity,
+  buildAnnouncement,
+  createAgentProfile,
+  generateIdentity,
+} from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Check, excerpt, failed, outcome, passed } from "../context.js";
 import { attemptRegistration, honestAnnounce, Peer, SUBPROTOCOL } from "../raw.js";
@@ -96,7 +101,7 @@ export const registrationProof: Check = {
     sections: ["§8.1", "§6.4"],
     advisory: false,
     summary:
-      "registration proves the key: a forged announcement, a replayed nonce and someone else's id are refused",
+      "registration proves the key: a forged announcement, a replayed nonce, someone else's id and a key of small order are refused",
   },
   async run(context) {
     const problems: string[] = [];
@@ -142,9 +147,47 @@ export const registrationProof: Check = {
       problems.push(`${owner.id.id}, registered with one key, was registered again with another`);
     } else
       notes.push(`someone else's id: ${stolen.outcome === "refused" ? stolen.detail : "no ack"}`);
+    // No secret at all: the identity point as the key, "signed" with no secret.
+    const keyless = context.identity("keyless");
+    const smallOrder = await attemptRegistration(
+      context.url,
+      (nonce) => keylessAnnouncement(keyless, nonce),
+      context.answerTimeoutMs,
+    );
+    context.track(smallOrder.peer);
+    if (smallOrder.outcome === "registered") {
+      problems.push(
+        `${keyless.id} was registered with a key of small order, whose signatures need no secret`,
+      );
+    } else
+      notes.push(
+        `small-order key: ${smallOrder.outcome === "refused" ? smallOrder.detail : "no ack"}`,
+      );
     return problems.length > 0 ? failed(problems.join("; ")) : passed(notes.join("; "));
   },
 };
+
+/**
+ * An announcement for `identity`'s id whose profile carries the identity
+ * point (a point of small order) as its key, the profile and the
+ * announcement both "signed" with (identity point, S = 0). Under an Ed25519
+ * verification that does not refuse small-order keys (OpenSSL's on its own),
+ * that signature is valid for every message: anyone could then sign as the
+ * agent.
+ */
+function keylessAnnouncement(identity: AgentIdentity, nonce: string): string {
+  const point = new Uint8Array(32);
+  point[0] = 1;
+  const signature = new Uint8Array(64);
+  signature[0] = 1;
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+  const honest = createAgentProfile(identity, {}, nativeEd25519);
+  const profile = { ...honest, publicKey: b64(point), signature: b64(signature) };
+  const announcement = JSON.parse(
+    buildAnnouncement(identity, profile, nonce, undefined, nativeEd25519),
+  ) as Record<string, unknown>;
+  return JSON.stringify({ ...announcement, signature: b64(signature) });
+}
 
 export const senderBinding: Check = {
   spec: {
