@@ -4,18 +4,13 @@ import { describe, expect, it } from "vitest";
 import { SMALL_ORDER_Y } from "../src/ed25519-rules.js";
 import {
   createAgentProfile,
-  type Ed25519Backend,
   ed25519EncodingsAcceptable,
   generateIdentity,
   nobleEd25519,
   verifyAgentProfile,
 } from "../src/index.js";
-import {
-  nativeEd25519,
-  nativeEd25519Library,
-  opensslEd25519,
-  sodiumEd25519,
-} from "../src/node/index.js";
+import { nativeEd25519, nativeEd25519Library } from "../src/node/index.js";
+import { ALL_BACKENDS, SODIUM } from "./support/backends.js";
 
 /**
  * The encoding rules every backend applies before verifying (see
@@ -24,13 +19,7 @@ import {
  * arithmetic, not copied from the module under test.
  */
 
-const sodium = sodiumEd25519();
-const BACKENDS: Ed25519Backend[] = [
-  nobleEd25519,
-  opensslEd25519,
-  nativeEd25519,
-  ...(sodium === undefined ? [] : [sodium]),
-];
+const BACKENDS = ALL_BACKENDS;
 
 const p = 2n ** 255n - 19n;
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -103,7 +92,7 @@ describe("the shared Ed25519 encoding rules: every backend refuses the same craf
     // sodium-native ships a prebuilt library for this platform: CI runs here, so it must load.
     if (process.platform !== "linux" || process.arch !== "x64") return;
     expect(nativeEd25519Library()).toBe("libsodium");
-    expect(sodium?.name).toBe("libsodium");
+    expect(SODIUM?.name).toBe("libsodium");
   });
 
   it("a key of small order signs nothing: 'identity, S = 0' verifies any message under bare OpenSSL, under no backend", () => {

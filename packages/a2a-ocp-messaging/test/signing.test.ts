@@ -3,10 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import {
   canonicalize,
   createMessage,
-  type Ed25519Backend,
   ed25519PublicKey,
   generateIdentity,
-  nobleEd25519,
   SIGNATURE_SCHEME_DOC,
   signingInput,
   signObject,
@@ -14,8 +12,9 @@ import {
   verifyMessage,
   verifyObject,
 } from "../src/index.js";
-import { nativeEd25519, opensslEd25519, sodiumEd25519 } from "../src/node/index.js";
+import { nativeEd25519 } from "../src/node/index.js";
 import { plainMessage } from "./support/arbitraries.js";
+import { ALL_BACKENDS } from "./support/backends.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";
 
 // Property tests here run hundreds of signatures or inflations: a bound per file, not a speed check.
@@ -48,14 +47,7 @@ const RFC8032 = [
   },
 ];
 
-/** Every backend: portable, OpenSSL, libsodium (where it loads) and the node default over them. */
-const sodium = sodiumEd25519();
-const BACKENDS: Ed25519Backend[] = [
-  nobleEd25519,
-  opensslEd25519,
-  nativeEd25519,
-  ...(sodium === undefined ? [] : [sodium]),
-];
+const BACKENDS = ALL_BACKENDS;
 const alice = generateIdentity(ALICE);
 
 describe("Ed25519 backends", () => {
