@@ -1,4 +1,5 @@
-// pnpm bench: Ed25519 sign/verify (noble vs native) and the inbound pipeline,
+// pnpm bench: Ed25519 sign/verify (noble, node:crypto's OpenSSL, and the node
+// default: libsodium where sodium-native loads) and the inbound pipeline,
 // each beside JSON.parse of the same messages, measured in the same run.
 // Figures depend on the machine; the ratios are what to compare across runs.
 import { loadavg } from "node:os";
@@ -10,7 +11,12 @@ import {
   signObject,
   verifyObject,
 } from "../dist/index.js";
-import { createNodeInboundPipeline, nativeEd25519 } from "../dist/node/index.js";
+import {
+  createNodeInboundPipeline,
+  nativeEd25519,
+  nativeEd25519Library,
+  opensslEd25519,
+} from "../dist/node/index.js";
 
 const COUNT = Number(process.env.BENCH_MESSAGES ?? 3000);
 const ALICE = "a2a://bench-alice";
@@ -91,7 +97,7 @@ const baseline = rate((n) => {
 const results = [];
 const record = (name, perSecond) => results.push({ name, perSecond });
 
-for (const backend of [nobleEd25519, nativeEd25519]) {
+for (const backend of [nobleEd25519, opensslEd25519, nativeEd25519]) {
   record(
     `sign (${backend.name})`,
     rate((n) => {
@@ -139,8 +145,11 @@ for (const { name, perSecond } of results) {
   );
 }
 const nobleVerify = results.find((r) => r.name === "verify (noble)").perSecond;
+const opensslVerify = results.find((r) => r.name === "verify (openssl)").perSecond;
 const nativeVerify = results.find((r) => r.name === "verify (native)").perSecond;
-console.log(`native verify is ${(nativeVerify / nobleVerify).toFixed(1)}x noble verify`);
+console.log(
+  `native (${nativeEd25519Library()}) verify is ${(nativeVerify / nobleVerify).toFixed(1)}x noble verify, ${(nativeVerify / opensslVerify).toFixed(2)}x openssl verify`,
+);
 console.log(
   `load average at the end: ${loadavg()
     .map((l) => l.toFixed(1))
