@@ -84,6 +84,21 @@ describe("Ed25519 backends", () => {
   });
 
   it.each(BACKENDS.map((b) => [b.name, b] as const))(
+    "%s: a secret-key array rewritten with another seed signs with the new seed, not a cached key",
+    (_name, backend) => {
+      const [first, second] = [RFC8032[0]!, RFC8032[1]!];
+      const secret = hex(first.secret);
+      const message = hex("6f6370");
+      const before = Buffer.from(backend.sign(message, secret)).toString("hex");
+      secret.set(hex(second.secret));
+      const after = backend.sign(message, secret);
+      expect(Buffer.from(after).toString("hex")).not.toBe(before);
+      expect(backend.verify(after, message, hex(second.public))).toBe(true);
+      expect(backend.verify(after, message, hex(first.public))).toBe(false);
+    },
+  );
+
+  it.each(BACKENDS.map((b) => [b.name, b] as const))(
     "%s: verify is false, never a throw, for malformed input",
     (_name, backend) => {
       const vector = RFC8032[1]!;

@@ -9,8 +9,12 @@ const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 
 const publicKeys = new Map<string, KeyObject>();
-/** Keyed by the caller's array, so no secret is ever copied into a map key. */
-const secretKeys = new WeakMap<Uint8Array, KeyObject>();
+/**
+ * Keyed by the caller's array, so no secret is ever copied into a map key;
+ * the seed the key was made from is kept beside it, so a caller that writes
+ * another seed into the same array gets a key from the new seed.
+ */
+const secretKeys = new WeakMap<Uint8Array, { key: KeyObject; seed: Buffer }>();
 
 function publicKeyObject(raw: Uint8Array): KeyObject {
   const id = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("latin1");
@@ -26,15 +30,14 @@ function publicKeyObject(raw: Uint8Array): KeyObject {
 }
 
 function secretKeyObject(raw: Uint8Array): KeyObject {
-  let key = secretKeys.get(raw);
-  if (key === undefined) {
-    key = createPrivateKey({
-      key: Buffer.concat([PKCS8_PREFIX, raw]),
-      format: "der",
-      type: "pkcs8",
-    });
-    secretKeys.set(raw, key);
-  }
+  const cached = secretKeys.get(raw);
+  if (cached !== undefined && cached.seed.equals(raw)) return cached.key;
+  const key = createPrivateKey({
+    key: Buffer.concat([PKCS8_PREFIX, raw]),
+    format: "der",
+    type: "pkcs8",
+  });
+  secretKeys.set(raw, { key, seed: Buffer.from(raw) });
   return key;
 }
 

@@ -60,9 +60,17 @@ function sodium(): Sodium | undefined {
 /** Expanded secret keys (seed ‖ public key), keyed by the caller's seed array: no secret becomes a map key. */
 const expanded = new WeakMap<Uint8Array, Uint8Array>();
 
+/** Whether `secretKey` (seed ‖ public key) was expanded from `seed` as it is now. */
+function expandedFrom(secretKey: Uint8Array, seed: Uint8Array): boolean {
+  if (seed.length !== 32) return false;
+  for (let i = 0; i < 32; i++) if (secretKey[i] !== seed[i]) return false;
+  return true;
+}
+
 function expandedKey(lib: Sodium, seed: Uint8Array): Uint8Array {
   let secretKey = expanded.get(seed);
-  if (secretKey === undefined) {
+  // A caller that wrote another seed into the same array gets a key from the new seed.
+  if (secretKey === undefined || !expandedFrom(secretKey, seed)) {
     secretKey = new Uint8Array(64);
     lib.crypto_sign_seed_keypair(new Uint8Array(32), secretKey, seed);
     expanded.set(seed, secretKey);
