@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { nativeEd25519Library } from "@ocp/a2a-ocp-messaging/node";
 import { parseJsonText } from "@ocp/types";
 import { z } from "zod";
 import { SqliteAuditLog } from "./audit-sqlite.js";
@@ -246,7 +247,9 @@ async function main(): Promise<void> {
     cluster === undefined
       ? `store ${o.db}`
       : `NATS ${o.nats}, workspace ${cluster.subjects.workspace}`;
-  process.stderr.write(`ocp-hub: listening on ${hub.url}, ${storage}, hub ${hub.self.id}\n`);
+  process.stderr.write(
+    `ocp-hub: listening on ${hub.url}, ${storage}, hub ${hub.self.id}, Ed25519 by ${nativeEd25519Library()}\n`,
+  );
   process.stderr.write(
     allowed === undefined
       ? "ocp-hub: registration is OPEN: any agent with a self-signed profile may join; the first key seen for an id is pinned (use --allow FILE to admit only listed agents)\n"

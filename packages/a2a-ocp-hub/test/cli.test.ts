@@ -76,6 +76,12 @@ describe("ocp-hub CLI", () => {
       });
       await expect(impostor.connect()).rejects.toMatchObject({ code: "registration_refused" });
       expect(stderr).toContain("registration limited to the 1 profiles");
+      // The hub depends on sodium-native, which ships a build for linux x64 (where CI runs).
+      expect(stderr).toMatch(
+        process.platform === "linux" && process.arch === "x64"
+          ? /, Ed25519 by libsodium\n/
+          : /, Ed25519 by (libsodium|openssl)\n/,
+      );
     } finally {
       child.kill("SIGTERM");
       dir.cleanup();
