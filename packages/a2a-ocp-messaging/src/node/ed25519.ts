@@ -86,9 +86,9 @@ export function nativeEd25519Library(): "libsodium" | "openssl" {
 }
 
 /**
- * Native Ed25519, the node entry's default: libsodium (the optional
- * dependency `sodium-native`, about 1.6 times as fast as OpenSSL 3.0 here)
- * where it loads, otherwise `node:crypto`. Both are several times faster than
+ * Native Ed25519, the node entry's default: libsodium (the optional peer
+ * `sodium-native`; it verifies 1.6 to 1.9 times as fast as OpenSSL 3.0 on
+ * the test machine) where it loads, otherwise `node:crypto`. Both are several times faster than
  * pure JS, and both apply the shared encoding rules, so which one runs never
  * changes what verifies.
  */
@@ -98,8 +98,10 @@ export const nativeEd25519: Ed25519Backend = {
     return (sodiumEd25519() ?? opensslEd25519).sign(message, secretKey);
   },
   signBase64(message, secretKey) {
-    const backend = sodiumEd25519() ?? opensslEd25519;
-    return backend.signBase64!(message, secretKey);
+    const sodium = sodiumEd25519();
+    return sodium?.signBase64 !== undefined
+      ? sodium.signBase64(message, secretKey)
+      : sign(null, message, secretKeyObject(secretKey)).toString("base64");
   },
   verify(signature, message, publicKey) {
     return (sodiumEd25519() ?? opensslEd25519).verify(signature, message, publicKey);
