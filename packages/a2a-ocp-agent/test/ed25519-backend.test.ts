@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryNetwork, OCPAgent } from "../src/index.js";
 
 describe("Ed25519 in the agent runtime: native wherever Node has it, chosen once", () => {
-  it("the package's default backend is node:crypto's in this Node (test runner and a plain node process)", () => {
+  it("the package's default backend is the native one in this Node (test runner and a plain node process)", () => {
     expect(defaultEd25519().name).toBe("native");
     const child = spawnSync(
       process.execPath,
