@@ -31,7 +31,7 @@ function publicKeyObject(raw: Uint8Array): KeyObject {
 
 function secretKeyObject(raw: Uint8Array): KeyObject {
   const cached = secretKeys.get(raw);
-  if (cached !== undefined && cached.seed.equals(raw)) return cached.key;
+  if (cached?.seed.equals(raw)) return cached.key;
   const key = createPrivateKey({
     key: Buffer.concat([PKCS8_PREFIX, raw]),
     format: "der",
@@ -61,7 +61,7 @@ export function hasNativeEd25519(): boolean {
  * encoding rules (without them OpenSSL accepts keys of small order). Parsed
  * public keys are cached (bounded by {@link NATIVE_KEY_CACHE_MAX_ENTRIES}).
  */
-export const opensslEd25519: Ed25519Backend = {
+export const opensslEd25519: Required<Ed25519Backend> = {
   name: "openssl",
   sign(message, secretKey) {
     // A Buffer is a Uint8Array: returned as it is, not copied.
@@ -80,30 +80,24 @@ export const opensslEd25519: Ed25519Backend = {
   },
 };
 
-/** The library behind {@link nativeEd25519} in this process: libsodium when it loads, else OpenSSL. */
+/** The backend {@link nativeEd25519} delegates to: libsodium when it loads, else OpenSSL. */
+const chosen = (): Required<Ed25519Backend> => sodiumEd25519() ?? opensslEd25519;
+
+/** The library behind {@link nativeEd25519} in this process. */
 export function nativeEd25519Library(): "libsodium" | "openssl" {
-  return sodiumEd25519() === undefined ? "openssl" : "libsodium";
+  return chosen() === opensslEd25519 ? "openssl" : "libsodium";
 }
 
 /**
  * Native Ed25519, the node entry's default: libsodium (the optional peer
  * `sodium-native`; it verifies 1.6 to 1.9 times as fast as OpenSSL 3.0 on
- * the test machine) where it loads, otherwise `node:crypto`. Both are several times faster than
- * pure JS, and both apply the shared encoding rules, so which one runs never
- * changes what verifies.
+ * the test machine) where it loads, otherwise `node:crypto`. Both are several
+ * times faster than pure JS, and both apply the shared encoding rules, so
+ * which one runs never changes what verifies.
  */
 export const nativeEd25519: Ed25519Backend = {
   name: "native",
-  sign(message, secretKey) {
-    return (sodiumEd25519() ?? opensslEd25519).sign(message, secretKey);
-  },
-  signBase64(message, secretKey) {
-    const sodium = sodiumEd25519();
-    return sodium?.signBase64 !== undefined
-      ? sodium.signBase64(message, secretKey)
-      : sign(null, message, secretKeyObject(secretKey)).toString("base64");
-  },
-  verify(signature, message, publicKey) {
-    return (sodiumEd25519() ?? opensslEd25519).verify(signature, message, publicKey);
-  },
+  sign: (message, secretKey) => chosen().sign(message, secretKey),
+  signBase64: (message, secretKey) => chosen().signBase64(message, secretKey),
+  verify: (signature, message, publicKey) => chosen().verify(signature, message, publicKey),
 };

@@ -78,13 +78,16 @@ function expandedKey(lib: Sodium, seed: Uint8Array): Uint8Array {
   return secretKey;
 }
 
+/** Made once, on the first call that finds libsodium. */
+let backend: Required<Ed25519Backend> | undefined;
+
 /**
  * The libsodium backend, or `undefined` where libsodium cannot be loaded. On
  * this package's test machine (2 cores, OpenSSL 3.0) it verifies in about
  * 100–120 µs where `node:crypto` takes 150–190, and it refuses what the
  * shared encoding rules refuse, like every backend.
  */
-export function sodiumEd25519(): Ed25519Backend | undefined {
+export function sodiumEd25519(): Required<Ed25519Backend> | undefined {
   const lib = sodium();
   if (lib === undefined) return undefined;
   backend ??= {
@@ -110,4 +113,3 @@ export function sodiumEd25519(): Ed25519Backend | undefined {
   };
   return backend;
 }
-let backend: Ed25519Backend | undefined;
