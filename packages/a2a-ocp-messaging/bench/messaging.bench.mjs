@@ -1,6 +1,7 @@
 // pnpm bench: Ed25519 sign/verify (noble, node:crypto's OpenSSL, and the node
 // default: libsodium where sodium-native loads) and the inbound pipeline,
-// each beside JSON.parse of the same messages, measured in the same run.
+// each beside JSON.parse of the same messages, measured in the same run; then
+// OpenSSL and the native default verifying side by side over interleaved rounds.
 // Figures depend on the machine; the ratios are what to compare across runs.
 import { loadavg } from "node:os";
 import {
@@ -145,10 +146,29 @@ for (const { name, perSecond } of results) {
   );
 }
 const nobleVerify = results.find((r) => r.name === "verify (noble)").perSecond;
-const opensslVerify = results.find((r) => r.name === "verify (openssl)").perSecond;
 const nativeVerify = results.find((r) => r.name === "verify (native)").perSecond;
+console.log(`native verify is ${(nativeVerify / nobleVerify).toFixed(1)}x noble verify`);
+
+// The two native libraries side by side: verification of the same messages,
+// the arms interleaved over ROUNDS (order swapped every round), medians and
+// the spread of the per-round ratio.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const verifyWith = (backend) => (n) => {
+  for (let i = 0; i < n; i++) {
+    if (!verifyObject(parsed[i], alice.publicKey, backend)) throw new Error("verify failed");
+  }
+};
+const arms = { openssl: verifyWith(opensslEd25519), native: verifyWith(nativeEd25519) };
+const perRound = { openssl: [], native: [] };
+const ratios = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? ["openssl", "native"] : ["native", "openssl"];
+  for (const arm of order) perRound[arm].push(rate(arms[arm]));
+  ratios.push(perRound.native[round] / perRound.openssl[round]);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(
-  `native (${nativeEd25519Library()}) verify is ${(nativeVerify / nobleVerify).toFixed(1)}x noble verify, ${(nativeVerify / opensslVerify).toFixed(2)}x openssl verify`,
+  `verify, ${ROUNDS} interleaved rounds: openssl ${median(perRound.openssl).toFixed(0)} msg/s, native (${nativeEd25519Library()}) ${median(perRound.native).toFixed(0)} msg/s; native / openssl ${median(ratios).toFixed(2)} (per round ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
 );
 console.log(
   `load average at the end: ${loadavg()

@@ -90,7 +90,7 @@ export function nativeEd25519Library(): "libsodium" | "openssl" {
 
 /**
  * Native Ed25519, the node entry's default: libsodium (the optional peer
- * `sodium-native`; it verifies 1.6 to 1.9 times as fast as OpenSSL 3.0 on
+ * `sodium-native`; it verifies 1.6 to 2 times as fast as OpenSSL 3.0 on
  * the test machine) where it loads, otherwise `node:crypto`. Both are several
  * times faster than pure JS, and both apply the shared encoding rules, so
  * which one runs never changes what verifies.
