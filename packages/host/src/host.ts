@@ -24,7 +24,7 @@ import {
   type SkippedProvider,
   servesKinds,
 } from "./fanout.js";
-import { runLeg } from "./leg.js";
+import { type LegOptions, runLeg } from "./leg.js";
 import {
   DEFAULT_LEG_TIMEOUT_MS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
@@ -258,7 +258,7 @@ export class Host {
       const entry = this.#entry(providerId);
       const parsed = parseQuery(query);
       checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
-      return this.#leg(providerId, entry, parsed, options).then(resultOf);
+      return this.#leg(providerId, entry, parsed, options, resultOf);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -326,7 +326,21 @@ export class Host {
     entry: Entry,
     query: ContextQuery,
     options: QueryCallOptions,
-  ): Promise<LegOutcome> {
+  ): Promise<LegOutcome>;
+  #leg<R>(
+    id: string,
+    entry: Entry,
+    query: ContextQuery,
+    options: QueryCallOptions,
+    finish: (outcome: LegOutcome) => R,
+  ): Promise<R>;
+  #leg<R>(
+    id: string,
+    entry: Entry,
+    query: ContextQuery,
+    options: QueryCallOptions,
+    finish?: (outcome: LegOutcome) => R,
+  ): Promise<R | LegOutcome> {
     const report = (outcome: LegOutcome): void => reportLeg(this.#events, this.#warn, id, outcome);
     if (entry.egress && !this.consent.isGranted(id, entry.info.name)) {
       // C1, C2: nothing is sent; the app is asked.
@@ -338,19 +352,27 @@ export class Host {
       });
       const outcome = consentRequired(id, entry.info.name);
       report(outcome);
-      return Promise.resolve(outcome);
+      if (finish === undefined) return Promise.resolve(outcome);
+      try {
+        return Promise.resolve(finish(outcome));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
     const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
     if (this.#events.listens("leg_started")) {
       this.#events.emit("leg_started", { providerId: id, timeoutMs });
     }
-    return runLeg(entry.provider, query, {
+    const legOptions: LegOptions = {
       timeoutMs,
       signal: options.signal,
       measureCosts: this.#measureCosts,
       decoded: entry.decoded,
       onOutcome: report,
-    });
+    };
+    return finish === undefined
+      ? runLeg(entry.provider, query, legOptions)
+      : runLeg(entry.provider, query, legOptions, finish);
   }
 
   #entry(providerId: string): Entry {

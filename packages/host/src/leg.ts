@@ -9,7 +9,7 @@ import {
   type OcpError,
   StrictContextQueryResultSchema,
 } from "@ocp/types";
-import { isPlainResult } from "@ocp/types/fast";
+import { meetsStrictRules } from "@ocp/types/fast";
 import { auditAnswer, describeViolations } from "./audit.js";
 import { hostError } from "./errors.js";
 import { failure, type LegFailureReason, type LegOutcome, type Liar, type Trim } from "./fanout.js";
@@ -96,17 +96,42 @@ export function runLeg(
   provider: ContextProvider,
   query: ContextQuery,
   options: LegOptions,
-): Promise<LegOutcome> {
+): Promise<LegOutcome>;
+/**
+ * The same, the outcome mapped by `finish` in the step that settles it (one
+ * promise less than a `.then` after it): the returned promise settles with
+ * what `finish` returns, or rejects with what it throws.
+ */
+export function runLeg<R>(
+  provider: ContextProvider,
+  query: ContextQuery,
+  options: LegOptions,
+  finish: (outcome: LegOutcome) => R,
+): Promise<R>;
+export function runLeg<R>(
+  provider: ContextProvider,
+  query: ContextQuery,
+  options: LegOptions,
+  finish?: (outcome: LegOutcome) => R,
+): Promise<R | LegOutcome> {
   const providerId = provider.id;
   const started = performance.now();
   const done = options.onOutcome;
-  const settle = (outcome: LegOutcome): LegOutcome => {
+  const settle = (outcome: LegOutcome): R | LegOutcome => {
     done?.(outcome);
-    return outcome;
+    return finish === undefined ? outcome : finish(outcome);
+  };
+  /** A promise of `settle(outcome)`, rejected (not thrown) when `finish` throws. */
+  const settled = (outcome: LegOutcome): Promise<R | LegOutcome> => {
+    try {
+      return Promise.resolve(settle(outcome));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   if (options.signal?.aborted) {
     const error = hostError("aborted", `query to "${providerId}" aborted`);
-    return Promise.resolve(settle(failure(providerId, "aborted", error)));
+    return settled(failure(providerId, "aborted", error));
   }
   if (!options.decoded) {
     return askGuarded(provider, query, options, started).then((answer) =>
@@ -118,7 +143,7 @@ export function runLeg(
   try {
     call = provider.query(query, { signal: options.signal, timeoutMs: options.timeoutMs });
   } catch (error) {
-    return Promise.resolve(settle(failed(providerId, error, started)));
+    return settled(failed(providerId, error, started));
   }
   return call.then(
     (value) => settle(judge(providerId, query, value, options, started)),
@@ -191,8 +216,6 @@ async function askGuarded(
   }
 }
 
-const STRICT = { strict: true } as const;
-
 /** Parses (unless decoded), audits and classifies one answer. */
 function judge(
   providerId: string,
@@ -216,9 +239,9 @@ function judge(
   const result = parsed.data;
   const audit = auditAnswer(query, result, { measureCosts: options.measureCosts !== false });
   const violations = audit.violations;
-  // The strict schema only where the plain-form check cannot already vouch for the result.
+  // S1 on a result the lenient schema decoded; the strict schema only to word a failure.
   const strict =
-    audit.verdict === "drop" || isPlainResult(audit.result, STRICT)
+    audit.verdict === "drop" || meetsStrictRules(audit.result)
       ? undefined
       : StrictContextQueryResultSchema.safeParse(audit.result);
   if (strict?.success === false) {

@@ -1,6 +1,7 @@
 import { isOcpError, OcpError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
-import { Host, type HostEvents } from "../src/index.js";
+import { Host, type HostEvents, runLeg } from "../src/index.js";
+import { parseQuery } from "../src/registry.js";
 import { fakeProvider, frame, honestAnswer, never, QUERY } from "./helpers.js";
 
 const TIMEOUT_MS = 500;
@@ -386,5 +387,48 @@ describe("queryAll fan-out", () => {
     expect(log).toContain("dropped liar 1 B1");
     expect(log.indexOf("dropped liar 1 B1")).toBeLessThan(log.indexOf("finished liar dropped"));
     expect(log).toContain("finished ok ok");
+  });
+});
+
+describe("runLeg with a finishing step", () => {
+  it("settles with what finish returns, and rejects (never throws) with what it throws, on every path", async () => {
+    const provider = fakeProvider({ id: "honest" });
+    const query = parseQuery(QUERY);
+    const options = { timeoutMs: TIMEOUT_MS };
+    // Answered: finish maps the outcome.
+    await expect(runLeg(provider, query, options, (outcome) => outcome.kind)).resolves.toBe("ok");
+    const boom = (): never => {
+      throw new Error("finish failed");
+    };
+    // Answered, finish throws: a rejection.
+    await expect(runLeg(provider, query, options, boom)).rejects.toThrow("finish failed");
+    // Aborted before it starts: still a promise, rejected with finish's error, nothing thrown.
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = runLeg(provider, query, { ...options, signal: controller.signal }, boom);
+    await expect(aborted).rejects.toThrow("finish failed");
+    // A provider whose query throws synchronously: the failure outcome reaches finish.
+    const thrower = fakeProvider({ id: "thrower" });
+    thrower.query = () => {
+      throw new Error("sync throw");
+    };
+    const reasons = await runLeg(thrower, query, options, (outcome) =>
+      outcome.kind === "failed" ? outcome.failure.reason : outcome.kind,
+    );
+    expect(reasons).toBe("provider_error");
+    // Without finish, the outcome itself, as before.
+    await expect(runLeg(provider, query, options)).resolves.toMatchObject({ kind: "ok" });
+  });
+
+  it("queryProvider rejects (never throws) when consent is missing or the signal has aborted", async () => {
+    const { host } = quietHost();
+    host.add(fakeProvider({ id: "remote", egress: true }));
+    host.add(fakeProvider({ id: "local" }));
+    const missing = host.queryProvider("remote", QUERY);
+    await expect(missing).rejects.toMatchObject({ code: "consent_required" });
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = host.queryProvider("local", QUERY, { signal: controller.signal });
+    await expect(aborted).rejects.toMatchObject({ code: "aborted" });
   });
 });

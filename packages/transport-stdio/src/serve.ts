@@ -16,8 +16,8 @@ import {
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
-import { decodeLineFast, encodeFramesLine } from "@ocp/types/fast";
-import { guardAnswer } from "@ocp/types/kit";
+import { decodeLineFast, encodeFramesLine, isPlainResult, writeFramesLine } from "@ocp/types/fast";
+import { guardAnswer, guardResult } from "@ocp/types/kit";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineBatch } from "./line-batch.js";
 import { LineSplitter } from "./line-splitter.js";
@@ -122,13 +122,19 @@ export function serveStdio(
     running += 1;
     try {
       const raw = await provider.query(query, queryOptions);
-      // The guard repairs what decodes; what does not is refused by the encoder below.
-      const result = guardAnswer(query, raw, guard, {
-        declaredKinds: provider.capabilities.query.kinds,
-        warn: log,
-      }) as ContextQueryResult;
+      const declaredKinds = provider.capabilities.query.kinds;
+      let result: ContextQueryResult;
+      let line: string | undefined;
       // The reply line without the encoder's schema pass, byte for byte what encodeLine writes.
-      const line = encodeFramesLine(id, result);
+      if (guard !== "off" && isPlainResult(raw)) {
+        // Checked once: an answer that keeps every rule comes back from the guard as it is.
+        result = guardResult(query, raw, { mode: guard, declaredKinds, warn: log });
+        line = result === raw ? writeFramesLine(id, result) : encodeFramesLine(id, result);
+      } else {
+        // The guard repairs what decodes; what does not is refused by the encoder below.
+        result = guardAnswer(query, raw, guard, { declaredKinds, warn: log }) as ContextQueryResult;
+        line = encodeFramesLine(id, result);
+      }
       if (line === undefined) send({ type: "frames", id, result });
       else if (!silent) write(line);
     } catch (error) {

@@ -89,7 +89,10 @@ export function costViolations(
 
 /** Not a string, or only white space. */
 export function blank(text: unknown): boolean {
-  return typeof text !== "string" || text.trim() === "";
+  if (typeof text !== "string") return true;
+  // A first character that is printable ASCII and not a space settles it without trimming a copy.
+  const first = text.charCodeAt(0);
+  return !(first > 0x20 && first < 0x7f) && text.trim() === "";
 }
 
 /**

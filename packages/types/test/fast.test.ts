@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { blank } from "../src/audit.js";
+import { HOT_MEMBERS } from "../src/fast/canonical.js";
 import {
   decodeLineFast,
   encodeFramesLine,
@@ -7,9 +9,11 @@ import {
   isPlainQuery,
   isPlainResult,
   MAX_WALK_DEPTH,
+  meetsStrictRules,
   membersKept,
   parseJsonFast,
   sealQuery,
+  writeFramesLine,
 } from "../src/fast/index.js";
 import {
   ContextQueryResultSchema,
@@ -153,6 +157,75 @@ describe("plain-form fast path", () => {
     );
     // The generator reaches the fast path, not only the fallback.
     expect(plain).toBeGreaterThan(10);
+  });
+
+  it("S1 on a leniently decoded result: meetsStrictRules agrees with the strict schema", () => {
+    let decoded = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(result, (value) => {
+        const lenient = ContextQueryResultSchema.safeParse(value);
+        if (!lenient.success) return;
+        decoded += 1;
+        const strict = StrictContextQueryResultSchema.safeParse(lenient.data).success;
+        if (!strict) refused += 1;
+        expect(meetsStrictRules(lenient.data)).toBe(strict);
+      }),
+      RUNS,
+    );
+    // Both verdicts are reached.
+    expect(decoded - refused).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(10);
+  });
+
+  it("writes, for a result it vouched for, the line encodeFramesLine writes", () => {
+    fc.assert(
+      fc.property(id, result, (replyId, value) => {
+        if (!isPlainResult(value)) return;
+        expect(writeFramesLine(replyId, value)).toBe(encodeFramesLine(replyId, value));
+      }),
+      RUNS,
+    );
+  });
+
+  it("keeps the members of the hot path's switches those of their lists", () => {
+    const candidates = new Set<string>(["extra", "__proto__", "constructor", "toString", "", "ID"]);
+    for (const { keys } of Object.values(HOT_MEMBERS)) for (const key of keys) candidates.add(key);
+    for (const [name, { keys, only }] of Object.entries(HOT_MEMBERS)) {
+      for (const key of candidates) {
+        const holder = JSON.parse(`{${JSON.stringify(key)}:1}`);
+        expect({ name, key, only: only(holder) }).toEqual({ name, key, only: keys.has(key) });
+      }
+    }
+  });
+
+  it("calls blank exactly the strings trim empties, the first-character shortcut included", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 6 }),
+          fc.string({
+            unit: fc.constantFrom(
+              " ",
+              "\t",
+              "\n",
+              "\u00a0",
+              "\u2028",
+              "\ufeff",
+              "a",
+              "~",
+              "\u007f",
+            ),
+          }),
+        ),
+        (text) => {
+          expect(blank(text)).toBe(text.trim() === "");
+        },
+      ),
+      RUNS,
+    );
+    expect(blank(undefined)).toBe(true);
+    expect(blank(3)).toBe(true);
   });
 
   it("never writes to a borrowed value", () => {

@@ -75,6 +75,59 @@ function onlyKeys(value: Obj, keys: ReadonlySet<string>): boolean {
   return true;
 }
 
+// The members of the three objects every message of the hot path holds, as switches: a
+// switch on a parsed (interned) name costs less than half a Set lookup, and these run for
+// every member of every message. The test suite checks them against the Sets above.
+
+/** Every own key of `value` is a member of a frame ({@link FRAME_KEYS}). */
+function onlyFrameKeys(value: Obj): boolean {
+  for (const key in value) {
+    switch (key) {
+      case "id":
+      case "kind":
+      case "title":
+      case "content":
+      case "uri":
+      case "score":
+      case "token_cost":
+      case "valid_from":
+      case "valid_to":
+      case "recorded_at":
+      case "provenance":
+      case "citation_label":
+      case "embedding":
+      case "relations":
+        continue;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** Every own key of `value` is a member of a query result ({@link RESULT_KEYS}). */
+function onlyResultKeys(value: Obj): boolean {
+  for (const key in value) {
+    if (key !== "frames" && key !== "truncated" && key !== "dropped_estimate") return false;
+  }
+  return true;
+}
+
+/** Every own key of `value` is a member of a `query` or `frames` envelope ({@link ENVELOPE_KEYS}). */
+function onlyEnvelopeKeys(value: Obj): boolean {
+  for (const key in value) {
+    if (key !== "type" && key !== "id" && key !== "query" && key !== "result") return false;
+  }
+  return true;
+}
+
+/** The member lists the switches above must agree with (for the test suite). */
+export const HOT_MEMBERS = {
+  frame: { keys: FRAME_KEYS, only: onlyFrameKeys },
+  result: { keys: RESULT_KEYS, only: onlyResultKeys },
+  envelope: { keys: ENVELOPE_KEYS, only: onlyEnvelopeKeys },
+} as const;
+
 const isString = (value: unknown): value is string => typeof value === "string";
 const filled = (value: unknown): boolean => typeof value === "string" && value !== "";
 const optionalString = (value: unknown): boolean => value === undefined || isString(value);
@@ -141,7 +194,7 @@ function embedding(value: unknown, mode: Mode): boolean {
 }
 
 function frame(value: unknown, mode: Mode): boolean {
-  if (!isPlain(value) || !onlyKeys(value, FRAME_KEYS)) return false;
+  if (!isPlain(value) || !onlyFrameKeys(value)) return false;
   const score = value.score;
   const strict = mode.strict;
   if (
@@ -179,12 +232,34 @@ export function isPlainResult(
   options: { own?: boolean; strict?: boolean } = {},
 ): value is ContextQueryResult {
   const mode = modeOf(options.own === true, options.strict === true);
-  if (!isPlain(value) || !onlyKeys(value, RESULT_KEYS)) return false;
+  if (!isPlain(value) || !onlyResultKeys(value)) return false;
   if (typeof value.truncated !== "boolean") return false;
   if (value.dropped_estimate !== undefined && !isU32(value.dropped_estimate)) return false;
   const frames = value.frames;
   if (!Array.isArray(frames)) return false;
   for (const member of frames) if (!frame(member, mode)) return false;
+  return true;
+}
+
+/**
+ * For a result the lenient schema decodes (`ContextQueryResultSchema`, by its
+ * own pass or the plain form's): whether the strict schema decodes it too,
+ * which adds only S1 (non-empty id, title, citation label, provenance type,
+ * relation `rel` and `target_uri`, embedding fingerprint; score in [0, 1]).
+ * Reads those members and nothing else: no key, type or list check, which
+ * the lenient decoding already made.
+ */
+export function meetsStrictRules(result: ContextQueryResult): boolean {
+  for (const frame of result.frames) {
+    const score = frame.score;
+    if (frame.id === "" || frame.title === "" || !(score >= 0 && score <= 1)) return false;
+    if (frame.citation_label === "") return false;
+    for (const entry of frame.provenance) if (entry.type === "") return false;
+    for (const relation of frame.relations) {
+      if (relation.rel === "" || relation.target_uri === "") return false;
+    }
+    if (frame.embedding != null && frame.embedding.fingerprint === "") return false;
+  }
   return true;
 }
 
@@ -213,8 +288,7 @@ function correlationId(value: unknown): boolean {
 
 /** A `query` or `frames` envelope in the plain form (filled in place), else undefined. */
 function plainEnvelope(value: unknown): Envelope | undefined {
-  if (!isPlain(value) || !onlyKeys(value, ENVELOPE_KEYS) || !correlationId(value.id))
-    return undefined;
+  if (!isPlain(value) || !onlyEnvelopeKeys(value) || !correlationId(value.id)) return undefined;
   if (value.type === "frames" && value.query === undefined) {
     return isPlainResult(value.result, { own: true }) ? (value as Envelope) : undefined;
   }

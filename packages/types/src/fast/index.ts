@@ -12,7 +12,8 @@ export {
   isPlainQuery,
   isPlainResult,
   MAX_WALK_DEPTH,
+  meetsStrictRules,
   membersKept,
   parseJsonFast,
 } from "./canonical.js";
-export { encodeFramesLine, encodeQueryJson, sealQuery } from "./wire.js";
+export { encodeFramesLine, encodeQueryJson, sealQuery, writeFramesLine } from "./wire.js";

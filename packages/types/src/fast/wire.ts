@@ -57,7 +57,15 @@ export function encodeFramesLine(
   id: string | undefined,
   result: ContextQueryResult,
 ): string | undefined {
-  if (!isPlainResult(result)) return undefined;
+  return isPlainResult(result) ? writeFramesLine(id, result) : undefined;
+}
+
+/**
+ * {@link encodeFramesLine} without its check, for a result `isPlainResult`
+ * has just vouched for (and nothing has written to since): the caller that
+ * checked does not pay for a second walk.
+ */
+export function writeFramesLine(id: string | undefined, result: ContextQueryResult): string {
   let out =
     id === undefined
       ? '{"type":"frames","result":{"frames":['
