@@ -29,12 +29,12 @@ import {
   DEFAULT_LEG_TIMEOUT_MS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   MAX_LEG_TIMEOUT_MS,
-  MAX_PROVIDER_ID_LENGTH,
   MAX_PROVIDERS,
   MAX_PROVIDERS_CEILING,
 } from "./limits.js";
 import {
   type AddOptions,
+  checkCanAdd,
   checkProvider,
   describeEgress,
   type Entry,
@@ -352,12 +352,8 @@ export class Host {
       });
       const outcome = consentRequired(id, entry.info.name);
       report(outcome);
-      if (finish === undefined) return Promise.resolve(outcome);
-      try {
-        return Promise.resolve(finish(outcome));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      // An executor that throws rejects: what `finish` throws comes back as a rejection.
+      return new Promise((resolve) => resolve(finish === undefined ? outcome : finish(outcome)));
     }
     const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
     if (this.#events.listens("leg_started")) {
@@ -392,27 +388,7 @@ export class Host {
   /** Id and capacity checks, run before anything is spawned or connected. */
   #assertCanAdd(id: string): void {
     this.#assertOpen();
-    if (typeof id !== "string" || id === "" || id.length > MAX_PROVIDER_ID_LENGTH) {
-      throw hostError(
-        "invalid_provider",
-        `a provider id must be a non-empty string of at most ${MAX_PROVIDER_ID_LENGTH} characters`,
-        { details: { id: String(id) } },
-      );
-    }
-    if (this.#entries.has(id)) {
-      throw hostError("duplicate_provider", `a provider with id "${id}" is already registered`, {
-        details: { providerId: id },
-      });
-    }
-    if (this.#entries.size >= this.#maxProviders) {
-      throw hostError(
-        "too_many_providers",
-        `this host holds at most ${this.#maxProviders} providers`,
-        {
-          details: { providerId: id, max: this.#maxProviders },
-        },
-      );
-    }
+    checkCanAdd(id, this.#entries, this.#maxProviders);
   }
 
   #assertOpen(): void {

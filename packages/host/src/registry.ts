@@ -14,6 +14,7 @@ import {
 import { sealQuery } from "@ocp/types/fast";
 import { type HostError, hostError } from "./errors.js";
 import type { ProviderTransport } from "./events.js";
+import { MAX_PROVIDER_ID_LENGTH } from "./limits.js";
 
 /** Options of one registration. */
 export interface AddOptions {
@@ -206,4 +207,29 @@ export function listingOf(id: string, entry: Entry, consented: boolean): Provide
     consent,
     ...(entry.egress ? { whatLeaves: describeEgress(entry) } : {}),
   };
+}
+
+/**
+ * Throws `invalid_provider` for an id that is not a non-empty string of at
+ * most {@link MAX_PROVIDER_ID_LENGTH} characters, `duplicate_provider` for
+ * one `entries` holds, `too_many_providers` when `entries` is full.
+ */
+export function checkCanAdd(id: string, entries: ReadonlyMap<string, Entry>, max: number): void {
+  if (typeof id !== "string" || id === "" || id.length > MAX_PROVIDER_ID_LENGTH) {
+    throw hostError(
+      "invalid_provider",
+      `a provider id must be a non-empty string of at most ${MAX_PROVIDER_ID_LENGTH} characters`,
+      { details: { id: String(id) } },
+    );
+  }
+  if (entries.has(id)) {
+    throw hostError("duplicate_provider", `a provider with id "${id}" is already registered`, {
+      details: { providerId: id },
+    });
+  }
+  if (entries.size >= max) {
+    throw hostError("too_many_providers", `this host holds at most ${max} providers`, {
+      details: { providerId: id, max },
+    });
+  }
 }

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { blank } from "../src/audit.js";
-import { HOT_MEMBERS } from "../src/fast/canonical.js";
 import {
   decodeLineFast,
   encodeFramesLine,
@@ -15,6 +14,7 @@ import {
   sealQuery,
   writeFramesLine,
 } from "../src/fast/index.js";
+import { HOT_MEMBERS } from "../src/fast/members.js";
 import {
   ContextQueryResultSchema,
   ContextQuerySchema,

@@ -10,6 +10,18 @@ import {
   parseJsonText,
   U32_MAX,
 } from "../index.js";
+import {
+  EMBEDDING_KEYS,
+  isPlain,
+  type Obj,
+  onlyEnvelopeKeys,
+  onlyFrameKeys,
+  onlyKeys,
+  onlyResultKeys,
+  PROVENANCE_KEYS,
+  QUERY_KEYS,
+  RELATION_KEYS,
+} from "./members.js";
 
 /**
  * A fast path beside the envelope schema, for the two messages of the hot
@@ -24,109 +36,6 @@ import {
 type Mode = { readonly own: boolean; readonly strict: boolean };
 
 const KINDS: ReadonlySet<string> = new Set(FRAME_KINDS);
-const QUERY_KEYS: ReadonlySet<string> = new Set([
-  "goal",
-  "query_text",
-  "embedding",
-  "kinds",
-  "anchors",
-  "max_frames",
-  "max_tokens",
-  "as_of",
-]);
-const RESULT_KEYS: ReadonlySet<string> = new Set(["frames", "truncated", "dropped_estimate"]);
-/** A frame's scalar members in the reference's declaration order (the wire writes them so). */
-export const FRAME_SCALARS = [
-  "id",
-  "kind",
-  "title",
-  "content",
-  "uri",
-  "score",
-  "token_cost",
-  "valid_from",
-  "valid_to",
-  "recorded_at",
-] as const;
-export const PROVENANCE_MEMBERS = ["type", "uri", "range", "digest", "method", "by"] as const;
-export const RELATION_MEMBERS = ["rel", "target_uri", "display_name"] as const;
-export const EMBEDDING_MEMBERS = ["fingerprint", "vector"] as const;
-const FRAME_KEYS: ReadonlySet<string> = new Set([
-  ...FRAME_SCALARS,
-  "provenance",
-  "citation_label",
-  "embedding",
-  "relations",
-]);
-const PROVENANCE_KEYS: ReadonlySet<string> = new Set(PROVENANCE_MEMBERS);
-const RELATION_KEYS: ReadonlySet<string> = new Set(RELATION_MEMBERS);
-const EMBEDDING_KEYS: ReadonlySet<string> = new Set(EMBEDDING_MEMBERS);
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(["type", "id", "query", "result"]);
-
-type Obj = Record<string, unknown>;
-
-function isPlain(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Every own key of `value` is one of `keys`. */
-function onlyKeys(value: Obj, keys: ReadonlySet<string>): boolean {
-  for (const key in value) if (!keys.has(key)) return false;
-  return true;
-}
-
-// The members of the three objects every message of the hot path holds, as switches: a
-// switch on a parsed (interned) name costs less than half a Set lookup, and these run for
-// every member of every message. The test suite checks them against the Sets above.
-
-/** Every own key of `value` is a member of a frame ({@link FRAME_KEYS}). */
-function onlyFrameKeys(value: Obj): boolean {
-  for (const key in value) {
-    switch (key) {
-      case "id":
-      case "kind":
-      case "title":
-      case "content":
-      case "uri":
-      case "score":
-      case "token_cost":
-      case "valid_from":
-      case "valid_to":
-      case "recorded_at":
-      case "provenance":
-      case "citation_label":
-      case "embedding":
-      case "relations":
-        continue;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
-/** Every own key of `value` is a member of a query result ({@link RESULT_KEYS}). */
-function onlyResultKeys(value: Obj): boolean {
-  for (const key in value) {
-    if (key !== "frames" && key !== "truncated" && key !== "dropped_estimate") return false;
-  }
-  return true;
-}
-
-/** Every own key of `value` is a member of a `query` or `frames` envelope ({@link ENVELOPE_KEYS}). */
-function onlyEnvelopeKeys(value: Obj): boolean {
-  for (const key in value) {
-    if (key !== "type" && key !== "id" && key !== "query" && key !== "result") return false;
-  }
-  return true;
-}
-
-/** The member lists the switches above must agree with (for the test suite). */
-export const HOT_MEMBERS = {
-  frame: { keys: FRAME_KEYS, only: onlyFrameKeys },
-  result: { keys: RESULT_KEYS, only: onlyResultKeys },
-  envelope: { keys: ENVELOPE_KEYS, only: onlyEnvelopeKeys },
-} as const;
 
 const isString = (value: unknown): value is string => typeof value === "string";
 const filled = (value: unknown): boolean => typeof value === "string" && value !== "";

@@ -1,12 +1,11 @@
 import type { ContextFrame, ContextQuery, ContextQueryResult } from "../index.js";
+import { isPlainQuery, isPlainResult } from "./canonical.js";
 import {
   EMBEDDING_MEMBERS as EMBEDDING_ORDER,
   FRAME_SCALARS as FRAME_ORDER,
-  isPlainQuery,
-  isPlainResult,
   PROVENANCE_MEMBERS as PROVENANCE_ORDER,
   RELATION_MEMBERS as RELATION_ORDER,
-} from "./canonical.js";
+} from "./members.js";
 
 type Obj = Record<string, unknown>;
 
