@@ -12,9 +12,10 @@
 // BENCH_ARMS (comma-separated subset of core,jetstream,three,one), BENCH_PAIRS (3),
 // BENCH_WINDOW (16),
 // BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
-// "--cpu-prof --cpu-prof-dir=prof" to profile them).
+// "--cpu-prof --cpu-prof-dir=prof" to profile them), BENCH_HUB_LOG_DIR (where the
+// hubs' other stdout lines go, e.g. those of "--trace-deopt").
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,6 +33,7 @@ const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ARMS = (process.env.BENCH_ARMS ?? "core,jetstream,three,one").split(",");
 const HUB_NODE_ARGS = (process.env.BENCH_HUB_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const HUB_LOG_DIR = process.env.BENCH_HUB_LOG_DIR;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
 /** Goal of issue 18: three hubs deliver at least this share of JetStream publish+ack. */
@@ -100,9 +102,16 @@ function startHub(arm, args) {
   hubPids[arm] = [...(hubPids[arm] ?? []), child.pid];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("hub did not start")), 20_000);
-    createInterface({ input: child.stdout }).once("line", (url) => {
-      clearTimeout(timer);
-      resolve(url);
+    // The hub prints its URL on stdout. V8 flags such as --trace-deopt print
+    // there too: those lines go to BENCH_HUB_LOG_DIR/hub-PID.log when it is set.
+    const log = HUB_LOG_DIR === undefined ? undefined : join(HUB_LOG_DIR, `hub-${child.pid}.log`);
+    let started = false;
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      if (!started && /^wss?:\/\//.test(line)) {
+        started = true;
+        clearTimeout(timer);
+        resolve(line);
+      } else if (log !== undefined) appendFileSync(log, `${line}\n`);
     });
   });
 }
