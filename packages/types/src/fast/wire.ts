@@ -3,11 +3,10 @@ import { isPlainQuery, isPlainResult } from "./canonical.js";
 import {
   EMBEDDING_MEMBERS as EMBEDDING_ORDER,
   FRAME_SCALARS as FRAME_ORDER,
+  type Obj,
   PROVENANCE_MEMBERS as PROVENANCE_ORDER,
   RELATION_MEMBERS as RELATION_ORDER,
 } from "./members.js";
-
-type Obj = Record<string, unknown>;
 
 /**
  * The members of `from` named in `order` that are present, written as JSON
