@@ -10,7 +10,7 @@
 //
 // Env: BENCH_CLUSTER_MESSAGES (per arm per round, 1500), BENCH_ROUNDS (5),
 // BENCH_ARMS (comma-separated subset of core,jetstream,three,one), BENCH_PAIRS (3),
-// BENCH_WINDOW (16),
+// BENCH_WINDOW (16), BENCH_WARMUP_MESSAGES (per arm before the timed rounds, 12000),
 // BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
 // "--cpu-prof --cpu-prof-dir=prof" to profile them), BENCH_HUB_LOG_DIR (where the
 // hubs' other stdout lines go, e.g. those of "--trace-deopt").
@@ -36,6 +36,14 @@ const HUB_NODE_ARGS = (process.env.BENCH_HUB_NODE_ARGS ?? "").split(" ").filter(
 const HUB_LOG_DIR = process.env.BENCH_HUB_LOG_DIR;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
+/**
+ * Messages each arm carries before the timed rounds. A fresh hub process runs
+ * its first several thousand messages with V8's optimizing compiler busy on
+ * background threads and about twice the CPU per message of its steady state
+ * (README, "Cluster"); the rounds measure the steady state, the warm-up line
+ * prints the cold start.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP_MESSAGES ?? 12_000);
 /** Goal of issue 18: three hubs deliver at least this share of JetStream publish+ack. */
 const GOAL = 0.33;
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -344,8 +352,24 @@ try {
       .map((l) => l.toFixed(1))
       .join(" ")}\n`,
   );
-  // Warm-up round (JIT, streams, connections), not reported.
-  for (const name of names) await arms[name].round();
+  // Warm-up rounds (JIT, streams, connections), interleaved like the timed ones and
+  // not counted in them; the first and the last are printed.
+  const warmups = Math.max(1, Math.ceil(WARMUP / expected));
+  const warm = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < warmups; round++) {
+    for (const name of rotated(names, round)) warm[name].push(await arms[name].round());
+  }
+  process.stdout.write(
+    `warm-up: ${warmups} rounds per arm (${warmups * expected} messages); rate and CPU µs per message (bench / nats-server / hubs), first → last warm-up round:\n`,
+  );
+  for (const name of names) {
+    const cold = warm[name][0];
+    const hot = warm[name].at(-1);
+    const cpu = (r) => [r.cpuBench, r.cpuNats, r.cpuHubs].map((v) => v.toFixed(0)).join(" / ");
+    process.stdout.write(
+      `  ${NAMES[name].padEnd(24)}${cold.rate.toFixed(0).padStart(6)} msg/s (${cpu(cold)}) → ${hot.rate.toFixed(0).padStart(6)} msg/s (${cpu(hot)})\n`,
+    );
+  }
   const results = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of rotated(names, round)) results[name].push(await arms[name].round());
