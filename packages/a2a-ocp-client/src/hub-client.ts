@@ -43,6 +43,7 @@ import {
   CLIENT_MAX_PENDING_SENDS,
 } from "./limits.js";
 import { type HubInfo, hubInfoOf, Negotiation } from "./negotiation.js";
+import { PendingSends } from "./pending-sends.js";
 import { ProfileDirectory } from "./profiles.js";
 import type { HubClientEvents, SendReceipt } from "./receipts.js";
 import { ResumePoint } from "./resume.js";
@@ -74,16 +75,6 @@ export interface HubClientOptions {
   transport?: LimitOptions;
 }
 
-interface PendingSend {
-  raw: string;
-  /** Handed to a connection at least once. */
-  sent: boolean;
-  resent: boolean;
-  timer: NodeJS.Timeout;
-  resolve: (receipt: SendReceipt) => void;
-  reject: (error: OcpError) => void;
-}
-
 export class HubClient extends EventEmitter<HubClientEvents> {
   readonly identity: AgentIdentity;
   readonly profile: AgentProfile;
@@ -94,7 +85,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   readonly #pipeline: InboundPipeline;
   readonly #profiles: ProfileDirectory;
   readonly #discovery: DiscoveryRequests;
-  readonly #pending = new Map<string, PendingSend>();
+  readonly #pending: PendingSends;
   readonly #negotiation = new Negotiation();
   #hub: HubInfo | undefined;
   readonly #resume: ResumePoint;
@@ -103,6 +94,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   constructor(options: HubClientOptions) {
     super();
     this.#options = options;
+    this.#pending = new PendingSends(options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS);
     this.identity = options.identity;
     this.profile = options.profile ?? createAgentProfile(options.identity, {}, nativeEd25519);
     this.#resume = new ResumePoint(
@@ -261,14 +253,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     if (unconfirmed !== undefined) return Promise.reject(unconfirmed);
     const raw = JSON.stringify(signed);
     return new Promise<SendReceipt>((resolve, reject) => {
-      const timeoutMs = this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS;
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new OcpError("hub_timeout", `no ack for ${id} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      timer.unref();
-      const pending: PendingSend = { raw, sent: false, resent: false, timer, resolve, reject };
-      this.#pending.set(id, pending);
+      const pending = this.#pending.add(id, raw, resolve, reject);
       pending.sent = this.#ws.send(raw) !== "closed";
     });
   }
@@ -314,10 +299,8 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     }
     if (this.#discovery.handle(control) || control.type === HUB_TYPES.DISCOVERY_RESULT) return;
     const id = control.payload.id;
-    const pending = id === undefined ? undefined : this.#pending.get(id);
+    const pending = id === undefined ? undefined : this.#pending.take(id);
     if (pending === undefined || id === undefined) return;
-    this.#pending.delete(id);
-    clearTimeout(pending.timer);
     if (control.type === HUB_TYPES.ACK) {
       const { durable, recipients, expiresAt } = control.payload;
       const excluded =
@@ -375,10 +358,6 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#profiles.fail(error);
     this.#discovery.fail(error);
     this.#negotiation.fail(error);
-    for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
-      this.#pending.delete(id);
-    }
+    this.#pending.failAll(error);
   }
 }
