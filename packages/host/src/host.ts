@@ -24,7 +24,7 @@ import {
   type SkippedProvider,
   servesKinds,
 } from "./fanout.js";
-import { type LegOptions, runLeg } from "./leg.js";
+import { type LegOptions, runLeg, settleWith } from "./leg.js";
 import {
   DEFAULT_LEG_TIMEOUT_MS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
@@ -352,8 +352,7 @@ export class Host {
       });
       const outcome = consentRequired(id, entry.info.name);
       report(outcome);
-      // An executor that throws rejects: what `finish` throws comes back as a rejection.
-      return new Promise((resolve) => resolve(finish === undefined ? outcome : finish(outcome)));
+      return settleWith(outcome, finish);
     }
     const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
     if (this.#events.listens("leg_started")) {

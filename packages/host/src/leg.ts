@@ -87,6 +87,22 @@ type Answer =
   | { readonly ok: false; readonly outcome: LegOutcome };
 
 /**
+ * A promise of `finish(outcome)` (of the outcome itself without `finish`),
+ * rejected, not thrown, when `finish` throws: how a leg that ends before
+ * anything is sent (aborted already, consent not granted) settles.
+ */
+export function settleWith<R>(
+  outcome: LegOutcome,
+  finish?: (outcome: LegOutcome) => R,
+): Promise<R | LegOutcome> {
+  try {
+    return Promise.resolve(finish === undefined ? outcome : finish(outcome));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
  * Runs one leg: queries the provider under its own timeout and abort, parses
  * the answer with the schema, and audits it. Never throws: a provider that
  * throws, rejects, hangs, ignores its abort signal or returns garbage yields a
@@ -121,14 +137,7 @@ export function runLeg<R>(
     done?.(outcome);
     return finish === undefined ? outcome : finish(outcome);
   };
-  /** A promise of `settle(outcome)`, rejected (not thrown) when `finish` throws. */
-  const settled = (outcome: LegOutcome): Promise<R | LegOutcome> => {
-    try {
-      return Promise.resolve(settle(outcome));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+  const settled = (outcome: LegOutcome): Promise<R | LegOutcome> => settleWith(outcome, settle);
   if (options.signal?.aborted) {
     const error = hostError("aborted", `query to "${providerId}" aborted`);
     return settled(failure(providerId, "aborted", error));
