@@ -254,7 +254,8 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     const raw = JSON.stringify(signed);
     return new Promise<SendReceipt>((resolve, reject) => {
       const pending = this.#pending.add(id, raw, resolve, reject);
-      pending.sent = this.#ws.send(raw) !== "closed";
+      // Undefined: the same message already waits for its ack; this send shares its outcome.
+      if (pending !== undefined) pending.sent = this.#ws.send(raw) !== "closed";
     });
   }
 

@@ -38,13 +38,31 @@ export class PendingSends {
     return this.#byId.values();
   }
 
-  /** Records a send of `raw` (not yet handed to a connection); it times out from now. */
+  /**
+   * Records a send of `raw` (not yet handed to a connection); it times out
+   * from now. A send of an id that already waits joins it instead: it settles
+   * with that send's outcome, and nothing is recorded or to be sent again
+   * (undefined is returned).
+   */
   add(
     id: string,
     raw: string,
     resolve: PendingSend["resolve"],
     reject: PendingSend["reject"],
-  ): PendingSend {
+  ): PendingSend | undefined {
+    const waiting = this.#byId.get(id);
+    if (waiting !== undefined) {
+      const { resolve: first, reject: firstReject } = waiting;
+      waiting.resolve = (receipt) => {
+        first(receipt);
+        resolve(receipt);
+      };
+      waiting.reject = (error) => {
+        firstReject(error);
+        reject(error);
+      };
+      return undefined;
+    }
     const deadline = Date.now() + this.#timeoutMs;
     const pending: PendingSend = { raw, sent: false, resent: false, deadline, resolve, reject };
     this.#byId.set(id, pending);

@@ -2,8 +2,9 @@
  * The ack deadline of `HubClient.send`, against a real WebSocket peer that
  * registers the agent and then acknowledges only what the test tells it to
  * (`@ocp/transport-ws`'s server, no hub): a send without an ack fails with
- * `hub_timeout`, a late ack changes nothing, an ack in time resolves, and a
- * closed connection fails what still waits.
+ * `hub_timeout`, a late ack changes nothing, an ack in time resolves, a
+ * closed connection fails what still waits, and the same message sent twice
+ * while its ack is awaited goes out once and settles both sends.
  */
 import {
   createMessage,
@@ -119,5 +120,31 @@ describe("HubClient ack deadline", () => {
     await closed;
     server = undefined;
     expect(client.pendingSends).toBe(0);
+  });
+
+  it("sends a message sent again while its ack is awaited once, and settles both sends with its outcome", async () => {
+    const received: string[] = [];
+    const url = await peer((connection, raw) => {
+      received.push(raw);
+      setTimeout(() => ack(connection, raw), 50);
+    });
+    client = await HubClient.connect({ url, identity, ackTimeoutMs: 5_000, reconnect: false });
+    const message = note(7);
+    const [first, second] = await Promise.all([client.send(message), client.send(message)]);
+    expect(first.id).toBe(message.id);
+    expect(second).toEqual(first);
+    expect(received).toHaveLength(1);
+    expect(client.pendingSends).toBe(0);
+  });
+
+  it("times out both sends of a message sent twice when no ack comes", async () => {
+    const url = await peer(() => undefined);
+    client = await HubClient.connect({ url, identity, ackTimeoutMs: 100, reconnect: false });
+    const message = note(8);
+    const outcomes = await Promise.allSettled([client.send(message), client.send(message)]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+    for (const o of outcomes) {
+      if (o.status === "rejected") expect((o.reason as OcpError).code).toBe("hub_timeout");
+    }
   });
 });
