@@ -1,12 +1,10 @@
 /**
- * The sends of a {@link HubClient} that wait for the hub's ack, each with its
- * deadline. One sweep fails the overdue ones with `hub_timeout`: a timer per
- * send cost an allocation and a timer-list insertion and removal for every
- * message (issue 18). The sweep runs only while sends wait and ticks every
- * quarter of the ack timeout (10 ms to 1 s), so a send fails at most that
- * much after its deadline.
+ * The sends of a {@link HubClient} that wait for the hub's ack. Their
+ * deadlines share one timer ({@link Deadlines} of `@ocp/types`, as the host's
+ * legs and the stdio and HTTP transports' requests do) instead of a timer per
+ * send (issue 18); an overdue send fails with `hub_timeout`.
  */
-import { OcpError } from "@ocp/types";
+import { type Deadline, Deadlines, OcpError } from "@ocp/types";
 import type { SendReceipt } from "./receipts.js";
 
 export interface PendingSend {
@@ -14,17 +12,19 @@ export interface PendingSend {
   /** Handed to a connection at least once. */
   sent: boolean;
   resent: boolean;
-  /** When the send fails with `hub_timeout` (ms since the epoch) unless acknowledged first. */
-  deadline: number;
   resolve: (receipt: SendReceipt) => void;
   reject: (error: OcpError) => void;
 }
 
+interface Waiting extends PendingSend {
+  deadline: Deadline;
+}
+
 export class PendingSends {
-  /** In send order; with one timeout per client, that is ascending deadline. */
-  readonly #byId = new Map<string, PendingSend>();
+  readonly #byId = new Map<string, Waiting>();
   readonly #timeoutMs: number;
-  #sweep: NodeJS.Timeout | undefined;
+  /** The connection holds the process while it is open; the deadlines do not. */
+  readonly #deadlines = new Deadlines({ holdsProcess: false });
 
   constructor(timeoutMs: number) {
     this.#timeoutMs = timeoutMs;
@@ -50,60 +50,45 @@ export class PendingSends {
     resolve: PendingSend["resolve"],
     reject: PendingSend["reject"],
   ): PendingSend | undefined {
-    const waiting = this.#byId.get(id);
-    if (waiting !== undefined) {
-      const { resolve: first, reject: firstReject } = waiting;
-      waiting.resolve = (receipt) => {
+    const joined = this.#byId.get(id);
+    if (joined !== undefined) {
+      const { resolve: first, reject: firstReject } = joined;
+      joined.resolve = (receipt) => {
         first(receipt);
         resolve(receipt);
       };
-      waiting.reject = (error) => {
+      joined.reject = (error) => {
         firstReject(error);
         reject(error);
       };
       return undefined;
     }
-    const deadline = Date.now() + this.#timeoutMs;
-    const pending: PendingSend = { raw, sent: false, resent: false, deadline, resolve, reject };
-    this.#byId.set(id, pending);
-    this.#arm();
-    return pending;
+    const deadline = this.#deadlines.add(this.#timeoutMs, () => {
+      if (this.#byId.get(id) !== waiting) return;
+      this.#byId.delete(id);
+      waiting.reject(new OcpError("hub_timeout", `no ack for ${id} within ${this.#timeoutMs} ms`));
+    });
+    const waiting: Waiting = { raw, sent: false, resent: false, deadline, resolve, reject };
+    this.#byId.set(id, waiting);
+    return waiting;
   }
 
   /** The send waiting for `id`, no longer waiting; undefined when none (timed out, or not ours). */
   take(id: string): PendingSend | undefined {
-    const pending = this.#byId.get(id);
-    if (pending !== undefined) this.#byId.delete(id);
-    return pending;
+    const waiting = this.#byId.get(id);
+    if (waiting === undefined) return undefined;
+    this.#byId.delete(id);
+    this.#deadlines.clear(waiting.deadline);
+    return waiting;
   }
 
   /** Rejects every waiting send with `error`. */
   failAll(error: OcpError): void {
-    this.#disarm();
     const waiting = [...this.#byId.values()];
     this.#byId.clear();
-    for (const pending of waiting) pending.reject(error);
-  }
-
-  #arm(): void {
-    if (this.#sweep !== undefined) return;
-    const tick = Math.max(10, Math.min(1000, Math.floor(this.#timeoutMs / 4)));
-    this.#sweep = setInterval(() => this.#expire(), tick);
-    this.#sweep.unref();
-  }
-
-  #disarm(): void {
-    if (this.#sweep !== undefined) clearInterval(this.#sweep);
-    this.#sweep = undefined;
-  }
-
-  #expire(): void {
-    const now = Date.now();
-    for (const [id, pending] of this.#byId) {
-      if (pending.deadline > now) break;
-      this.#byId.delete(id);
-      pending.reject(new OcpError("hub_timeout", `no ack for ${id} within ${this.#timeoutMs} ms`));
+    for (const pending of waiting) {
+      this.#deadlines.clear(pending.deadline);
+      pending.reject(error);
     }
-    if (this.#byId.size === 0) this.#disarm();
   }
 }

@@ -58,7 +58,7 @@ const note = (i: number) =>
   });
 
 describe("HubClient ack deadline", () => {
-  it("fails a send the hub never acknowledges with hub_timeout, within the sweep's tick", async () => {
+  it("fails a send the hub never acknowledges with hub_timeout, at its deadline", async () => {
     const received: string[] = [];
     const url = await peer((_connection, raw) => received.push(raw));
     client = await HubClient.connect({ url, identity, ackTimeoutMs: 200, reconnect: false });
