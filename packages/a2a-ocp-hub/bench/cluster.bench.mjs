@@ -13,7 +13,8 @@
 // BENCH_WINDOW (16), BENCH_WARMUP_MESSAGES (per arm before the timed rounds, 12000),
 // BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
 // "--cpu-prof --cpu-prof-dir=prof" to profile them), BENCH_HUB_LOG_DIR (where the
-// hubs' other stdout lines go, e.g. those of "--trace-deopt").
+// hubs' other stdout lines go, e.g. those of "--trace-deopt"), BENCH_AGENTS ("one":
+// every agent on this thread, the default; "threads": a worker thread per pair).
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
@@ -21,11 +22,12 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, headers as natsHeadersOf } from "@nats-io/transport-node";
 import { HubClient } from "@ocp/a2a-ocp-client";
-import { createMessage, generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
-import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { wireFor } from "./cluster-wire.mjs";
 import { floorLine, verifyMicros } from "./floor.mjs";
 import { median, percentile, rotated, spread } from "./stats.mjs";
 
@@ -36,6 +38,17 @@ const HUB_NODE_ARGS = (process.env.BENCH_HUB_NODE_ARGS ?? "").split(" ").filter(
 const HUB_LOG_DIR = process.env.BENCH_HUB_LOG_DIR;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
+/**
+ * Where the agents run: "one" (default), every pair's producer and consumer on
+ * this process's one thread; "threads", each pair in a worker thread of its own
+ * (cluster-agents.mjs), as agents with event loops of their own. Same wires,
+ * same window, same arms.
+ */
+const AGENTS = process.env.BENCH_AGENTS ?? "one";
+if (AGENTS !== "one" && AGENTS !== "threads") {
+  process.stderr.write(`cluster bench: BENCH_AGENTS must be "one" or "threads", not ${AGENTS}\n`);
+  process.exit(2);
+}
 /**
  * Messages each arm carries before the timed rounds. A fresh hub process runs
  * its first several thousand messages with V8's optimizing compiler busy on
@@ -60,6 +73,8 @@ if (spawnSync("nats-server", ["--version"]).error !== undefined) {
 
 const dir = mkdtempSync(join(tmpdir(), "ocp-cluster-bench-"));
 const children = [];
+/** Agent worker threads (BENCH_AGENTS=threads), terminated before the processes stop. */
+const agentThreads = [];
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -122,36 +137,6 @@ function startHub(arm, args) {
       } else if (log !== undefined) appendFileSync(log, `${line}\n`);
     });
   });
-}
-
-const pad = "x".repeat(300);
-function wireFor(from, to, i) {
-  return signObject(
-    createMessage({
-      type: "ocp.knowledge.stream",
-      from: from.id,
-      to: to.id,
-      payload: {
-        streamId: "bench",
-        nodes: [
-          {
-            id: `n-${i}`,
-            type: "code.solution",
-            title: "WebSocket memory leak fix",
-            data: { code: "ws.on('close', () => { connections.delete(id); })", pad },
-            confidence: 0.9,
-            timestamp: new Date().toISOString(),
-            createdBy: from.id,
-            tags: ["websocket"],
-          },
-        ],
-        isIncremental: true,
-        sequenceNumber: i,
-      },
-    }),
-    from.secretKey,
-    nativeEd25519,
-  );
 }
 
 /**
@@ -316,6 +301,79 @@ function natsHeaders(id) {
   return h;
 }
 
+/** An arm whose pairs each run in a worker thread (BENCH_AGENTS=threads); `dataFor(p)` says what pair p talks to. */
+async function threadArm(dataFor, pids = []) {
+  const workers = [];
+  for (let p = 0; p < PAIRS; p++) {
+    const worker = new Worker(new URL("./cluster-agents.mjs", import.meta.url), {
+      workerData: { ...dataFor(p), window: WINDOW },
+    });
+    agentThreads.push(worker);
+    await replyOf(worker, "ready");
+    workers.push(worker);
+  }
+  return {
+    async round() {
+      await Promise.all(
+        workers.map((w) => {
+          w.postMessage({ cmd: "prepare", count: perLane });
+          return replyOf(w, "prepared");
+        }),
+      );
+      const cpuBefore = cpuNow(pids);
+      const start = performance.now();
+      const replies = await Promise.all(
+        workers.map((w) => {
+          w.postMessage({ cmd: "go" });
+          return replyOf(w, "done");
+        }),
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const cpuAfter = cpuNow(pids);
+      const latencies = replies.flatMap((r) => r.latencies).sort((a, b) => a - b);
+      const perMessage = (key) => ((cpuAfter[key] - cpuBefore[key]) * 1000) / expected;
+      return {
+        rate: expected / seconds,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        cpuBench: perMessage("bench"),
+        cpuNats: perMessage("nats"),
+        cpuHubs: perMessage("hubs"),
+      };
+    },
+    async close() {
+      for (const w of workers) {
+        w.postMessage({ cmd: "close" });
+        await replyOf(w, "closed");
+        await w.terminate();
+      }
+    },
+  };
+}
+
+/** The next message of `worker` that has `key`; rejects on its error or after STEP_TIMEOUT_MS. */
+function replyOf(worker, key) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => finish(new Error(`no "${key}" from an agent thread`)),
+      STEP_TIMEOUT_MS,
+    );
+    const onMessage = (m) => {
+      if (m[key] !== undefined) finish(undefined, m);
+    };
+    const onError = (error) => finish(error);
+    function finish(error, m) {
+      clearTimeout(timer);
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      if (error === undefined) resolve(m);
+      else reject(error);
+    }
+    worker.on("message", onMessage);
+    worker.on("error", onError);
+  });
+}
+
 const NAMES = {
   core: "core NATS pub/sub",
   jetstream: "JetStream publish+ack",
@@ -326,29 +384,64 @@ const NAMES = {
 try {
   const natsUrl = await startNats();
   const arms = {};
-  if (ARMS.includes("core")) arms.core = await natsArm(natsUrl, "core", false);
-  if (ARMS.includes("jetstream")) arms.jetstream = await natsArm(natsUrl, "js", true);
+  const threads = AGENTS === "threads";
+  const natsThreads = async (label, kind) => {
+    if (kind === "jetstream") {
+      const nc = await connect({ servers: natsUrl });
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({
+        name: `BENCH_${label.toUpperCase()}`,
+        subjects: [`bench.${label}.>`],
+        storage: "file",
+      });
+      await nc.close();
+    }
+    return threadArm((p) => ({
+      kind,
+      label: `${label}-${p}`,
+      natsUrl,
+      subject: `bench.${label}.${p}`,
+    }));
+  };
+  if (ARMS.includes("core"))
+    arms.core = threads ? await natsThreads("core", "core") : await natsArm(natsUrl, "core", false);
+  if (ARMS.includes("jetstream"))
+    arms.jetstream = threads
+      ? await natsThreads("js", "jetstream")
+      : await natsArm(natsUrl, "js", true);
   if (ARMS.includes("three")) {
     const cluster = [];
     for (let i = 0; i < 3; i++)
       cluster.push(await startHub("three", ["--nats", natsUrl, "--workspace", "bench"]));
     // Producer on hub p, its consumer on hub p + 1: every message crosses hubs.
-    arms.three = await hubArm(
-      "three",
-      (p, role) => cluster[(p + (role === "consumer" ? 1 : 0)) % 3],
-      hubPids.three,
-    );
+    const urlFor = (p, role) => cluster[(p + (role === "consumer" ? 1 : 0)) % 3];
+    arms.three = threads
+      ? await threadArm(
+          (p) => ({
+            kind: "hub",
+            label: `three-${p}`,
+            producerUrl: urlFor(p, "producer"),
+            consumerUrl: urlFor(p, "consumer"),
+          }),
+          hubPids.three,
+        )
+      : await hubArm("three", urlFor, hubPids.three);
   }
   if (ARMS.includes("one")) {
     const single = await startHub("one", ["--db", join(dir, "hub.sqlite")]);
-    arms.one = await hubArm("one", () => single, hubPids.one);
+    arms.one = threads
+      ? await threadArm(
+          (p) => ({ kind: "hub", label: `one-${p}`, producerUrl: single, consumerUrl: single }),
+          hubPids.one,
+        )
+      : await hubArm("one", () => single, hubPids.one);
   }
   const names = Object.keys(arms);
   const size = JSON.stringify(
     wireFor(generateIdentity("a2a://s"), generateIdentity("a2a://t"), 0),
   ).length;
   process.stdout.write(
-    `cluster bench: ${PAIRS} producer→consumer pairs, ${expected} durable direct messages of ${size} bytes per arm and round, ${WINDOW} in flight per producer, ${ROUNDS} rounds (arms interleaved), node ${process.version}, load ${loadavg()
+    `cluster bench: ${PAIRS} producer→consumer pairs, ${expected} durable direct messages of ${size} bytes per arm and round, ${WINDOW} in flight per producer, ${ROUNDS} rounds (arms interleaved), agents ${AGENTS === "threads" ? "in a worker thread per pair" : "on the bench's one thread"}, node ${process.version}, load ${loadavg()
       .map((l) => l.toFixed(1))
       .join(" ")}\n`,
   );
@@ -437,6 +530,7 @@ try {
     process.stdout.write(`three hubs / one hub: ${spread(threeOne, 3)}\n`);
 } finally {
   // Hubs first (they drain their NATS connection, and write a profile when asked), then NATS.
+  for (const w of agentThreads) await w.terminate();
   for (const child of [...children].reverse()) {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
