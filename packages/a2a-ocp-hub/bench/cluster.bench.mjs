@@ -165,14 +165,19 @@ async function timedPass(lanes, send, tracker, pids = []) {
     if (Date.now() > deadline) throw new Error(`${tracker.arrived}/${expected} arrived`);
     await new Promise((r) => setTimeout(r, 2));
   }
+  return passFigures(start, cpuBefore, pids, tracker.latencies);
+}
+
+/** Rate, p50/p99 latency and CPU µs per message of a pass that started at `start` and just ended. */
+function passFigures(start, cpuBefore, pids, latencies) {
   const seconds = (performance.now() - start) / 1000;
   const cpuAfter = cpuNow(pids);
-  const latencies = tracker.latencies.sort((a, b) => a - b);
+  const sorted = latencies.sort((a, b) => a - b);
   const perMessage = (key) => ((cpuAfter[key] - cpuBefore[key]) * 1000) / expected;
   return {
     rate: expected / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
     cpuBench: perMessage("bench"),
     cpuNats: perMessage("nats"),
     cpuHubs: perMessage("hubs"),
@@ -328,18 +333,12 @@ async function threadArm(dataFor, pids = []) {
           return replyOf(w, "done");
         }),
       );
-      const seconds = (performance.now() - start) / 1000;
-      const cpuAfter = cpuNow(pids);
-      const latencies = replies.flatMap((r) => r.latencies).sort((a, b) => a - b);
-      const perMessage = (key) => ((cpuAfter[key] - cpuBefore[key]) * 1000) / expected;
-      return {
-        rate: expected / seconds,
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-        cpuBench: perMessage("bench"),
-        cpuNats: perMessage("nats"),
-        cpuHubs: perMessage("hubs"),
-      };
+      return passFigures(
+        start,
+        cpuBefore,
+        pids,
+        replies.flatMap((r) => r.latencies),
+      );
     },
     async close() {
       for (const w of workers) {

@@ -27,7 +27,7 @@ const alice = generateIdentity(ALICE);
 const pad = "x".repeat(300);
 
 const shapes = {
-  // The hub bench's message (packages/a2a-ocp-hub/bench/cluster.bench.mjs).
+  // The cluster bench's message (packages/a2a-ocp-hub/bench/cluster-wire.mjs).
   stream: (i) =>
     createMessage({
       type: "ocp.knowledge.stream",
