@@ -1,10 +1,10 @@
 import type { ConsensusDecision } from "@ocp/a2a-ocp-agent";
 import { hubLink, OCPAgent } from "@ocp/a2a-ocp-agent";
 import type { DeliveredMessage } from "@ocp/a2a-ocp-client";
-import type { KnowledgeNode } from "@ocp/a2a-ocp-messaging";
 import type { ClusterContext } from "@ocp/testkit/nats";
 import { expect, it } from "vitest";
-import { node, until, within } from "./support.js";
+import { sharedFeatureScenario } from "./scenario.js";
+import { until, within } from "./support.js";
 
 /** The agent runtime (knowledge, sync, collective query, consensus, awareness, events) over three hubs. */
 export function agentFeatureTests(ctx: ClusterContext): void {
@@ -32,54 +32,8 @@ export function agentFeatureTests(ctx: ClusterContext): void {
     await until(() => alice.presence.get(carol.id) !== undefined, "carol's beacon at alice");
     await until(() => bob.presence.get(carol.id) !== undefined, "carol's beacon at bob");
 
-    // §5.1 knowledge: bob (hub 1) subscribes to alice (hub 0) and receives only the backend node.
-    const received: KnowledgeNode[] = [];
-    bob.on("knowledge", (nodes) => received.push(...nodes));
-    await bob.subscribe(alice.id, { deliveryMode: "push", filters: { domains: ["backend"] } });
-    await alice.streamKnowledge([
-      node({
-        createdBy: alice.id,
-        title: "WebSocket memory leak fix",
-        metadata: { domain: "backend" },
-      }),
-      node({
-        createdBy: alice.id,
-        title: "Frontend colour tweak",
-        metadata: { domain: "frontend" },
-      }),
-    ]);
-    await until(() => received.length === 1, "bob receives the backend fix");
-    expect(received[0]?.title).toBe("WebSocket memory leak fix");
-
-    // §5.6 sync: carol (hub 2) catches up with alice's graph, then only the delta.
-    const sync = await within(carol.sync(alice.id), 20_000, "sync");
-    expect(sync.itemsSynced).toBeGreaterThanOrEqual(2);
-    expect((await within(carol.syncKnowledge(alice.id), 20_000, "delta sync")).itemsSynced).toBe(0);
-
-    // §5.2 collective query from hub 0, answered from hubs 1 and 2.
-    await bob.streamKnowledge([
-      node({ createdBy: bob.id, title: "Authentication uses JWT access tokens", tags: ["auth"] }),
-    ]);
-    await carol.streamKnowledge([
-      node({ createdBy: carol.id, title: "Authentication uses JWT access tokens", tags: ["auth"] }),
-    ]);
-    const answer = await within(
-      alice.collectiveQuery("What's our approach to authentication?", {
-        timeout: 10_000,
-        minResponses: 2,
-      }),
-      15_000,
-      "collective query",
-    );
-    expect(answer.synthesis.consensus[0]).toContain("JWT");
-
-    // §5.5 events: NATS routes code.** from hub 0 to bob's subscription on hub 1 only.
-    const events: string[] = [];
-    await bob.subscribeEvents(["code.**"], undefined, (e) => events.push(e.eventType));
-    await alice.publishEvent("code.deployed.eu", { service: "api" });
-    await alice.publishEvent("bug.found", {});
-    await until(() => events.length === 1, "event notification");
-    expect(events).toEqual(["code.deployed.eu"]);
+    // §5.1 knowledge, §5.6 sync, §5.2 collective query and §5.5 events, each crossing hubs.
+    await sharedFeatureScenario(alice, bob, carol);
 
     // §5.3 consensus: alice tallies votes from hubs 1 and 2, once each; everyone learns one verified decision.
     const decisions = new Map<string, ConsensusDecision[]>();

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { OCPHub } from "@ocp/a2a-ocp-hub";
-import type { KnowledgeNode } from "@ocp/a2a-ocp-messaging";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import type { ConsensusDecision } from "../src/agent-consensus.js";
 import { hubLink } from "../src/hub-link.js";
 import { SqliteGraph } from "../src/sqlite/sqlite-graph.js";
-import { node, until, within } from "./support.js";
+import { sharedFeatureScenario } from "./scenario.js";
+import { until, within } from "./support.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ocp-agent-"));
 const hubOptions = () => ({
@@ -49,57 +49,11 @@ describe("OCPAgent over a real hub (WebSocket, SQLite)", () => {
     const bob = await agent("bob");
     const carol = await agent("carol");
 
-    // §5.1 knowledge: Bob subscribes to Alice's backend knowledge and receives her fix.
-    const received: KnowledgeNode[] = [];
-    bob.on("knowledge", (nodes) => received.push(...nodes));
-    await bob.subscribe(alice.id, { deliveryMode: "push", filters: { domains: ["backend"] } });
     await carol.beacon({ status: "working", availability: "available" });
     await until(() => alice.presence.get(carol.id) !== undefined, "carol's beacon");
-    await alice.streamKnowledge([
-      node({
-        createdBy: alice.id,
-        title: "WebSocket memory leak fix",
-        data: { code: "ws.on('close', () => connections.delete(id))" },
-        metadata: { domain: "backend" },
-      }),
-      node({
-        createdBy: alice.id,
-        title: "Frontend colour tweak",
-        metadata: { domain: "frontend" },
-      }),
-    ]);
-    await until(() => received.length === 1, "bob receives the fix");
-    expect(received[0]?.title).toBe("WebSocket memory leak fix");
 
-    // §5.6 sync: Carol catches up with Alice's graph, then only the delta.
-    const sync = await within(carol.sync(alice.id), 20_000, "sync");
-    expect(sync.itemsSynced).toBeGreaterThanOrEqual(2);
-    expect((await within(carol.syncKnowledge(alice.id), 20_000, "delta sync")).itemsSynced).toBe(0);
-
-    // §5.2 collective query with a synthesis.
-    await bob.streamKnowledge([
-      node({ createdBy: bob.id, title: "Authentication uses JWT access tokens", tags: ["auth"] }),
-    ]);
-    await carol.streamKnowledge([
-      node({ createdBy: carol.id, title: "Authentication uses JWT access tokens", tags: ["auth"] }),
-    ]);
-    const answer = await within(
-      alice.collectiveQuery("What's our approach to authentication?", {
-        timeout: 10_000,
-        minResponses: 2,
-      }),
-      15_000,
-      "query",
-    );
-    expect(answer.synthesis.consensus[0]).toContain("JWT");
-
-    // §5.5 events routed by the hub to matching subscriptions only.
-    const events: string[] = [];
-    await bob.subscribeEvents(["code.**"], undefined, (e) => events.push(e.eventType));
-    await alice.publishEvent("code.deployed.eu", { service: "api" });
-    await alice.publishEvent("bug.found", {});
-    await until(() => events.length === 1, "event notification");
-    expect(events).toEqual(["code.deployed.eu"]);
+    // §5.1 knowledge, §5.6 sync, §5.2 collective query and §5.5 events through the hub.
+    await sharedFeatureScenario(alice, bob, carol);
 
     // §5.3 consensus: a quorum that is not met times out while the hub is down; announced after it restarts.
     const decisions: ConsensusDecision[] = [];
