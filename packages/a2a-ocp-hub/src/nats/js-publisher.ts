@@ -5,8 +5,9 @@
  * `js.publish` of `@nats-io/jetstream` does the same through a request per
  * message (a request object, an `Error` captured for its stack and a timer
  * each); on a hub committing thousands of messages a second that is a
- * visible share of its CPU (issue 18). Here one sweep bounds every
- * outstanding ack by {@link NATS_REQUEST_TIMEOUT_MS}.
+ * visible share of its CPU (issue 18). Here the project's {@link Deadlines}
+ * (one timer for every outstanding ack, exact deadlines) bounds each by
+ * {@link NATS_REQUEST_TIMEOUT_MS}.
  *
  * A publish resolves only with JetStream's ack: the message is stored (file
  * storage, on a majority of the stream's replicas). After a reconnect (a NATS
@@ -19,7 +20,7 @@
  * a closed connection or no JetStream at all rejects it.
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
-import { OcpError } from "@ocp/types";
+import { type Deadline, Deadlines, OcpError } from "@ocp/types";
 import { NATS_PUBLISH_RETRY_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
 
 /** What JetStream answered to one publish. */
@@ -32,7 +33,10 @@ export interface JsAck {
 interface Outstanding {
   resolve: (ack: JsAck) => void;
   reject: (error: Error) => void;
+  /** When it fails (`Date.now()` ms): a retry is sent only if its ack can still come in time. */
   deadline: number;
+  /** The timer entry that rejects it at `deadline`. */
+  timer: Deadline;
   subject: string;
   data: string | Uint8Array;
   headers: MsgHdrs;
@@ -81,8 +85,9 @@ export class JsPublisher {
   readonly #prefix: string;
   readonly #outstanding = new Map<number, Outstanding>();
   readonly #timeoutMs: number;
+  /** The ack deadlines; a hub's NATS connection holds the process, these do not. */
+  readonly #deadlines = new Deadlines({ holdsProcess: false });
   #next = 0;
-  #sweep: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(nc: NatsConnection, timeoutMs = NATS_REQUEST_TIMEOUT_MS) {
@@ -126,16 +131,17 @@ export class JsPublisher {
     const id = this.#next++;
     return new Promise<JsAck>((resolve, reject) => {
       const deadline = Date.now() + this.#timeoutMs;
+      const timer = this.#deadlines.add(this.#timeoutMs, () => this.#expire(id));
       const retried = false;
-      this.#outstanding.set(id, { resolve, reject, deadline, subject, data, headers, retried });
+      const waiting = { resolve, reject, deadline, timer, subject, data, headers, retried };
+      this.#outstanding.set(id, waiting);
       try {
         this.#nc.publish(subject, data, { reply: `${this.#prefix}${id}`, headers });
       } catch (error) {
         this.#outstanding.delete(id);
+        this.#deadlines.clear(timer);
         reject(error instanceof Error ? error : new Error(String(error)));
-        return;
       }
-      this.#arm();
     });
   }
 
@@ -153,6 +159,7 @@ export class JsPublisher {
     const ack = parseJsAck(msg);
     if (ack instanceof Error && unavailable(ack) && this.#retryLater(id, waiting)) return;
     this.#outstanding.delete(id);
+    this.#deadlines.clear(waiting.timer);
     if (ack instanceof Error) waiting.reject(ack);
     // A retry reported as a duplicate: the first copy was stored (at `seq`) before its ack got lost.
     else waiting.resolve(waiting.retried ? { ...ack, duplicate: false } : ack);
@@ -172,7 +179,7 @@ export class JsPublisher {
         const reply = `${this.#prefix}${id}`;
         this.#nc.publish(waiting.subject, waiting.data, { reply, headers: waiting.headers });
       } catch {
-        // The sweep fails it at its deadline.
+        // Its deadline fails it.
       }
     }, NATS_PUBLISH_RETRY_MS);
     timer.unref();
@@ -189,39 +196,28 @@ export class JsPublisher {
           headers: waiting.headers,
         });
       } catch {
-        // Lost again: the sweep fails it at its deadline.
+        // Lost again: its deadline fails it.
       }
     }
   }
 
-  /** One timer for every outstanding ack, running only while some wait. */
-  #arm(): void {
-    if (this.#sweep !== undefined) return;
-    const tick = Math.max(10, Math.min(1000, Math.floor(this.#timeoutMs / 4)));
-    this.#sweep = setInterval(() => {
-      const now = Date.now();
-      for (const [id, waiting] of this.#outstanding) {
-        // Insertion order is publish order, so deadlines ascend.
-        if (waiting.deadline > now) break;
-        this.#outstanding.delete(id);
-        waiting.reject(
-          new OcpError("store_failed", `JetStream did not ack within ${this.#timeoutMs} ms`),
-        );
-      }
-      if (this.#outstanding.size === 0) {
-        clearInterval(this.#sweep);
-        this.#sweep = undefined;
-      }
-    }, tick);
-    this.#sweep.unref();
+  /** `id` had no ack in time. */
+  #expire(id: number): void {
+    const waiting = this.#outstanding.get(id);
+    if (waiting === undefined) return;
+    this.#outstanding.delete(id);
+    waiting.reject(
+      new OcpError("store_failed", `JetStream did not ack within ${this.#timeoutMs} ms`),
+    );
   }
 
   #failAll(error: Error): void {
     const waiting = [...this.#outstanding.values()];
     this.#outstanding.clear();
-    if (this.#sweep !== undefined) clearInterval(this.#sweep);
-    this.#sweep = undefined;
-    for (const w of waiting) w.reject(error);
+    for (const w of waiting) {
+      this.#deadlines.clear(w.timer);
+      w.reject(error);
+    }
   }
 }
 
