@@ -240,7 +240,7 @@ export function createHttpProviderServer(
             result = guardResult(envelope.query, raw, guardModeOptions);
             line =
               result === raw
-                ? writeFramesLine(envelope.id, result)
+                ? writeFramesLine(envelope.id, raw)
                 : encodeFramesLine(envelope.id, result);
           } else {
             result = guardAnswer(envelope.query, raw, guard, guardOptions) as ContextQueryResult;

@@ -129,7 +129,7 @@ export function serveStdio(
       if (guard !== "off" && isPlainResult(raw)) {
         // Checked once: an answer that keeps every rule comes back from the guard as it is.
         result = guardResult(query, raw, { mode: guard, declaredKinds, warn: log });
-        line = result === raw ? writeFramesLine(id, result) : encodeFramesLine(id, result);
+        line = result === raw ? writeFramesLine(id, raw) : encodeFramesLine(id, result);
       } else {
         // The guard repairs what decodes; what does not is refused by the encoder below.
         result = guardAnswer(query, raw, guard, { declaredKinds, warn: log }) as ContextQueryResult;

@@ -16,6 +16,7 @@ import {
 } from "../src/fast/index.js";
 import { HOT_MEMBERS } from "../src/fast/members.js";
 import {
+  type ContextQueryResult,
   ContextQueryResultSchema,
   ContextQuerySchema,
   decodeLine,
@@ -176,6 +177,17 @@ describe("plain-form fast path", () => {
     // Both verdicts are reached.
     expect(decoded - refused).toBeGreaterThan(10);
     expect(refused).toBeGreaterThan(10);
+  });
+
+  it("takes only a result isPlainResult vouched for (a type error otherwise)", () => {
+    const unchecked: ContextQueryResult = { frames: [], truncated: false };
+    // @ts-expect-error: a result no isPlainResult narrowed is not a PlainResult (tsc fails when this line compiles)
+    const unvouched = () => writeFramesLine("q-1", unchecked);
+    expect(unvouched).toBeTypeOf("function");
+    expect(isPlainResult(unchecked)).toBe(true);
+    if (isPlainResult(unchecked)) {
+      expect(writeFramesLine("q-1", unchecked)).toBe(encodeFramesLine("q-1", unchecked));
+    }
   });
 
   it("writes, for a result it vouched for, the line encodeFramesLine writes", () => {

@@ -131,6 +131,15 @@ function frame(value: unknown, mode: Mode): boolean {
   );
 }
 
+declare const plainForm: unique symbol;
+
+/**
+ * A query result {@link isPlainResult} has vouched for: only that check
+ * gives one (the brand exists in types only), so what needs the plain form
+ * (`writeFramesLine`) cannot be handed an unchecked result without a cast.
+ */
+export type PlainResult = ContextQueryResult & { readonly [plainForm]: true };
+
 /**
  * Whether `value` is a query result in the plain form (see the module note):
  * `strict` adds the checks of the strict schema (S1: non-empty ids, titles,
@@ -139,7 +148,7 @@ function frame(value: unknown, mode: Mode): boolean {
 export function isPlainResult(
   value: unknown,
   options: { own?: boolean; strict?: boolean } = {},
-): value is ContextQueryResult {
+): value is PlainResult {
   const mode = modeOf(options.own === true, options.strict === true);
   if (!isPlain(value) || !onlyResultKeys(value)) return false;
   if (typeof value.truncated !== "boolean") return false;

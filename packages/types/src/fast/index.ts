@@ -14,6 +14,7 @@ export {
   MAX_WALK_DEPTH,
   meetsStrictRules,
   membersKept,
+  type PlainResult,
   parseJsonFast,
 } from "./canonical.js";
 export { encodeFramesLine, encodeQueryJson, sealQuery, writeFramesLine } from "./wire.js";

@@ -1,5 +1,5 @@
 import type { ContextFrame, ContextQuery, ContextQueryResult } from "../index.js";
-import { isPlainQuery, isPlainResult } from "./canonical.js";
+import { isPlainQuery, isPlainResult, type PlainResult } from "./canonical.js";
 import {
   EMBEDDING_MEMBERS as EMBEDDING_ORDER,
   FRAME_SCALARS as FRAME_ORDER,
@@ -60,10 +60,10 @@ export function encodeFramesLine(
 
 /**
  * {@link encodeFramesLine} without its check, for a result `isPlainResult`
- * has just vouched for (and nothing has written to since): the caller that
- * checked does not pay for a second walk.
+ * has just vouched for (its type says so; and nothing has written to it
+ * since): the caller that checked does not pay for a second walk.
  */
-export function writeFramesLine(id: string | undefined, result: ContextQueryResult): string {
+export function writeFramesLine(id: string | undefined, result: PlainResult): string {
   let out =
     id === undefined
       ? '{"type":"frames","result":{"frames":['
