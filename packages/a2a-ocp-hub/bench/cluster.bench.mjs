@@ -14,7 +14,11 @@
 // BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
 // "--cpu-prof --cpu-prof-dir=prof" to profile them), BENCH_HUB_LOG_DIR (where the
 // hubs' other stdout lines go, e.g. those of "--trace-deopt"), BENCH_AGENTS ("one":
-// every agent on this thread, the default; "threads": a worker thread per pair).
+// every agent on this thread, the default; "threads": a worker thread per pair),
+// BENCH_RECIPIENTS ("online", the default; "offline": hub arms only, each
+// consumer registers once and disconnects, so every message is committed and
+// acknowledged but none delivered live, and a message counts when its ack
+// arrives: what accepting costs without delivering).
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
@@ -49,6 +53,24 @@ if (AGENTS !== "one" && AGENTS !== "threads") {
   process.stderr.write(`cluster bench: BENCH_AGENTS must be "one" or "threads", not ${AGENTS}\n`);
   process.exit(2);
 }
+/** "offline": the hub arms' recipients are registered but not connected (see the header). */
+const RECIPIENTS = process.env.BENCH_RECIPIENTS ?? "online";
+if (RECIPIENTS !== "online" && RECIPIENTS !== "offline") {
+  process.stderr.write(
+    `cluster bench: BENCH_RECIPIENTS must be "online" or "offline", not ${RECIPIENTS}\n`,
+  );
+  process.exit(2);
+}
+if (
+  RECIPIENTS === "offline" &&
+  (AGENTS !== "one" || !ARMS.every((arm) => arm === "three" || arm === "one"))
+) {
+  process.stderr.write(
+    "cluster bench: BENCH_RECIPIENTS=offline takes hub arms only (BENCH_ARMS=three,one) and BENCH_AGENTS=one\n",
+  );
+  process.exit(2);
+}
+const offline = RECIPIENTS === "offline";
 /**
  * Messages each arm carries before the timed rounds. A fresh hub process runs
  * its first several thousand messages with V8's optimizing compiler busy on
@@ -229,6 +251,8 @@ async function hubArm(label, urlFor, pids) {
     const producer = await HubClient.connect({ url: urlFor(p, "producer"), identity: producerId });
     const consumer = await HubClient.connect({ url: urlFor(p, "consumer"), identity: consumerId });
     consumer.on("message", (m) => arrive(current, m.wire.id));
+    // Registered once (its inbox exists), then gone: its messages are stored, not delivered.
+    if (offline) await consumer.close();
     pairs.push({ producer, consumer, producerId, consumerId });
   }
   return {
@@ -240,12 +264,15 @@ async function hubArm(label, urlFor, pids) {
         ),
       }));
       current = tracker();
-      return timedPass(lanes, (lane, wire) => lane.producer.send(wire), current, pids);
+      const send = offline
+        ? (lane, wire) => lane.producer.send(wire).then(() => arrive(current, wire.id))
+        : (lane, wire) => lane.producer.send(wire);
+      return timedPass(lanes, send, current, pids);
     },
     async close() {
       for (const pair of pairs) {
         await pair.producer.close();
-        await pair.consumer.close();
+        if (!offline) await pair.consumer.close();
       }
     },
   };
@@ -440,7 +467,7 @@ try {
     wireFor(generateIdentity("a2a://s"), generateIdentity("a2a://t"), 0),
   ).length;
   process.stdout.write(
-    `cluster bench: ${PAIRS} producer→consumer pairs, ${expected} durable direct messages of ${size} bytes per arm and round, ${WINDOW} in flight per producer, ${ROUNDS} rounds (arms interleaved), agents ${AGENTS === "threads" ? "in a worker thread per pair" : "on the bench's one thread"}, node ${process.version}, load ${loadavg()
+    `cluster bench: ${PAIRS} producer→consumer pairs, ${expected} durable direct messages of ${size} bytes per arm and round, ${WINDOW} in flight per producer, ${ROUNDS} rounds (arms interleaved), agents ${AGENTS === "threads" ? "in a worker thread per pair" : "on the bench's one thread"}${offline ? ", recipients offline (a message counts at its ack)" : ""}, node ${process.version}, load ${loadavg()
       .map((l) => l.toFixed(1))
       .join(" ")}\n`,
   );
