@@ -20,8 +20,7 @@
 // acknowledged but none delivered live, and a message counts when its ack
 // arrives: what accepting costs without delivering).
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -33,6 +32,7 @@ import { HubClient } from "@ocp/a2a-ocp-client";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { wireFor } from "./cluster-wire.mjs";
 import { floorLine, verifyMicros } from "./floor.mjs";
+import { cpuOf, freePort, waitForPort } from "./procs.mjs";
 import { median, percentile, rotated, spread } from "./stats.mjs";
 
 const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
@@ -97,35 +97,6 @@ const dir = mkdtempSync(join(tmpdir(), "ocp-cluster-bench-"));
 const children = [];
 /** Agent worker threads (BENCH_AGENTS=threads), terminated before the processes stop. */
 const agentThreads = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ok = await new Promise((resolve) => {
-      const s = new Socket();
-      s.once("connect", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once("error", () => resolve(false));
-      s.connect(port, "127.0.0.1");
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 let natsPid;
 async function startNats() {
@@ -204,16 +175,6 @@ function passFigures(start, cpuBefore, pids, latencies) {
     cpuNats: perMessage("nats"),
     cpuHubs: perMessage("hubs"),
   };
-}
-
-/** CPU time of a child process so far, ms (Linux /proc; 0 elsewhere). */
-function cpuOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 /** CPU ms of: this process, the NATS server, the hub processes of `arm`. */

@@ -19,8 +19,7 @@
 // Env: BENCH_REPUBLISH_MESSAGES (per arm and round, 15000), BENCH_ROUNDS (5),
 // BENCH_PAIRS (3), BENCH_WINDOW (48).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, Socket } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
@@ -29,6 +28,7 @@ import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { NATS_INBOX_MAX_AGE_MS } from "../dist/nats/limits.js";
 import { EXPIRES_HEADER } from "../dist/nats/subjects.js";
 import { wireFor } from "./cluster-wire.mjs";
+import { cpuOf, freePort, waitForPort } from "./procs.mjs";
 import { median, rotated, spread } from "./stats.mjs";
 
 const TOTAL = Number(process.env.BENCH_REPUBLISH_MESSAGES ?? 15_000);
@@ -41,41 +41,6 @@ if (spawnSync("nats-server", ["--version"]).error !== undefined) {
     "republish bench: nats-server is not on PATH; install it: apt-get install -y nats-server\n",
   );
   process.exit(1);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ok = await new Promise((resolve) => {
-      const s = new Socket();
-      s.once("connect", () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once("error", () => resolve(false));
-      s.connect(port, "127.0.0.1");
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** CPU ms of process `pid` so far (Linux /proc). */
-function cpuOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 const selfCpu = () => {
