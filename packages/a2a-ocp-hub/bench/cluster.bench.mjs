@@ -32,7 +32,7 @@ import { HubClient } from "@ocp/a2a-ocp-client";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { wireFor } from "./cluster-wire.mjs";
 import { floorLine, verifyMicros } from "./floor.mjs";
-import { cpuOf, freePort, waitForPort } from "./procs.mjs";
+import { cpuOf, freePort, selfCpu, waitForPort } from "./procs.mjs";
 import { median, percentile, rotated, spread } from "./stats.mjs";
 
 const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
@@ -179,9 +179,8 @@ function passFigures(start, cpuBefore, pids, latencies) {
 
 /** CPU ms of: this process, the NATS server, the hub processes of `arm`. */
 function cpuNow(hubPids) {
-  const self = process.cpuUsage();
   return {
-    bench: (self.user + self.system) / 1000,
+    bench: selfCpu(),
     nats: natsPid === undefined ? 0 : cpuOf(natsPid),
     hubs: hubPids.reduce((sum, pid) => sum + cpuOf(pid), 0),
   };

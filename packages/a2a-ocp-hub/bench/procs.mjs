@@ -1,5 +1,5 @@
 // What the benches that start servers share: a free loopback port, waiting
-// for something to listen on one, and the CPU a child process has used.
+// for something to listen on one, and the CPU this process and a child have used.
 import { readFileSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 
@@ -32,6 +32,12 @@ export async function waitForPort(port) {
     if (Date.now() > deadline) throw new Error(`nothing listens on ${port}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** CPU time of this process so far, ms (every thread, user and system). */
+export function selfCpu() {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
 /** CPU time of a child process so far, ms (Linux /proc; 0 elsewhere). */

@@ -1,7 +1,8 @@
 // Diagnostic (not part of `pnpm bench`; needs nats-server on PATH): what the
 // NATS server spends per durable delivery when an inbox stream republishes
 // what it stores (how clustered hubs get a delivery to the agent's hub), next
-// to the two ways without it, on one nats-server, the same 917-byte message:
+// to the two ways without it, on one nats-server, the same message (the
+// cluster bench's signed knowledge stream, about 950 bytes):
 //   - "stream subject": a core subscriber on the stream's own subject, as the
 //     cluster bench's JetStream arm (the baseline: no second message at all);
 //   - "republish": inbox streams configured as the hub makes them (file
@@ -28,7 +29,7 @@ import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { NATS_INBOX_MAX_AGE_MS } from "../dist/nats/limits.js";
 import { EXPIRES_HEADER } from "../dist/nats/subjects.js";
 import { wireFor } from "./cluster-wire.mjs";
-import { cpuOf, freePort, waitForPort } from "./procs.mjs";
+import { cpuOf, freePort, selfCpu, waitForPort } from "./procs.mjs";
 import { median, rotated, spread } from "./stats.mjs";
 
 const TOTAL = Number(process.env.BENCH_REPUBLISH_MESSAGES ?? 15_000);
@@ -42,11 +43,6 @@ if (spawnSync("nats-server", ["--version"]).error !== undefined) {
   );
   process.exit(1);
 }
-
-const selfCpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 const dir = mkdtempSync(join(tmpdir(), "ocp-republish-bench-"));
 const port = await freePort();
@@ -74,8 +70,11 @@ try {
     const inbox = (p) => `bench.${name}.in.${p}`;
     const live = (p) => `bench.${name}.live.${p}`;
     for (let p = 0; p < PAIRS; p++) {
-      const config = { name: `BENCH_${name.toUpperCase()}_${p}`, subjects: [inbox(p)] };
-      config.storage = "file";
+      const config = {
+        name: `BENCH_${name.toUpperCase()}_${p}`,
+        subjects: [inbox(p)],
+        storage: "file",
+      };
       if (name !== "plain") {
         config.max_age = nanos(NATS_INBOX_MAX_AGE_MS);
         config.duplicate_window = nanos(NATS_INBOX_MAX_AGE_MS);

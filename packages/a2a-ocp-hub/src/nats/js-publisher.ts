@@ -33,9 +33,7 @@ export interface JsAck {
 interface Outstanding {
   resolve: (ack: JsAck) => void;
   reject: (error: Error) => void;
-  /** When it fails (`Date.now()` ms): a retry is sent only if its ack can still come in time. */
-  deadline: number;
-  /** The timer entry that rejects it at `deadline`. */
+  /** Rejects it at `timer.at`; a retry is sent only if its ack can still come before. */
   timer: Deadline;
   subject: string;
   data: string | Uint8Array;
@@ -130,10 +128,9 @@ export class JsPublisher {
     }
     const id = this.#next++;
     return new Promise<JsAck>((resolve, reject) => {
-      const deadline = Date.now() + this.#timeoutMs;
       const timer = this.#deadlines.add(this.#timeoutMs, () => this.#expire(id));
       const retried = false;
-      const waiting = { resolve, reject, deadline, timer, subject, data, headers, retried };
+      const waiting = { resolve, reject, timer, subject, data, headers, retried };
       this.#outstanding.set(id, waiting);
       try {
         this.#nc.publish(subject, data, { reply: `${this.#prefix}${id}`, headers });
@@ -171,7 +168,7 @@ export class JsPublisher {
    * while its deadline allows; false when it does not.
    */
   #retryLater(id: number, waiting: Outstanding): boolean {
-    if (Date.now() + NATS_PUBLISH_RETRY_MS >= waiting.deadline) return false;
+    if (performance.now() + NATS_PUBLISH_RETRY_MS >= waiting.timer.at) return false;
     waiting.retried = true;
     const timer = setTimeout(() => {
       if (this.#outstanding.get(id) !== waiting) return;
