@@ -1,7 +1,9 @@
 import { defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "demo-host",
     include: ["test/**/*.test.ts"],
     // These tests start the apps as real processes; on a loaded two-core machine

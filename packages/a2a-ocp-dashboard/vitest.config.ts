@@ -1,7 +1,9 @@
 import { configDefaults, defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "a2a-ocp-dashboard",
     include: ["test/**/*.test.ts"],
     // The 1,000-agent load test: vitest.heavy.config.ts (`pnpm test:heavy`).

@@ -1,7 +1,9 @@
 import { defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "host",
     include: ["test/**/*.test.ts"],
     // Real children and sockets on a loaded 2-core machine: a generous bound,

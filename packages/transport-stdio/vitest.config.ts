@@ -1,7 +1,9 @@
 import { defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "transport-stdio",
     include: ["test/**/*.test.ts"],
     // Real child processes and sockets on a shared 2-core machine: a generous bound per test.

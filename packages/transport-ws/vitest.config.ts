@@ -1,7 +1,9 @@
 import { configDefaults, defineProject } from "vitest/config";
+import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
   test: {
+    ...sharedTestOptions,
     name: "transport-ws",
     include: ["test/**/*.test.ts"],
     // Load tests (back-pressure, slow consumers): vitest.heavy.config.ts (`pnpm test:heavy`).
