@@ -5,8 +5,9 @@
 //   - three `ocp-hub --nats` processes (producer on hub p, consumer on hub p+1),
 //   - one `ocp-hub` on SQLite,
 // arms interleaved over ROUNDS (order rotated each round), with medians, spread,
-// p50/p99 latency (send → receipt) and the ratio of three hubs to JetStream
-// publish+ack, paired per round. Needs `nats-server` on PATH.
+// p50/p99 latency (send → receipt), CPU per message, run-queue waits per
+// process (Linux) and the ratio of three hubs to JetStream publish+ack, paired
+// per round. Needs `nats-server` on PATH.
 //
 // Env: BENCH_CLUSTER_MESSAGES (per arm per round, 1500), BENCH_ROUNDS (5),
 // BENCH_ARMS (comma-separated subset of core,jetstream,three,one), BENCH_PAIRS (3),
@@ -32,7 +33,7 @@ import { HubClient } from "@ocp/a2a-ocp-client";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { wireFor } from "./cluster-wire.mjs";
 import { floorLine, verifyMicros } from "./floor.mjs";
-import { cpuOf, freePort, selfCpu, waitForPort } from "./procs.mjs";
+import { cpuOf, freePort, machineTicks, runQueueWaitOf, selfCpu, waitForPort } from "./procs.mjs";
 import { median, percentile, rotated, spread } from "./stats.mjs";
 
 const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
@@ -167,7 +168,13 @@ function passFigures(start, cpuBefore, pids, latencies) {
   const cpuAfter = cpuNow(pids);
   const sorted = latencies.sort((a, b) => a - b);
   const perMessage = (key) => ((cpuAfter[key] - cpuBefore[key]) * 1000) / expected;
+  const waiting = (key) => ((cpuAfter[key] - cpuBefore[key]) / (seconds * 1000)) * 100;
+  const ticks = cpuAfter.ticks.total - cpuBefore.ticks.total;
   return {
+    waitBench: waiting("waitBench"),
+    waitNats: waiting("waitNats"),
+    waitHubs: waiting("waitHubs"),
+    idle: ticks > 0 ? ((cpuAfter.ticks.idle - cpuBefore.ticks.idle) / ticks) * 100 : undefined,
     rate: expected / seconds,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
@@ -177,12 +184,19 @@ function passFigures(start, cpuBefore, pids, latencies) {
   };
 }
 
-/** CPU ms of: this process, the NATS server, the hub processes of `arm`. */
+/**
+ * CPU ms of: this process, the NATS server, the hub processes of `arm`; the
+ * ms their threads waited for a core (`wait*`); the machine's CPU ticks.
+ */
 function cpuNow(hubPids) {
   return {
     bench: selfCpu(),
     nats: natsPid === undefined ? 0 : cpuOf(natsPid),
     hubs: hubPids.reduce((sum, pid) => sum + cpuOf(pid), 0),
+    waitBench: runQueueWaitOf(process.pid),
+    waitNats: natsPid === undefined ? 0 : runQueueWaitOf(natsPid),
+    waitHubs: hubPids.reduce((sum, pid) => sum + runQueueWaitOf(pid), 0),
+    ticks: machineTicks(),
   };
 }
 
@@ -477,6 +491,23 @@ try {
     process.stdout.write(
       `  ${NAMES[name].padEnd(24)}${m("cpuBench")} ${m("cpuNats")} ${m("cpuHubs")}\n`,
     );
+  }
+  // Linux only: how CPU-bound the arm was (every process waits for a core when the
+  // machine's cores are the limit; a window or one slow process shows otherwise).
+  if (names.every((name) => results[name].every((r) => r.idle !== undefined))) {
+    process.stdout.write(
+      "waiting for a core, % of the round (median; every thread summed): bench process / nats-server / hubs; machine idle\n",
+    );
+    for (const name of names) {
+      const rs = results[name];
+      const m = (key) =>
+        median(rs.map((r) => r[key]))
+          .toFixed(0)
+          .padStart(6);
+      process.stdout.write(
+        `  ${NAMES[name].padEnd(24)}${m("waitBench")} ${m("waitNats")} ${m("waitHubs")}   idle ${m("idle").trim()}%\n`,
+      );
+    }
   }
   const ratio = (a, b) => {
     if (results[a] === undefined || results[b] === undefined) return undefined;

@@ -1,6 +1,7 @@
 // What the benches that start servers share: a free loopback port, waiting
-// for something to listen on one, and the CPU this process and a child have used.
-import { readFileSync } from "node:fs";
+// for something to listen on one, the CPU this process and a child have used,
+// how long their threads waited for a core, and how idle the machine was.
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 
 /** A TCP port free on 127.0.0.1 now. */
@@ -47,5 +48,51 @@ export function cpuOf(pid) {
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Time the threads of process `pid` have spent runnable but waiting for a
+ * core so far, ms, summed over its threads (Linux: the second field of
+ * /proc/PID/task/TID/schedstat; 0 elsewhere). A thread that ended takes its
+ * share with it.
+ */
+export function runQueueWaitOf(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  let ns = 0;
+  for (const task of tasks) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[1]) || 0;
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return ns / 1e6;
+}
+
+/**
+ * The machine's idle and total CPU time so far, in clock ticks (Linux: the
+ * first line of /proc/stat, idle counting iowait; zeros elsewhere).
+ */
+export function machineTicks() {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync(
+      "/proc/stat",
+      "utf8",
+    )
+      .split("\n", 1)[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1, 9)
+      .map(Number);
+    const total = user + nice + system + idle + iowait + irq + softirq + steal;
+    return Number.isFinite(total) ? { idle: idle + iowait, total } : { idle: 0, total: 0 };
+  } catch {
+    return { idle: 0, total: 0 };
   }
 }
