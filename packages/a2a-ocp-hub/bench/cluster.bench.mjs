@@ -479,35 +479,28 @@ try {
       `${NAMES[name].padEnd(24)} ${col(rs, "rate", 0).padEnd(28)} msg/s   p50 ${col(rs, "p50", 1).padEnd(26)} ms   p99 ${col(rs, "p99", 1)} ms\n`,
     );
   }
-  process.stdout.write(
-    "CPU per message, µs (median over rounds): bench process / nats-server / hubs\n",
-  );
-  for (const name of names) {
-    const rs = results[name];
-    const m = (key) =>
-      median(rs.map((r) => r[key]))
-        .toFixed(0)
-        .padStart(6);
-    process.stdout.write(
-      `  ${NAMES[name].padEnd(24)}${m("cpuBench")} ${m("cpuNats")} ${m("cpuHubs")}\n`,
-    );
-  }
+  /** One line per arm: the medians over rounds of `keys`, then what `tail` makes of the median of a key. */
+  const medians = (title, keys, tail = () => "") => {
+    process.stdout.write(`${title}\n`);
+    for (const name of names) {
+      const m = (key) => median(results[name].map((r) => r[key])).toFixed(0);
+      const cells = keys.map((key) => m(key).padStart(6)).join(" ");
+      process.stdout.write(`  ${NAMES[name].padEnd(24)}${cells}${tail(m)}\n`);
+    }
+  };
+  medians("CPU per message, µs (median over rounds): bench process / nats-server / hubs", [
+    "cpuBench",
+    "cpuNats",
+    "cpuHubs",
+  ]);
   // Linux only: how CPU-bound the arm was (every process waits for a core when the
   // machine's cores are the limit; a window or one slow process shows otherwise).
   if (names.every((name) => results[name].every((r) => r.idle !== undefined))) {
-    process.stdout.write(
-      "waiting for a core, % of the round (median; every thread summed): bench process / nats-server / hubs; machine idle\n",
+    medians(
+      "waiting for a core, % of the round (median; every thread summed): bench process / nats-server / hubs; machine idle",
+      ["waitBench", "waitNats", "waitHubs"],
+      (m) => `   idle ${m("idle")}%`,
     );
-    for (const name of names) {
-      const rs = results[name];
-      const m = (key) =>
-        median(rs.map((r) => r[key]))
-          .toFixed(0)
-          .padStart(6);
-      process.stdout.write(
-        `  ${NAMES[name].padEnd(24)}${m("waitBench")} ${m("waitNats")} ${m("waitHubs")}   idle ${m("idle").trim()}%\n`,
-      );
-    }
   }
   const ratio = (a, b) => {
     if (results[a] === undefined || results[b] === undefined) return undefined;
