@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   MAX_AGENT_URI_LENGTH,
+  MAX_MESSAGE_ID_LENGTH,
   MAX_MESSAGE_TYPE_LENGTH,
   MAX_RECIPIENTS,
   MAX_TTL_SECONDS,
@@ -14,6 +15,14 @@ import { PROTOCOL, SEMVER_PATTERN } from "./version.js";
  * envelope fields are tolerated (a newer minor version may add some) and kept,
  * so the signature, computed over the received JSON, covers them too.
  */
+
+/**
+ * A message `id` (§4.1): 1 to {@link MAX_MESSAGE_ID_LENGTH} visible ASCII
+ * characters (no space, no control character), so it is safe in a log line,
+ * a SQLite key and a NATS header. Ids are unique hub-wide within the replay
+ * window, whoever sends them: a reused id is refused `replay_detected`.
+ */
+export const MESSAGE_ID_PATTERN: RegExp = new RegExp(`^[\\x21-\\x7e]{1,${MAX_MESSAGE_ID_LENGTH}}$`);
 
 /** §4.2 every standard message type, plus §7.2 negotiation and §12.4 backpressure. */
 export const KNOWN_MESSAGE_TYPES = [
@@ -110,9 +119,11 @@ export const envelopeFields = {
     .string()
     .regex(SEMVER_PATTERN, "must be a semantic version")
     .meta({ id: "Version", description: "Semantic version; same major = compatible." }),
-  id: z
-    .uuid({ version: "v4" })
-    .meta({ id: "MessageId", description: "UUID v4, unique per message." }),
+  id: z.string().regex(MESSAGE_ID_PATTERN, "must be 1-128 visible ASCII characters").meta({
+    id: "MessageId",
+    description:
+      "Unique per message: 1-128 visible ASCII characters (we send UUID v4; the specification's examples use ids such as msg-abc123).",
+  }),
   from: AgentUriSchema,
   to: RecipientsSchema,
   timestamp: TimestampSchema,

@@ -1,4 +1,4 @@
-import { BROADCAST, envelopeFields, PRIORITIES } from "./envelope.js";
+import { BROADCAST, MESSAGE_ID_PATTERN, PRIORITIES } from "./envelope.js";
 import { MAX_AGENT_URI_LENGTH, MAX_ID_LENGTH, MAX_RECIPIENTS, MAX_TTL_SECONDS } from "./limits.js";
 import { AVAILABILITIES, AWARENESS_STATUSES } from "./payloads/awareness.js";
 import { AGENT_URI_PATTERN, TimestampSchema } from "./payloads/common.js";
@@ -37,7 +37,6 @@ const SIGNATURE_BODY = /^[A-Za-z0-9+/]*==$/;
 const isSignature = (value: unknown): boolean =>
   typeof value === "string" && value.length === 88 && SIGNATURE_BODY.test(value);
 const TIMESTAMP_PATTERN = patternOf(TimestampSchema);
-const UUID_PATTERN = patternOf(envelopeFields.id);
 const PRIORITY_SET: ReadonlySet<unknown> = new Set(PRIORITIES);
 const VISIBILITY_SET: ReadonlySet<unknown> = new Set(VISIBILITIES);
 const STATUS_SET: ReadonlySet<unknown> = new Set(AWARENESS_STATUSES);
@@ -271,7 +270,7 @@ function isPlainEnvelope(message: Obj): boolean {
     typeof version === "string" &&
     SEMVER_PATTERN.test(version) &&
     typeof message["id"] === "string" &&
-    UUID_PATTERN.test(message["id"]) &&
+    MESSAGE_ID_PATTERN.test(message["id"]) &&
     isAgentUri(message["from"]) &&
     isRecipients(message["to"]) &&
     isTimestamp(message["timestamp"]) &&

@@ -75,6 +75,13 @@ export const MAX_RECIPIENTS = 1024;
 /** Longest `a2a://` agent URI. */
 export const MAX_AGENT_URI_LENGTH = 512;
 
+/**
+ * Longest message `id`. We send UUID v4 (36 characters); a peer may send any
+ * id of visible ASCII up to this length (the specification's own examples
+ * use ids such as `msg-abc123`).
+ */
+export const MAX_MESSAGE_ID_LENGTH = 128;
+
 /** Longest identifier (stream, subscription, query, proposal, sync ids, `correlation_id`, ...). */
 export const MAX_ID_LENGTH = 256;
 

@@ -165,8 +165,12 @@ describe("envelope (§4.1)", () => {
   it.each([
     ["protocol", "a2a"],
     ["version", "1.0"],
-    ["id", "msg-abc123"],
-    ["id", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"],
+    ["id", ""],
+    ["id", "msg abc"],
+    ["id", "msg-\u0007"],
+    ["id", "msg-\u00e9"],
+    ["id", "m".repeat(129)],
+    ["id", 42],
     ["from", "https://alice"],
     ["to", []],
     ["to", "bob"],
@@ -182,6 +186,17 @@ describe("envelope (§4.1)", () => {
     const decoded = decodeMessage({ ...valid(), [field]: value });
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.error.code).toBe("invalid_message");
+  });
+
+  it.each([
+    "msg-abc123",
+    "node-789",
+    "6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+    "m".repeat(128),
+    "!~",
+  ])("accepts the message id %j (1-128 visible ASCII, not only UUID v4)", (id) => {
+    const decoded = decodeMessage({ ...valid(), id });
+    expect(decoded.ok).toBe(true);
   });
 
   it('accepts one URI, a list of URIs or "broadcast" in to, and all optional fields', () => {

@@ -35,7 +35,7 @@ describe("README", () => {
     const names = Object.keys(api).filter((name) =>
       /^(MAX_|RATE_LIMIT_|DEFAULT_TTL|COMPRESSION_THRESHOLD|REPLAY_WINDOW|NATIVE_KEY)/.test(name),
     );
-    expect(names.length).toBe(19);
+    expect(names.length).toBe(20);
     for (const name of names) {
       const value = String((api as Record<string, unknown>)[name]);
       expect(limits).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
