@@ -12,8 +12,7 @@ import {
  * names it to pause, resume or cancel the stream.
  *
  * Filters: a node matches when every present filter holds — `domains`: one
- * of the node's domains (`metadata.domain`, a string, or `metadata.domains`,
- * strings) is listed; `nodeTypes`: its `type` is listed; `tags`: it has at
+ * of the node's domains ({@link nodeDomains}) is listed; `nodeTypes`: its `type` is listed; `tags`: it has at
  * least one listed tag; `minConfidence`: its confidence is at least that.
  * An empty list filters nothing.
  *
@@ -24,10 +23,18 @@ import {
  * resume; a cancelled one is removed.
  */
 
-/** The domains a node belongs to. */
+/**
+ * The domains a node belongs to, the one definition every `domains` filter
+ * reads (subscriptions, sync, collective queries). The specification's node
+ * (§5.1.1) has no domain field, so a domain is any of: a tag; the first
+ * dot-separated segment of its `type` (`backend.fix` is in `backend`);
+ * `metadata.domain` (a string) or `metadata.domains` (strings).
+ */
 export function nodeDomains(node: KnowledgeNode): string[] {
+  const out: string[] = [...node.tags];
+  const dot = node.type.indexOf(".");
+  out.push(dot === -1 ? node.type : node.type.slice(0, dot));
   const meta = node.metadata ?? {};
-  const out: string[] = [];
   if (typeof meta["domain"] === "string") out.push(meta["domain"]);
   if (Array.isArray(meta["domains"])) {
     for (const d of meta["domains"]) if (typeof d === "string") out.push(d);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { searchNodes } from "../src/search.js";
+import { matchesFilters, nodeDomains } from "../src/subscriptions.js";
 import { ExtractiveSynthesizer } from "../src/synthesis.js";
 import { node } from "./support.js";
 
@@ -51,6 +52,21 @@ describe("search and synthesis", () => {
         (f) => f.node.id,
       ),
     ).toEqual(["pg"]);
+  });
+
+  it('issue 40: a domain is a tag, the first segment of the type, or metadata.domain(s), so §5.2.1\'s `domains: ["backend", "security"]` finds spec-shaped nodes', () => {
+    const specShaped = [
+      node({ createdBy: A, id: "tagged", title: "Token rotation", tags: ["backend"] }),
+      node({ createdBy: A, id: "typed", title: "Token policy", type: "security.policy" }),
+      node({ createdBy: A, id: "meta", title: "Token store", metadata: { domains: ["backend"] } }),
+      node({ createdBy: A, id: "other", title: "Token colours", tags: ["frontend"] }),
+    ];
+    const found = searchNodes(specShaped, "token", { limit: 5, domains: ["backend", "security"] });
+    expect(found.findings.map((f) => f.node.id).sort()).toEqual(["meta", "tagged", "typed"]);
+    expect(matchesFilters(specShaped[0]!, { domains: ["backend"] })).toBe(true);
+    expect(matchesFilters(specShaped[1]!, { domains: ["security"] })).toBe(true);
+    expect(matchesFilters(specShaped[3]!, { domains: ["backend"] })).toBe(false);
+    expect(nodeDomains(specShaped[1]!)).toContain("security");
   });
 
   it("the extractive synthesis is deterministic: consensus needs two agents, contradictions are dissent, sources are sorted", () => {
