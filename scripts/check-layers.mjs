@@ -32,7 +32,8 @@ export const LAYERS = [
   ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent", "@ocp/test-suite"],
   // The hub's dashboard: it reads a hub through `hub.observe()`, which it types itself.
   ["@ocp/a2a-ocp-dashboard"],
-  ["@ocp/a2a-compat"],
+  // The specification's §10.5 client: the agent runtime on a hub connection, one object.
+  ["@ocp/a2a-compat", "@ocp/client"],
   // Bridges between the two protocols, and to MCP.
   ["@ocp/team-context", "@ocp/mcp-bridge"],
   // Applications and private test tools: nothing imports them.
