@@ -328,14 +328,37 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       case "control": {
         const message = classified.message;
         if (message.type === CONTROL_TYPES.DISCONNECT) {
-          this.#notice = { code: message.payload.code, reason: message.payload.reason };
+          this.#notice = {
+            code: message.payload.code ?? CLOSE_CODES.NORMAL,
+            reason: message.payload.reason ?? "",
+          };
           this.emit("disconnecting", this.#notice);
+          this.#closeAfterNotice();
           return;
         }
         this.#fail(wsError("protocol_error", `${message.type} after the handshake`));
         return;
       }
     }
+  }
+
+  /**
+   * The peer said goodbye: nothing follows its notice but its close. If that
+   * close has not come within `disconnectGraceMs`, this side closes (1000,
+   * once its own queue is flushed, no notice back) instead of holding the
+   * socket for a peer that may never send it.
+   */
+  #closeAfterNotice(): void {
+    const timer = setTimeout(() => {
+      if (this.#state !== "open") return;
+      this.#state = "closing";
+      const close = { code: CLOSE_CODES.NORMAL, reason: "peer disconnected" };
+      this.#local = close;
+      this.#pendingClose = close;
+      this.#armCloseTimer();
+      this.#flushClose();
+    }, this.limits.disconnectGraceMs);
+    timer.unref?.();
   }
 
   /** Ends the connection for a failure of the peer, with the failure's close code. */

@@ -52,10 +52,15 @@ export const ConnectionRefusedSchema = envelope(
 );
 export type ConnectionRefused = z.infer<typeof ConnectionRefusedSchema>;
 
-/** Either side: a graceful disconnect notice; the sender closes with `code` once its queue is flushed. */
+/**
+ * Either side: a graceful disconnect notice; the sender closes with `code`
+ * (1000 when absent) once its queue is flushed, and the receiver closes too.
+ * `reason` and `code` are optional (a peer written from the specification
+ * may send neither).
+ */
 export const ConnectionDisconnectSchema = envelope(
   CONTROL_TYPES.DISCONNECT,
-  z.looseObject({ reason: z.string().max(4096), code: z.number().int() }),
+  z.looseObject({ reason: z.string().max(4096).optional(), code: z.number().int().optional() }),
 );
 export type ConnectionDisconnect = z.infer<typeof ConnectionDisconnectSchema>;
 

@@ -70,6 +70,7 @@ export type { HeartbeatOptions } from "./heartbeat.js";
 export {
   CLOSE_TIMEOUT_MS,
   DEFAULT_LIMITS,
+  DISCONNECT_GRACE_MS,
   HANDSHAKE_TIMEOUT_MS,
   HEARTBEAT_INTERVAL_MS,
   HEARTBEAT_TIMEOUT_MS,

@@ -38,6 +38,12 @@ export const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** How long a closing connection waits for the peer's close frame before the socket is destroyed. */
 export const CLOSE_TIMEOUT_MS = 5_000;
 
+/**
+ * How long a connection that received the peer's disconnect notice waits for
+ * the peer's close frame before it closes itself (1000), ms.
+ */
+export const DISCONNECT_GRACE_MS = 500;
+
 /** First reconnect delay of a client (before jitter); doubled per failed attempt. */
 export const RECONNECT_BASE_MS = 250;
 
@@ -61,6 +67,7 @@ export interface Limits {
   heartbeatTimeoutMs: number;
   handshakeTimeoutMs: number;
   closeTimeoutMs: number;
+  disconnectGraceMs: number;
   reconnectBaseMs: number;
   reconnectMaxMs: number;
   reconnectMaxAttempts: number;
@@ -81,6 +88,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS,
   handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
   closeTimeoutMs: CLOSE_TIMEOUT_MS,
+  disconnectGraceMs: DISCONNECT_GRACE_MS,
   reconnectBaseMs: RECONNECT_BASE_MS,
   reconnectMaxMs: RECONNECT_MAX_MS,
   reconnectMaxAttempts: RECONNECT_MAX_ATTEMPTS,

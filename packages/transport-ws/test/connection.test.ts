@@ -101,6 +101,29 @@ describe("graceful disconnect (§6.4)", () => {
     });
   });
 
+  it("W-L11: a notice with no code or reason (as the specification shows it) is accepted, and a peer that never closes is closed after disconnectGraceMs", async () => {
+    const { ws, connection } = await pair({ disconnectGraceMs: 100 });
+    const notice = next(connection, "disconnecting");
+    const closed = closeOf(ws);
+    const sent = Date.now();
+    ws.send(
+      JSON.stringify({
+        protocol: "a2a+ocp",
+        version: "1.0.0",
+        type: CONTROL_TYPES.DISCONNECT,
+        payload: {},
+      }),
+    );
+    expect(await notice).toEqual([{ code: 1000, reason: "" }]);
+    expect(await closed).toEqual({ code: 1000, reason: "peer disconnected" });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(90);
+    expect(await connection.closed).toMatchObject({
+      code: 1000,
+      initiator: "local",
+      notice: { code: 1000, reason: "" },
+    });
+  });
+
   it("W-L10: a handshake control message after registration closes with 4000", async () => {
     const { ws, connection } = await pair();
     const closed = closeOf(ws);
