@@ -87,6 +87,28 @@ function jsonSafe(details: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
+/**
+ * Spends one refusal of `session`'s agent (not for `store_failed`, the hub's
+ * own failure). Past the budget, answers the refused frame `rate_limited` (or
+ * closes the connection), audits only the window's first such refusal, and
+ * returns true.
+ */
+export function refusedOverBudget(
+  budgets: AgentBudgets,
+  session: AgentSession,
+  code: string,
+  o: { now: number; raw: string | undefined; id: string | undefined; audit: (why: string) => void },
+): boolean {
+  if (code === "store_failed") return false;
+  const over = budgets.take(session.agentId, "refused", o.now);
+  if (over === undefined) return false;
+  const why = `too much refused traffic: at most ${over.limit} per agent`;
+  if (over.first) o.audit(why);
+  if (!session.open || closeIfFlooding(session.connection, over)) return true;
+  session.connection.send(rejectFrame(o.raw, "rate_limited", why, overBudgetDetails(over), o.id));
+  return true;
+}
+
 export class HubControlHandler {
   readonly #store: HubStore;
   readonly #lookup: (

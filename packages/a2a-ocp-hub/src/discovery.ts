@@ -65,3 +65,13 @@ export function visibleCard(
   if (profile === undefined) return undefined;
   return maySee(cardAccess(profile), requester, policy) ? profile : undefined;
 }
+
+/** {@link visibleCard} of a profile the hub may still be fetching (a store shared by several hubs). */
+export function lookupCard(
+  found: AgentProfile | undefined | Promise<AgentProfile | undefined>,
+  requester: string,
+  policy: () => VisibilityPolicy,
+): AgentProfile | undefined | Promise<AgentProfile | undefined> {
+  if (!(found instanceof Promise)) return visibleCard(found, requester, policy());
+  return found.then((profile) => visibleCard(profile, requester, policy()));
+}

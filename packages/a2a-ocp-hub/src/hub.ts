@@ -15,12 +15,18 @@ import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
 import { admit, admittedTeams, allowList } from "./admission.js";
 import { pacerFor, RecipientLimits } from "./agent-limits.js";
-import { AgentBudgets, closeIfFlooding, overBudgetDetails } from "./budget.js";
+import { AgentBudgets } from "./budget.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
-import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
-import { findCards, visibleCard } from "./discovery.js";
+import {
+  type AckInit,
+  ackFrame,
+  HubControlHandler,
+  refusedOverBudget,
+  rejectFrame,
+} from "./control.js";
+import { findCards, lookupCard } from "./discovery.js";
 import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
@@ -112,12 +118,10 @@ export class OCPHub {
     this.#control = new HubControlHandler({
       store: this.store,
       // A card hidden from the requester answers as an unknown id (discovery.ts).
-      lookup: (from, agentId) => {
-        if (agentId === this.self.id) return this.self.profile;
-        const found = profileOf(this.#known, this.store, agentId);
-        if (!(found instanceof Promise)) return visibleCard(found, from, this.#policy());
-        return found.then((profile) => visibleCard(profile, from, this.#policy()));
-      },
+      lookup: (from, agentId) =>
+        agentId === this.self.id
+          ? this.self.profile
+          : lookupCard(profileOf(this.#known, this.store, agentId), from, () => this.#policy()),
       discover: (from, query) => findCards(this.#known.values(), from, query, this.#policy()),
       budgets: this.#budgets,
       now: this.#now,
@@ -399,18 +403,10 @@ export class OCPHub {
   ): void {
     this.#counts.rejected += 1;
     // Refused traffic spends the agent's budget (budget.ts); the hub's own failures do not.
-    const over =
-      code === "store_failed"
-        ? undefined
-        : this.#budgets.take(session.agentId, "refused", this.#now());
-    if (over !== undefined) {
-      const why = `too much refused traffic: at most ${over.limit} per agent`;
-      if (over.first) this.#observers.refused(session.agentId, "rate_limited", why, id);
-      if (!session.open || closeIfFlooding(session.connection, over)) return;
-      const details = overBudgetDetails(over);
-      session.connection.send(rejectFrame(raw, "rate_limited", why, details, id));
+    const audit = (why: string) =>
+      this.#observers.refused(session.agentId, "rate_limited", why, id);
+    if (refusedOverBudget(this.#budgets, session, code, { now: this.#now(), raw, id, audit }))
       return;
-    }
     this.#observers.refused(session.agentId, code, message, id, raw);
     // Not kept: a resend of it must not be refused as a replay of a message the hub never stored.
     if (code === "store_failed" && id !== undefined) this.#check.stages.replay.forget(id);
