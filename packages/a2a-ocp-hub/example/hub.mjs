@@ -11,17 +11,19 @@ import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
 
 const dir = mkdtempSync(join(tmpdir(), "ocp-hub-example-"));
 const dbPath = join(dir, "team.sqlite");
-let hub = await OCPHub.start({ dbPath }); // 127.0.0.1, a free port
-
-// Each agent's signed profile names its team (the hub's default `teamOf`).
-const team = (name, teamName) => {
+// The operator's allow-list grants each agent its team (`team` visibility);
+// an agent's own profile cannot claim one.
+const member = (name, team) => {
   const identity = generateIdentity(`a2a://${name}`);
-  return { identity, profile: createAgentProfile(identity, { extra: { team: teamName } }) };
+  return { identity, profile: createAgentProfile(identity), team };
 };
-const alice = team("alice", "backend");
-const bob = team("bob", "backend");
-const carol = team("carol", "sales");
-const connect = (agent, lastSeq = 0) => HubClient.connect({ url: hub.url, ...agent, lastSeq });
+const alice = member("alice", "backend");
+const bob = member("bob", "backend");
+const carol = member("carol", "sales");
+const allowedProfiles = [alice, bob, carol].map(({ profile, team }) => ({ profile, team }));
+let hub = await OCPHub.start({ dbPath, allowedProfiles }); // 127.0.0.1, a free port
+const connect = ({ identity, profile }, lastSeq = 0) =>
+  HubClient.connect({ url: hub.url, identity, profile, lastSeq });
 const next = (client) => new Promise((resolve) => client.once("message", resolve));
 const show = (who, { message, seq }) =>
   console.log(`${who} got ${seq === undefined ? "live" : `#${seq}`} ${message.type}`);
@@ -90,9 +92,14 @@ await c.close();
 await a.send({ type: "ocp.custom.hello", to: carol.identity.id, payload: { text: "welcome" } });
 await Promise.all([a.close(), b.close()]);
 await hub.close();
-hub = await OCPHub.start({ dbPath });
+hub = await OCPHub.start({ dbPath, allowedProfiles });
 console.log("hub restarted on the same SQLite file");
-c = new HubClient({ url: hub.url, ...carol, lastSeq: carolSeq });
+c = new HubClient({
+  url: hub.url,
+  identity: carol.identity,
+  profile: carol.profile,
+  lastSeq: carolSeq,
+});
 got = next(c);
 await c.connect();
 show("carol", await got);

@@ -2,9 +2,14 @@
  * Admission of an announcement (§6.4): the signature over the nonce, the
  * allow-list and `allow` policy, the key an agent id is pinned to, and never
  * the hub's own id. Saves a new or newer profile.
+ *
+ * Membership is granted here, not claimed: an agent's team is the one its
+ * entry in the operator's allow-list gives ({@link allowList}), whatever the
+ * profile it announces says; without an allow-list nobody has a team.
  */
 import { type AgentProfile, verifyAgentProfile, verifyAnnouncement } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { z } from "zod";
 import { declaredLimits } from "./agent-limits.js";
 import { type KnownAgents, profileOf } from "./cluster.js";
 import type { HubStore } from "./store.js";
@@ -12,8 +17,8 @@ import type { HubStore } from "./store.js";
 export interface AdmissionContext {
   known: KnownAgents;
   store: HubStore;
-  /** Agent id → base64 public key, when an allow-list is set. */
-  allowed: Map<string, string> | undefined;
+  /** Agent id → key and team, when an allow-list is set ({@link allowList}). */
+  allowed: AllowList | undefined;
   allow: ((profile: AgentProfile) => boolean) | undefined;
   hubId: string;
 }
@@ -32,7 +37,7 @@ export async function admit(
   const { profile, lastSeq, priorityOrder } = verified.value;
   const refuse = (refused: string): Admission => ({ refused, kind: "registration" });
   if (profile.id === o.hubId) return refuse(`${profile.id} is the hub's own id`);
-  if (o.allowed !== undefined && o.allowed.get(profile.id) !== profile.publicKey) {
+  if (o.allowed !== undefined && o.allowed.get(profile.id)?.publicKey !== profile.publicKey) {
     return refuse(`${profile.id} is not on the hub's allow-list`);
   }
   if (o.allow !== undefined && !o.allow(profile)) return refuse(`${profile.id} is not admitted`);
@@ -50,16 +55,62 @@ export async function admit(
   return { agentId: profile.id, lastSeq, priorityOrder };
 }
 
-/** The allow-list of `allowedProfiles` (each verified; throws on the first bad one): id → key. */
-export function allowList(
-  profiles: Iterable<unknown> | undefined,
-): Map<string, string> | undefined {
+/** One agent the operator admits: its key, and the team the operator gives it (if any). */
+export interface AllowedAgent {
+  /** Base64 Ed25519 public key the agent must announce with. */
+  publicKey: string;
+  /** Its team for §8.5 `team` visibility; `undefined`: in no team. */
+  team: string | undefined;
+}
+
+/** The operator's allow-list: agent id → {@link AllowedAgent}. */
+export type AllowList = ReadonlyMap<string, AllowedAgent>;
+
+/** Longest team name an allow-list entry may give. */
+const MAX_TEAM_LENGTH = 256;
+
+/** An entry `{ "profile": {...}, "team": "ops" }`: the operator names the team beside the profile. */
+const EntrySchema = z.strictObject({
+  profile: z.looseObject({}),
+  team: z.string().min(1).max(MAX_TEAM_LENGTH).optional(),
+});
+
+/** The `team` field of a signed profile, when it is a string of 1 to 256 characters. */
+function teamField(profile: AgentProfile): string | undefined {
+  const team = (profile as Record<string, unknown>)["team"];
+  if (team === undefined) return undefined;
+  if (typeof team !== "string" || team.length === 0 || team.length > MAX_TEAM_LENGTH) {
+    throw new Error(`${profile.id}: team must be a string of 1 to ${MAX_TEAM_LENGTH} characters`);
+  }
+  return team;
+}
+
+/**
+ * The allow-list of `allowedProfiles` (each verified; throws on the first bad
+ * one, and on an id listed twice). An entry is a signed profile, whose `team`
+ * field is the agent's team as the operator listed it, or
+ * `{ "profile": <signed profile>, "team": "ops" }`, whose `team` (or its
+ * absence) the operator writes and which wins over the profile's. A profile
+ * the agent re-signs later never changes it.
+ */
+export function allowList(profiles: Iterable<unknown> | undefined): AllowList | undefined {
   if (profiles === undefined) return undefined;
-  const allowed = new Map<string, string>();
+  const allowed = new Map<string, AllowedAgent>();
   for (const value of profiles) {
-    const verified = verifyAgentProfile(value, nativeEd25519);
+    const entry = EntrySchema.safeParse(value);
+    const verified = verifyAgentProfile(entry.success ? entry.data.profile : value, nativeEd25519);
     if (!verified.ok) throw verified.error;
-    allowed.set(verified.value.id, verified.value.publicKey);
+    const profile = verified.value;
+    if (allowed.has(profile.id)) throw new Error(`${profile.id} is listed twice`);
+    const team = entry.success ? entry.data.team : teamField(profile);
+    allowed.set(profile.id, { publicKey: profile.publicKey, team });
   }
   return allowed;
+}
+
+/** An agent's team as the allow-list gives it; none without an allow-list (open registration). */
+export function admittedTeams(
+  allowed: AllowList | undefined,
+): (agentId: string) => string | undefined {
+  return (agentId) => allowed?.get(agentId)?.team;
 }

@@ -57,7 +57,9 @@ Options:
   --nats-replicas N      cluster: JetStream replicas of streams and buckets (default 1;
                          3 on a NATS cluster of three servers)
   --allow FILE           admit only the agents whose signed profiles this JSON file
-                         lists ({"profiles": [...]} or an array), id and key both
+                         lists ({"profiles": [...]} or an array), id and key both;
+                         an agent's team is its entry's ({"profile": ..., "team": T},
+                         else the listed profile's team), never the one it announces
   --identity FILE        the hub's key, kept across restarts (created with mode 0600
                          when absent; refused when group or others may access it);
                          without it the hub has a new key at every start
@@ -75,8 +77,9 @@ Options:
 Who may join: without --allow, registration is OPEN — any agent with a valid
 self-signed profile may join, and the first key the hub sees for an agent id is
 pinned to it (first come, first pinned, across restarts): whoever registers an
-id first owns it. For a team of known agents, list their profiles in a file and
-pass --allow FILE.
+id first owns it, and no agent has a team (team-only knowledge and cards reach
+only their author and sharedWith). For a team of known agents, list their
+profiles in a file and pass --allow FILE.
 
 Prints the hub's URL on the first line of stdout (the dashboard's goes to stderr).
 `;

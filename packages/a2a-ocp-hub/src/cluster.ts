@@ -101,7 +101,10 @@ export function restricted(
 /** The hub's table of registered agents. */
 export type KnownAgents = Map<string, { profile: AgentProfile; key: Uint8Array }>;
 
-/** Records a profile saved by another hub; the first key seen stays pinned. */
+/**
+ * Records a profile saved by another hub; the first key seen stays pinned.
+ * Its `team` is never read: every hub takes teams from its own allow-list.
+ */
 export function learnProfile(known: KnownAgents, profile: AgentProfile): void {
   const current = known.get(profile.id);
   if (current !== undefined && current.profile.publicKey !== profile.publicKey) return;

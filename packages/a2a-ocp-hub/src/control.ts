@@ -1,13 +1,21 @@
 /**
  * The hub's side of the control vocabulary (see `protocol.ts`): confirmations
- * of durable deliveries, profile lookups, and the ack and reject frames.
+ * of durable deliveries, profile lookups, discovery queries, and the ack and
+ * reject frames. Every control frame an agent sends spends one of its
+ * budgets (budget.ts).
  */
 
 import type { AgentProfile, DiscoveryQueryPayload } from "@ocp/a2a-ocp-messaging";
 import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { parseJsonText } from "@ocp/types";
-import { type DiscoveryAnswer, DiscoveryBudget } from "./discovery.js";
+import {
+  type AgentBudgets,
+  type BudgetKind,
+  closeIfFlooding,
+  overBudgetDetails,
+} from "./budget.js";
+import type { DiscoveryAnswer } from "./discovery.js";
 import type { AgentSession } from "./session.js";
 import type { HubStore } from "./store.js";
 
@@ -79,39 +87,76 @@ function jsonSafe(details: Record<string, unknown>): Record<string, unknown> {
   }
 }
 
+/**
+ * Spends one refusal of `session`'s agent (not for `store_failed`, the hub's
+ * own failure). Past the budget, answers the refused frame `rate_limited` (or
+ * closes the connection), audits only the window's first such refusal, and
+ * returns true.
+ */
+export function refusedOverBudget(
+  budgets: AgentBudgets,
+  session: AgentSession,
+  code: string,
+  o: { now: number; raw: string | undefined; id: string | undefined; audit: (why: string) => void },
+): boolean {
+  if (code === "store_failed") return false;
+  const over = budgets.take(session.agentId, "refused", o.now);
+  if (over === undefined) return false;
+  const why = `too much refused traffic: at most ${over.limit} per agent`;
+  if (over.first) o.audit(why);
+  if (!session.open || closeIfFlooding(session.connection, over)) return true;
+  session.connection.send(rejectFrame(o.raw, "rate_limited", why, overBudgetDetails(over), o.id));
+  return true;
+}
+
 export class HubControlHandler {
   readonly #store: HubStore;
-  readonly #profileOf: (
+  readonly #lookup: (
+    requester: string,
     agentId: string,
   ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
   readonly #discover: (requester: string, query: DiscoveryQueryPayload) => DiscoveryAnswer;
   readonly #onError: (error: unknown) => void;
-  readonly #budget = new DiscoveryBudget<AgentSession>();
+  readonly #budgets: AgentBudgets;
+  readonly #now: () => number;
 
   constructor(options: {
     store: HubStore;
     /** §7.3: the cards matching a discovery query that `requester` may see (discovery.ts). */
     discover: (requester: string, query: DiscoveryQueryPayload) => DiscoveryAnswer;
-    /** May be asynchronous (a store shared by several hubs). */
-    profileOf: (agentId: string) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
+    /**
+     * The profile `requester` may see under `agentId` (`undefined` for an
+     * unknown id and for a card hidden from it alike). May be asynchronous
+     * (a store shared by several hubs).
+     */
+    lookup: (
+      requester: string,
+      agentId: string,
+    ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
+    /** The hub's budgets per agent (budget.ts), shared with its refusals of messages. */
+    budgets: AgentBudgets;
+    now: () => number;
     onError: (error: unknown) => void;
   }) {
     this.#store = options.store;
-    this.#profileOf = options.profileOf;
+    this.#lookup = options.lookup;
     this.#discover = options.discover;
+    this.#budgets = options.budgets;
+    this.#now = options.now;
     this.#onError = options.onError;
   }
 
-  /** Handles one control frame from an agent. */
+  /** Handles one control frame from an agent; each spends the agent's budget of its kind. */
   handle(session: AgentSession, raw: string): void {
     const json = parseJsonText(raw);
     const parsed = AgentControlSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) {
+      const queryId = json.ok ? discoveryQueryId(json.value) : undefined;
+      if (this.#overBudget(session, "refused", queryId)) return;
       const why = "malformed or unknown hub control frame";
       const issues = parsed.error.issues
         .slice(0, 4)
         .map(({ path, message }) => ({ path, message }));
-      const queryId = json.ok ? discoveryQueryId(json.value) : undefined;
       session.connection.send(
         rejectFrame(undefined, "hub_frame_invalid", why, { issues }, queryId),
       );
@@ -119,6 +164,7 @@ export class HubControlHandler {
     }
     const frame = parsed.data;
     if (frame.type === HUB_TYPES.DELIVERED) {
+      if (this.#overBudget(session, "confirm")) return;
       // Never beyond what this connection was sent: a confirmation cannot drop unsent messages.
       const seq = Math.min(frame.payload.seq, session.sentSeq);
       this.#store.confirm(session.agentId, seq).catch(this.#onError);
@@ -126,16 +172,13 @@ export class HubControlHandler {
     }
     if (frame.type === HUB_TYPES.DISCOVERY_QUERY) {
       const { queryId } = frame.payload;
-      if (!this.#budget.take(session, Date.now())) {
-        const why = "too many discovery queries: at most HUB_DISCOVERY_QUERIES_PER_MINUTE";
-        session.connection.send(rejectFrame(undefined, "rate_limited", why, {}, queryId));
-        return;
-      }
+      if (this.#overBudget(session, "discovery", queryId)) return;
       const answer = this.#discover(session.agentId, frame.payload);
       session.connection.send(encodeHubControl(HUB_TYPES.DISCOVERY_RESULT, { queryId, ...answer }));
       return;
     }
     const agentId = frame.payload.agentId;
+    if (this.#overBudget(session, "lookup", undefined, { agentId })) return;
     const answer = (profile: AgentProfile | undefined) => {
       if (session.connection.state !== "open") return;
       session.connection.send(
@@ -145,12 +188,28 @@ export class HubControlHandler {
         ),
       );
     };
-    const profile = this.#profileOf(agentId);
+    const profile = this.#lookup(session.agentId, agentId);
     if (profile instanceof Promise) {
       profile.then(answer, (error: unknown) => {
         this.#onError(error);
         answer(undefined);
       });
     } else answer(profile);
+  }
+
+  /** Spends one frame of `kind`; past the budget, answers `rate_limited` (or closes) and returns true. */
+  #overBudget(
+    session: AgentSession,
+    kind: BudgetKind,
+    id?: string,
+    details: Record<string, unknown> = {},
+  ): boolean {
+    const over = this.#budgets.take(session.agentId, kind, this.#now());
+    if (over === undefined) return false;
+    if (closeIfFlooding(session.connection, over)) return true;
+    const why = `too many frames: at most ${over.limit} per agent`;
+    const all = { ...details, ...overBudgetDetails(over) };
+    session.connection.send(rejectFrame(undefined, "rate_limited", why, all, id));
+    return true;
   }
 }

@@ -7,6 +7,7 @@
  * the messaging package's discovery.ts for the card fields). Cards go out in
  * agent id order, at most the query's `limit` and at most
  * {@link HUB_DISCOVERY_MAX_BYTES} of JSON; `truncated` says more matched.
+ * `ocp.hub.lookup` applies the same rule ({@link visibleCard}).
  */
 import {
   type AgentProfile,
@@ -17,7 +18,7 @@ import {
   maySee,
   type VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
-import { HUB_DISCOVERY_MAX_BYTES, HUB_DISCOVERY_QUERIES_PER_MINUTE } from "./limits.js";
+import { HUB_DISCOVERY_MAX_BYTES } from "./limits.js";
 
 export interface DiscoveryAnswer {
   cards: AgentProfile[];
@@ -52,27 +53,25 @@ export function findCards(
 }
 
 /**
- * Discovery queries are control frames, outside the message rate limits: a
- * fixed one-minute window per connection (the key) bounds what one agent can
- * make the hub search and serialise.
+ * The answer to `ocp.hub.lookup`: `profile` when `requester` may see it by
+ * the same §8.5 rule as discovery, else `undefined` — exactly the answer for
+ * an unknown id, so a lookup tells nothing of a card discovery hides.
  */
-export class DiscoveryBudget<K extends object> {
-  readonly #windows = new WeakMap<K, { start: number; used: number }>();
-  readonly #perMinute: number;
+export function visibleCard(
+  profile: AgentProfile | undefined,
+  requester: string,
+  policy: VisibilityPolicy,
+): AgentProfile | undefined {
+  if (profile === undefined) return undefined;
+  return maySee(cardAccess(profile), requester, policy) ? profile : undefined;
+}
 
-  constructor(perMinute = HUB_DISCOVERY_QUERIES_PER_MINUTE) {
-    this.#perMinute = perMinute;
-  }
-
-  /** Whether `key` may query now (and counts it). */
-  take(key: K, now: number): boolean {
-    let window = this.#windows.get(key);
-    if (window === undefined || now - window.start >= 60_000) {
-      window = { start: now, used: 0 };
-      this.#windows.set(key, window);
-    }
-    if (window.used >= this.#perMinute) return false;
-    window.used += 1;
-    return true;
-  }
+/** {@link visibleCard} of a profile the hub may still be fetching (a store shared by several hubs). */
+export function lookupCard(
+  found: AgentProfile | undefined | Promise<AgentProfile | undefined>,
+  requester: string,
+  policy: () => VisibilityPolicy,
+): AgentProfile | undefined | Promise<AgentProfile | undefined> {
+  if (!(found instanceof Promise)) return visibleCard(found, requester, policy());
+  return found.then((profile) => visibleCard(profile, requester, policy()));
 }

@@ -13,19 +13,26 @@ import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
-import { admit, allowList } from "./admission.js";
+import { admit, admittedTeams, allowList } from "./admission.js";
 import { pacerFor, RecipientLimits } from "./agent-limits.js";
+import { AgentBudgets } from "./budget.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
-import { type AckInit, ackFrame, HubControlHandler, rejectFrame } from "./control.js";
-import { findCards } from "./discovery.js";
+import {
+  type AckInit,
+  ackFrame,
+  HubControlHandler,
+  refusedOverBudget,
+  rejectFrame,
+} from "./control.js";
+import { findCards, lookupCard } from "./discovery.js";
 import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
 import { type HubListener, HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
-import { readablePayload, teamOfProfile } from "./readable.js";
+import { readablePayload } from "./readable.js";
 import { route } from "./router.js";
 import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
@@ -49,7 +56,9 @@ export class OCPHub {
   /** The hub's own identity and the messages it signs (see hub-self.ts). */
   readonly self: HubSelf;
   readonly #known = new Map<string, Known>();
-  readonly #allowed: Map<string, string> | undefined;
+  readonly #allowed: ReturnType<typeof allowList>;
+  /** Every agent's budgets (discovery, lookup, confirmations, refusals), by agent id. */
+  readonly #budgets = new AgentBudgets();
   readonly #sessions = new Map<string, AgentSession>();
   readonly #lastSeqs = new Map<string, { lastSeq?: number | undefined; priorityOrder?: boolean }>();
   readonly #check: HubCheckOptions;
@@ -108,9 +117,14 @@ export class OCPHub {
     });
     this.#control = new HubControlHandler({
       store: this.store,
-      profileOf: (agentId) =>
-        agentId === this.self.id ? this.self.profile : profileOf(this.#known, this.store, agentId),
+      // A card hidden from the requester answers as an unknown id (discovery.ts).
+      lookup: (from, agentId) =>
+        agentId === this.self.id
+          ? this.self.profile
+          : lookupCard(profileOf(this.#known, this.store, agentId), from, () => this.#policy()),
       discover: (from, query) => findCards(this.#known.values(), from, query, this.#policy()),
+      budgets: this.#budgets,
+      now: this.#now,
       onError: this.#onError,
     });
   }
@@ -347,9 +361,13 @@ export class OCPHub {
     });
   }
 
-  /** §8.5 visibility, for messages and (§7.3 discovery) agent cards. */
+  /**
+   * §8.5 visibility, for messages and (§7.3 discovery) agent cards. Teams come
+   * from the operator's allow-list entries, never from an agent's own profile
+   * (admission.ts); under open registration nobody has a team.
+   */
   #policy(): VisibilityPolicy {
-    const teamOf = (agentId: string) => teamOfProfile(this.#known.get(agentId)?.profile);
+    const teamOf = admittedTeams(this.#allowed);
     const { defaultVisibility = "workspace" } = this.options;
     return { teamOf: this.options.teamOf ?? teamOf, defaultVisibility };
   }
@@ -384,6 +402,11 @@ export class OCPHub {
     id?: string,
   ): void {
     this.#counts.rejected += 1;
+    // Refused traffic spends the agent's budget (budget.ts); the hub's own failures do not.
+    const audit = (why: string) =>
+      this.#observers.refused(session.agentId, "rate_limited", why, id);
+    if (refusedOverBudget(this.#budgets, session, code, { now: this.#now(), raw, id, audit }))
+      return;
     this.#observers.refused(session.agentId, code, message, id, raw);
     // Not kept: a resend of it must not be refused as a replay of a message the hub never stored.
     if (code === "store_failed" && id !== undefined) this.#check.stages.replay.forget(id);

@@ -31,5 +31,39 @@ export const HUB_AUDIT_PRUNE_INTERVAL_MS = 60_000;
 /** Most bytes of card JSON one §7.3 discovery result carries (well under any frame limit). */
 export const HUB_DISCOVERY_MAX_BYTES = 256 * 1024;
 
-/** Most §7.3 discovery queries one connection may send per minute (more are refused `rate_limited`). */
+/**
+ * Length of one agent's budget window, ms. Every budget below counts per
+ * agent id (not per connection: reconnecting does not refill it), in fixed
+ * windows of this length.
+ */
+export const HUB_BUDGET_WINDOW_MS = 60_000;
+
+/** Most §7.3 discovery queries one agent may send per window (more are refused `rate_limited`). */
 export const HUB_DISCOVERY_QUERIES_PER_MINUTE = 60;
+
+/** Most `ocp.hub.lookup` frames one agent may send per window (more are refused `rate_limited`). */
+export const HUB_LOOKUPS_PER_MINUTE = 600;
+
+/**
+ * Most `ocp.hub.delivered` confirmations one agent may send per window. A
+ * client confirms at most once per 64 deliveries or 250 ms; more are refused
+ * `rate_limited` (a later confirmation covers what an earlier one would have).
+ */
+export const HUB_CONFIRMATIONS_PER_MINUTE = 12_000;
+
+/**
+ * Most refused frames one agent may send per window: malformed or unknown
+ * control frames and messages the hub refuses (parse, schema, signature,
+ * freshness, replay, rate). Each within it is answered with its reason and
+ * audited; past it, refused frames are answered `rate_limited` and only the
+ * first of the window is audited.
+ */
+export const HUB_REFUSALS_PER_MINUTE = 120;
+
+/**
+ * Most frames one agent may send past an exhausted budget within one window
+ * before the hub closes its connection (4008, policy violation). The count
+ * is per agent: a reconnect inside the window is closed at its next
+ * over-budget frame.
+ */
+export const HUB_OVER_BUDGET_FRAMES_BEFORE_CLOSE = 60;

@@ -38,13 +38,19 @@ export interface OCPHubOptions {
   /** §12.3 per-sender rate limits (defaults: 100 messages, 10 broadcasts, 5 collective queries a minute); `false` for none. */
   rateLimits?: RateLimitOptions | false;
   /**
-   * Allow-list: signed profiles (verified at construction). When given, an
-   * agent is admitted only if its id and key match one of them.
+   * Allow-list: signed profiles (verified at construction), or
+   * `{ profile, team }` entries. When given, an agent is admitted only if its
+   * id and key match one of them, and its team is the entry's (`team`, else
+   * the listed profile's `team` field) — never what the agent announces.
    */
   allowedProfiles?: Iterable<unknown>;
   /** Admission predicate, after the announcement is verified (and the allow-list passed). */
   allow?: (profile: AgentProfile) => boolean;
-  /** The team of an agent for `team` visibility; by default the `team` field of its profile. */
+  /**
+   * The team of an agent for `team` visibility. By default the team its
+   * allow-list entry gives; without an allow-list (open registration) no
+   * agent has a team, so `team` content reaches only its author and `sharedWith`.
+   */
   teamOf?: (agentId: string) => string | undefined;
   /** What an absent node `visibility` means: `workspace` by default. */
   defaultVisibility?: Visibility;

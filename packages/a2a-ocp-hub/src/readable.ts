@@ -1,5 +1,5 @@
-/** What the hub may read of a message, and of an agent's profile. */
-import type { AgentProfile, CompressedMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
+/** What the hub may read of a message. */
+import type { CompressedMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
 import type { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 
 /** The payload the hub may read: plain, inflated, `"undecodable"`, or `undefined` when encrypted. */
@@ -13,10 +13,4 @@ export function readablePayload(
     return inflated.ok ? inflated.value.payload : "undecodable";
   }
   return (wire as { payload: unknown }).payload;
-}
-
-/** The `team` field of a profile, when it has one (§8.5 `team` visibility). */
-export function teamOfProfile(profile: AgentProfile | undefined): string | undefined {
-  const team = (profile as Record<string, unknown> | undefined)?.["team"];
-  return typeof team === "string" ? team : undefined;
 }

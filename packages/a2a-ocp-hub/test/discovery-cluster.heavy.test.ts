@@ -46,8 +46,13 @@ describe("clustered hubs (NATS JetStream)", { timeout: 60_000 }, () => {
     });
     const bobId = identity("bob");
     await cluster.rejoin(bobId, 1, {
+      profile: createAgentProfile(bobId, { extra: card({ team: "red" }) }, nativeEd25519),
+    });
+    // Open registration: a claimed team grants nothing, so a team-only card is its owner's alone.
+    const daveId = identity("dave");
+    await cluster.rejoin(daveId, 1, {
       profile: createAgentProfile(
-        bobId,
+        daveId,
         { extra: card({ team: "red", visibility: "team" }) },
         nativeEd25519,
       ),
@@ -69,13 +74,15 @@ describe("clustered hubs (NATS JetStream)", { timeout: 60_000 }, () => {
     const ids = found.agents.map((a) => a.id);
     expect(ids).toContain(aliceId.id);
     expect(ids).not.toContain(carolId.id); // Private: only carol finds it.
+    expect(ids).not.toContain(daveId.id); // Team-only, and no agent has a team here.
     const fromCarol = await eventually(
       () => carol.client.findAgents(query),
       (r) => r.agents.some((a) => a.id === aliceId.id),
       "alice in carol's hub's directory",
     );
     expect(fromCarol.agents.map((a) => a.id)).toContain(carolId.id);
-    expect(fromCarol.agents.map((a) => a.id)).not.toContain(bobId.id); // Team red only.
+    expect(fromCarol.agents.map((a) => a.id)).toContain(bobId.id);
+    expect(fromCarol.agents.map((a) => a.id)).not.toContain(daveId.id);
   });
 
   it("an agent that comes back to another hub gets its queued messages highest priority first", async () => {

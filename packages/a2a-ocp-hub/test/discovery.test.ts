@@ -34,6 +34,7 @@ async function join(name: string, extra: Record<string, unknown>, leave = false)
   const id = identity(name);
   ids[name] = id.id;
   const profile = createAgentProfile(id, { extra }, nativeEd25519);
+  if (typeof extra["team"] === "string") teams[id.id] = extra["team"];
   const client = await HubClient.connect({ url: hub.url, identity: id, profile, reconnect: false });
   if (leave) await client.close();
   else clients.push(client);
@@ -45,8 +46,11 @@ let blue: { id: AgentIdentity; client: HubClient };
 let loner: { id: AgentIdentity; client: HubClient };
 const ids: Record<string, string> = {};
 
+/** Teams as an embedder's `teamOf` grants them (the cards' own `team` fields grant nothing). */
+const teams: Record<string, string> = {};
+
 beforeAll(async () => {
-  hub = await startHub(tmp.dir);
+  hub = await startHub(tmp.dir, { teamOf: (agentId) => teams[agentId] });
   red = await join(
     "red",
     card(["knowledge_streaming", "collective_query"], {
