@@ -363,10 +363,12 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
         return;
       case "ocp.awareness.query":
-        await this.#send("ocp.awareness.response", replyAddress(m), {
-          queryId: m.payload.queryId,
-          agents: this.presence.query(m.payload.filters),
-        });
+        await this.#send(
+          "ocp.awareness.response",
+          replyAddress(m),
+          { queryId: m.payload.queryId, agents: this.presence.query(m.payload.filters) },
+          { correlationId: m.id },
+        );
         return;
       case "ocp.awareness.response":
         if (!this.#awarenessWaiters.resolve(m.payload.queryId, m.payload))

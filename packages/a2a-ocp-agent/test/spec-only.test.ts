@@ -236,7 +236,7 @@ describe("an agent written from the specification only, through a real hub", () 
         { queryId, query: "retry jitter backoff", timeout: 10_000 },
         { reply_to: inbox.id },
       );
-      await asker.send(
+      const awarenessMessageId = await asker.send(
         "ocp.awareness.query",
         ours.id,
         { queryId: "spec-aq-1" },
@@ -256,6 +256,9 @@ describe("an agent written from the specification only, through a real hub", () 
       const findings = response?.payload["findings"] as Array<{ node: { id: string } }>;
       expect(findings.map((f) => f.node.id)).toContain("reply-node");
       expect(inbox.messages("ocp.awareness.response")[0]?.payload["queryId"]).toBe("spec-aq-1");
+      expect(inbox.messages("ocp.awareness.response")[0]?.["correlation_id"]).toBe(
+        awarenessMessageId,
+      );
       // Nothing went back to the asker.
       expect(asker.messages("ocp.collective.response")).toEqual([]);
       expect(asker.messages("ocp.awareness.response")).toEqual([]);
@@ -290,7 +293,7 @@ describe("an agent written from the specification only, through a real hub", () 
       expect(synced).not.toContain("asker-only");
       expect(asker.messages("ocp.knowledge.sync.response")).toEqual([]);
       // A reply_to that is not an agent URI is ignored: the answer goes to the sender.
-      await asker.send(
+      const directMessageId = await asker.send(
         "ocp.awareness.query",
         ours.id,
         { queryId: "spec-aq-2" },
@@ -298,6 +301,8 @@ describe("an agent written from the specification only, through a real hub", () 
       );
       await until(() => asker.messages("ocp.awareness.response").length > 0, "answer to sender");
       expect(asker.messages("ocp.awareness.response")[0]?.payload["queryId"]).toBe("spec-aq-2");
+      // correlation_id is set on every answer, with or without reply_to (issue 40).
+      expect(asker.messages("ocp.awareness.response")[0]?.["correlation_id"]).toBe(directMessageId);
     } finally {
       asker.close();
       inbox.close();
