@@ -290,7 +290,11 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     if (!parsed.success) return;
     const control = parsed.data;
     if (control.type === HUB_TYPES.PROFILE) {
-      this.#profiles.answer(control.payload.agentId, control.payload.profile);
+      this.#profiles.answer(
+        control.payload.agentId,
+        control.payload.profile,
+        control.payload.publicKey,
+      );
       return;
     }
     if (control.type === HUB_TYPES.BATCH) {

@@ -2,7 +2,10 @@
  * The client's directory of sender keys: verified profiles, cached, fetched
  * from the hub on first sight of a sender (`ocp.hub.lookup` →
  * `ocp.hub.profile`). A profile is only ever used after its self-signature
- * verified; an unknown agent resolves to no key (`unknown_sender`).
+ * verified; an unknown agent resolves to no key (`unknown_sender`). When the
+ * sender's card is hidden from us (§8.5) the hub answers its key alone, which
+ * we take as the hub vouches for it — the same trust as in the id a profile
+ * names (a self-signed profile proves the key holder wrote it, not the id).
  */
 
 import {
@@ -33,10 +36,14 @@ export class ProfileDirectory {
 
   /** Adds a profile already verified. */
   add(profile: AgentProfile): void {
+    this.#remember(profile.id, profilePublicKey(profile));
+  }
+
+  #remember(agentId: string, key: Uint8Array): void {
     if (this.#keys.size >= CLIENT_PROFILE_CACHE_MAX_ENTRIES) {
       this.#keys.delete(this.#keys.keys().next().value as string);
     }
-    this.#keys.set(profile.id, profilePublicKey(profile));
+    this.#keys.set(agentId, key);
   }
 
   /** The key of `agentId`: cached, or asked of the hub. */
@@ -56,10 +63,13 @@ export class ProfileDirectory {
     return promise;
   }
 
-  /** The hub's answer to a lookup; the profile is verified before use. */
-  answer(agentId: string, profile: unknown): void {
+  /** The hub's answer to a lookup; a profile is verified before use, a key alone is taken as the hub's. */
+  answer(agentId: string, profile: unknown, publicKey?: string): void {
     if (profile === undefined) {
-      this.#settle(agentId, undefined);
+      const key =
+        publicKey === undefined ? undefined : Uint8Array.from(Buffer.from(publicKey, "base64"));
+      if (key?.length === 32) this.#remember(agentId, key);
+      this.#settle(agentId, key?.length === 32 ? key : undefined);
       return;
     }
     const verified = verifyAgentProfile(profile, nativeEd25519);

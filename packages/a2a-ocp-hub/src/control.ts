@@ -5,7 +5,7 @@
  * budgets (budget.ts).
  */
 
-import type { AgentProfile, DiscoveryQueryPayload } from "@ocp/a2a-ocp-messaging";
+import type { DiscoveryQueryPayload } from "@ocp/a2a-ocp-messaging";
 import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { parseJsonText } from "@ocp/types";
@@ -15,7 +15,7 @@ import {
   closeIfFlooding,
   overBudgetDetails,
 } from "./budget.js";
-import type { DiscoveryAnswer } from "./discovery.js";
+import type { DiscoveryAnswer, LookupAnswer } from "./discovery.js";
 import type { AgentSession } from "./session.js";
 import type { HubStore } from "./store.js";
 
@@ -111,10 +111,7 @@ export function refusedOverBudget(
 
 export class HubControlHandler {
   readonly #store: HubStore;
-  readonly #lookup: (
-    requester: string,
-    agentId: string,
-  ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
+  readonly #lookup: (requester: string, agentId: string) => LookupAnswer | Promise<LookupAnswer>;
   readonly #discover: (requester: string, query: DiscoveryQueryPayload) => DiscoveryAnswer;
   readonly #onError: (error: unknown) => void;
   readonly #budgets: AgentBudgets;
@@ -125,14 +122,11 @@ export class HubControlHandler {
     /** §7.3: the cards matching a discovery query that `requester` may see (discovery.ts). */
     discover: (requester: string, query: DiscoveryQueryPayload) => DiscoveryAnswer;
     /**
-     * The profile `requester` may see under `agentId` (`undefined` for an
-     * unknown id and for a card hidden from it alike). May be asynchronous
+     * What `requester` may learn of `agentId`: its profile, only its key (a
+     * card hidden from it), or nothing (an unknown id). May be asynchronous
      * (a store shared by several hubs).
      */
-    lookup: (
-      requester: string,
-      agentId: string,
-    ) => AgentProfile | undefined | Promise<AgentProfile | undefined>;
+    lookup: (requester: string, agentId: string) => LookupAnswer | Promise<LookupAnswer>;
     /** The hub's budgets per agent (budget.ts), shared with its refusals of messages. */
     budgets: AgentBudgets;
     now: () => number;
@@ -179,14 +173,9 @@ export class HubControlHandler {
     }
     const agentId = frame.payload.agentId;
     if (this.#overBudget(session, "lookup", undefined, { agentId })) return;
-    const answer = (profile: AgentProfile | undefined) => {
+    const answer = (found: LookupAnswer) => {
       if (session.connection.state !== "open") return;
-      session.connection.send(
-        encodeHubControl(
-          HUB_TYPES.PROFILE,
-          profile === undefined ? { agentId } : { agentId, profile },
-        ),
-      );
+      session.connection.send(encodeHubControl(HUB_TYPES.PROFILE, { agentId, ...found }));
     };
     const profile = this.#lookup(session.agentId, agentId);
     if (profile instanceof Promise) {

@@ -52,18 +52,25 @@ export function findCards(
   return { cards, truncated: cards.length < matching.length };
 }
 
+/** What `ocp.hub.lookup` answers: the whole card, only its key, or nothing (an unknown id). */
+export type LookupAnswer = { profile: AgentProfile } | { publicKey: string } | undefined;
+
 /**
- * The answer to `ocp.hub.lookup`: `profile` when `requester` may see it by
- * the same §8.5 rule as discovery, else `undefined` — exactly the answer for
- * an unknown id, so a lookup tells nothing of a card discovery hides.
+ * The answer to `ocp.hub.lookup`: the signed `profile` when `requester` may
+ * see the card by the same §8.5 rule as discovery; else only the agent's
+ * `publicKey`, so that its messages stay verifiable (a recipient needs the
+ * sender's key) while nothing else of a card discovery hides is shown;
+ * `undefined` for an id the hub does not know.
  */
 export function visibleCard(
   profile: AgentProfile | undefined,
   requester: string,
   policy: VisibilityPolicy,
-): AgentProfile | undefined {
+): LookupAnswer {
   if (profile === undefined) return undefined;
-  return maySee(cardAccess(profile), requester, policy) ? profile : undefined;
+  return maySee(cardAccess(profile), requester, policy)
+    ? { profile }
+    : { publicKey: profile.publicKey };
 }
 
 /** {@link visibleCard} of a profile the hub may still be fetching (a store shared by several hubs). */
@@ -71,7 +78,7 @@ export function lookupCard(
   found: AgentProfile | undefined | Promise<AgentProfile | undefined>,
   requester: string,
   policy: () => VisibilityPolicy,
-): AgentProfile | undefined | Promise<AgentProfile | undefined> {
+): LookupAnswer | Promise<LookupAnswer> {
   if (!(found instanceof Promise)) return visibleCard(found, requester, policy());
   return found.then((profile) => visibleCard(profile, requester, policy()));
 }

@@ -120,7 +120,7 @@ export class OCPHub {
       // A card hidden from the requester answers as an unknown id (discovery.ts).
       lookup: (from, agentId) =>
         agentId === this.self.id
-          ? this.self.profile
+          ? { profile: this.self.profile }
           : lookupCard(profileOf(this.#known, this.store, agentId), from, () => this.#policy()),
       discover: (from, query) => findCards(this.#known.values(), from, query, this.#policy()),
       budgets: this.#budgets,

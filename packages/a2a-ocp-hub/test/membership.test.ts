@@ -116,14 +116,19 @@ describe("membership: an agent's team comes from the operator's allow-list", () 
       },
     });
     expect(workspace).toMatchObject({ recipients: 1, excluded: 0 });
-    // A lookup of the team-only card by another agent answers as for an unknown id.
+    await until(() => b.received.some((d) => d.message.type === "ocp.knowledge.stream"), "w1");
+    // A lookup of the team-only card by another agent answers its key only, so alice's
+    // workspace broadcast (above) stays verifiable while her card's content stays hidden.
     const raw = await rawAgent(hub.url, identity("claimer"));
     try {
       raw.send(
         `{"protocol":"a2a+ocp","type":"ocp.hub.lookup","payload":{"agentId":"${alice.id}"}}`,
       );
       await until(() => raw.controls().length === 1, "the lookup answer");
-      expect(raw.controls()[0]?.payload).toEqual({ agentId: alice.id });
+      expect(raw.controls()[0]?.payload).toEqual({
+        agentId: alice.id,
+        publicKey: a.client.profile.publicKey,
+      });
     } finally {
       raw.close();
     }
@@ -142,7 +147,7 @@ describe("membership: an agent's team comes from the operator's allow-list", () 
 });
 
 describe("card lookup: ocp.hub.lookup obeys the card's visibility", () => {
-  it("a private or team-only card answers a stranger exactly as an unknown id; its grantees get it", async () => {
+  it("a private or team-only card answers a stranger with the key alone (nothing else of the card); its grantees get the card", async () => {
     const [owner, grantee, teamMate] = [identity("owner"), identity("grantee"), identity("mate")];
     const stranger = identity("stranger");
     const profiles = {
@@ -175,12 +180,15 @@ describe("card lookup: ocp.hub.lookup obeys the card's visibility", () => {
     };
     const unknown = "a2a://nobody-registered-this";
     const [hidden, hiddenTeam, none] = await lookups(stranger, [owner.id, teamMate.id, unknown]);
-    expect(hidden).toEqual({ agentId: owner.id });
-    expect(hiddenTeam).toEqual({ agentId: teamMate.id });
+    expect(hidden).toEqual({ agentId: owner.id, publicKey: profiles.owner.publicKey });
+    expect(hiddenTeam).toEqual({ agentId: teamMate.id, publicKey: profiles.teamCard.publicKey });
     expect(none).toEqual({ agentId: unknown });
     const [shared, hiddenFromGrantee] = await lookups(grantee, [owner.id, teamMate.id]);
     expect(shared?.["profile"]).toEqual(profiles.owner);
-    expect(hiddenFromGrantee).toEqual({ agentId: teamMate.id });
+    expect(hiddenFromGrantee).toEqual({
+      agentId: teamMate.id,
+      publicKey: profiles.teamCard.publicKey,
+    });
     // The owner is in team core by its allow-list entry: it sees the team card.
     const [team] = await lookups(owner, [teamMate.id]);
     expect(team?.["profile"]).toEqual(profiles.teamCard);

@@ -18,7 +18,9 @@
  *   durable one, committed. `expiresAt` (ISO 8601) is when the hub stops delivering it: its
  *   timestamp + ttl (or the hub's default) + the hub's clock-skew grace.
  * - `ocp.hub.reject {id?, code, message, details?}` — message `id` was refused, with an error code.
- * - `ocp.hub.profile {agentId, profile?}` — the answer to a lookup.
+ * - `ocp.hub.profile {agentId, profile?, publicKey?}` — the answer to a lookup: the signed
+ *   profile, or only the agent's key when its card is hidden from the asker (§8.5), or neither
+ *   for an unknown id.
  * - `ocp.hub.discovery.result {queryId, cards, truncated}` — the answer to a discovery query:
  *   the matching cards the asking agent may see (§8.5 rules, as for knowledge; see discovery.ts).
  * - `ocp.hub.batch {count, lastSeq}` — the next `count` deliveries are a replay page in priority order.
@@ -29,7 +31,7 @@
  * exact text with no frame around it.
  */
 import { z } from "zod";
-import { AgentProfileSchema } from "./identity.js";
+import { AgentProfileSchema, PublicKeySchema } from "./identity.js";
 import { DISCOVERY_MAX_CARDS, DISCOVERY_MAX_TERMS } from "./limits.js";
 import { AgentUriSchema } from "./payloads/common.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
@@ -124,7 +126,12 @@ export type HubReject = z.infer<typeof HubRejectSchema>;
 export const HubProfileSchema = z.looseObject({
   protocol: z.literal(PROTOCOL),
   type: z.literal(HUB_TYPES.PROFILE),
-  payload: z.looseObject({ agentId: z.string(), profile: z.unknown().optional() }),
+  payload: z.looseObject({
+    agentId: z.string(),
+    profile: z.unknown().optional(),
+    /** The agent's Ed25519 key alone, when its card is hidden from the asker. */
+    publicKey: PublicKeySchema.optional(),
+  }),
 });
 
 /**
