@@ -304,6 +304,13 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     }
     if (this.#discovery.handle(control) || control.type === HUB_TYPES.DISCOVERY_RESULT) return;
     const id = control.payload.id;
+    const lookedUp =
+      control.type === HUB_TYPES.REJECT ? control.payload.details?.["agentId"] : undefined;
+    if (id === undefined && typeof lookedUp === "string") {
+      // A lookup over the hub's budget: no key now (the sender is unknown), not a 10 s wait.
+      this.#profiles.answer(lookedUp, undefined);
+      return;
+    }
     const pending = id === undefined ? undefined : this.#pending.take(id);
     if (pending === undefined || id === undefined) return;
     if (control.type === HUB_TYPES.ACK) {

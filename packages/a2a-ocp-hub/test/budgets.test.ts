@@ -13,7 +13,7 @@ import {
   HUB_OVER_BUDGET_FRAMES_BEFORE_CLOSE,
   HUB_REFUSALS_PER_MINUTE,
 } from "../src/limits.js";
-import { client, identity, startHub, tempDir, until } from "./support.js";
+import { client, identity, startHub, tempDir, until, within } from "./support.js";
 
 let tmp: ReturnType<typeof tempDir>;
 let hub: OCPHub;
@@ -101,6 +101,25 @@ describe("budgets per agent id", () => {
         details: { limit: "HUB_LOOKUPS_PER_MINUTE", agentId: target.id },
       },
     });
+  }, 30_000);
+
+  it("a HubClient whose lookup is refused over budget settles it at once (no key), not after its 10 s lookup timeout", async () => {
+    const looker = identity("budgeted-client");
+    const target = identity("target");
+    await raw(target);
+    const spender = await raw(looker);
+    for (let i = 0; i < HUB_LOOKUPS_PER_MINUTE; i++) spender.send(lookup(target.id));
+    await until(() => spender.controls().length === HUB_LOOKUPS_PER_MINUTE, "every answer");
+    spender.close();
+    const joined = await client(hub.url, looker, { reconnect: false });
+    try {
+      // CLIENT_LOOKUP_TIMEOUT_MS is 10 s: an answer inside 5 s is the hub's refusal, taken.
+      expect(await within(Promise.resolve(joined.client.lookupKey(target.id)), 5_000)).toBe(
+        undefined,
+      );
+    } finally {
+      await joined.client.close();
+    }
   }, 30_000);
 
   it("a flood of malformed frames is answered, then rate_limited and audited once, then closed 4008; a reconnect inside the window is closed again", async () => {
