@@ -27,7 +27,6 @@ import {
   type KeyLookup,
   type MessageInit,
   parseDeliver,
-  ReplayWindow,
   signObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
@@ -36,7 +35,9 @@ import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo, LimitOptions } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
 import { OcpError, parseJsonText } from "@ocp/types";
+import { DeliveryReplayWindow } from "./delivery-replay.js";
 import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
+import { DropReporter } from "./drops.js";
 import {
   CLIENT_ACK_TIMEOUT_MS,
   CLIENT_DEDUP_MAX_ENTRIES,
@@ -73,6 +74,12 @@ export interface HubClientOptions {
   reconnect?: boolean;
   /** WebSocket limits (reconnect backoff, heartbeats, payload size). */
   transport?: LimitOptions;
+  /**
+   * The replay window's bounds: exact ids (default
+   * {@link CLIENT_DEDUP_MAX_ENTRIES}) and the Bloom filters of evicted ids
+   * (bytes in all, bytes per filter; the message layer's defaults).
+   */
+  dedup?: { maxEntries?: number; filterBytes?: number; bytesPerFilter?: number };
 }
 
 export class HubClient extends EventEmitter<HubClientEvents> {
@@ -90,6 +97,8 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   #hub: HubInfo | undefined;
   readonly #resume: ResumePoint;
   #chain: Promise<void> = Promise.resolve();
+  readonly #replay: DeliveryReplayWindow;
+  readonly #drops: DropReporter;
 
   constructor(options: HubClientOptions) {
     super();
@@ -111,11 +120,16 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       (p) => this.#profiles.add(p),
     );
     this.lookupKey = options.lookupKey ?? ((agentId) => this.#profiles.keyOf(agentId));
+    this.#drops = new DropReporter(this, this.identity.id);
+    this.#replay = new DeliveryReplayWindow({
+      ...options.dedup,
+      maxEntries: options.dedup?.maxEntries ?? CLIENT_DEDUP_MAX_ENTRIES,
+    });
     this.#pipeline = new InboundPipeline({
       lookupKey: this.lookupKey,
       ed25519: nativeEd25519,
       decompress: createDecompressor(),
-      replay: new ReplayWindow({ maxEntries: CLIENT_DEDUP_MAX_ENTRIES }),
+      replay: this.#replay,
       ...(options.decrypt === undefined ? {} : { decrypt: options.decrypt }),
     });
     this.#ws = new WsClient({
@@ -345,24 +359,41 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       });
   }
 
+  /**
+   * Verifies one delivery and tells the application (`message`, or
+   * `dropped`) before its sequence number counts as handled, so nothing is
+   * confirmed to the hub unseen. A durable delivery with a new sequence
+   * number passes a replay filter that cannot prove its id unseen (see
+   * {@link DeliveryReplayWindow}); an exact replay is dropped, visibly.
+   */
   async #deliver(raw: string, seq: number | undefined): Promise<void> {
-    if (seq !== undefined && this.#resume.had(seq)) return;
-    const accepted = await this.#pipeline.accept(raw);
-    if (seq !== undefined) this.#resume.handled(seq);
-    if (!accepted.ok) {
-      // A duplicate (same id again) is dropped silently: exactly once in effect.
-      if (accepted.error.code !== "replay_detected") {
-        this.emit("dropped", { code: accepted.error.code, error: accepted.error, seq });
-      }
+    if (seq !== undefined && this.#resume.had(seq)) {
+      const error = new OcpError("replay_detected", `delivery ${seq} was handled already`);
+      this.#drops.report({ code: "replay_detected", error, seq, durable: true, raw });
       return;
     }
-    if (this.#negotiation.observe(accepted.value.message, this.#hub?.id)) return;
-    this.emit("message", {
-      message: accepted.value.message,
-      wire: accepted.value.wire,
-      raw,
-      seq,
-    });
+    this.#replay.vouched = seq !== undefined;
+    this.#replay.unproven = false;
+    const accepted = await this.#pipeline.accept(raw);
+    const unproven = this.#replay.unproven;
+    this.#replay.vouched = false;
+    try {
+      if (!accepted.ok) {
+        const { code } = accepted.error;
+        this.#drops.report({ code, error: accepted.error, seq, durable: seq !== undefined, raw });
+        return;
+      }
+      if (this.#negotiation.observe(accepted.value.message, this.#hub?.id)) return;
+      this.emit("message", {
+        message: accepted.value.message,
+        wire: accepted.value.wire,
+        raw,
+        seq,
+        ...(unproven ? { possibleReplay: true as const } : {}),
+      });
+    } finally {
+      if (seq !== undefined) this.#resume.handled(seq);
+    }
   }
 
   #stop(error: OcpError): void {

@@ -23,3 +23,10 @@ export const CLIENT_DEDUP_MAX_ENTRIES = 100_000;
 
 /** Client: most sender profiles cached. */
 export const CLIENT_PROFILE_CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * Client: most `process` warnings it writes about refused deliveries when
+ * nothing listens to its `dropped` event (then one saying further drops go
+ * unreported). A replay of a message already delivered is never warned about.
+ */
+export const CLIENT_UNHEARD_DROP_WARNINGS = 10;

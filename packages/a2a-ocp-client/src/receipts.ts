@@ -38,13 +38,31 @@ export interface DeliveredMessage {
   raw: string;
   /** Its durable sequence number, when durable. */
   seq: number | undefined;
+  /**
+   * True when the client's replay filter could not prove the id unseen (a
+   * possible Bloom-filter false positive) and the hub's new sequence number
+   * vouched for it: delivered rather than lost; an application that must
+   * never act twice checks the id against its own records.
+   */
+  possibleReplay?: true;
 }
 
-/** A delivery the client refused (bad signature, expired, …); it is not emitted as a message. */
+/**
+ * A delivery the client refused (bad signature, expired, a replay, …); it is
+ * not emitted as a message. Emitted before its sequence number is confirmed
+ * to the hub: a durable delivery is confirmed as handled once this event has
+ * run, so this is the application's one chance to see it.
+ */
 export interface DroppedMessage {
   code: InboundErrorCode;
   error: OcpError;
   seq: number | undefined;
+  /** Whether it came with a durable sequence number (the hub will not send it again once confirmed). */
+  durable: boolean;
+  /** The message id, when readable. */
+  id?: string;
+  /** The text as received (the message inside the hub's delivery frame). */
+  raw: string;
 }
 
 export interface HubClientEvents {

@@ -1,9 +1,16 @@
 /**
- * The §3 audit log on SQLite (the `audit` table, by default in the hub's own
- * file). Append-only: triggers refuse every UPDATE, and every DELETE of an
- * entry younger than the retention recorded in `audit_meta`, so only
- * {@link SqliteAuditLog.prune} (retention) ever removes anything. Appends
- * are buffered and written in one transaction per event-loop turn.
+ * The §3 audit log on SQLite (the `audit_log` table, by default in the hub's
+ * own file), hash-chained ({@link chainHash}): each row's hash covers the
+ * previous row's, so a deleted, edited or reordered row breaks the chain and
+ * {@link SqliteAuditLog.verify} (`ocp-hub audit --verify`) names it.
+ * Triggers refuse every UPDATE, and every DELETE of a row whose `keep_until`
+ * (its time plus the retention in force when it was written) has not
+ * passed. A retention change is itself a chained `retention` record and
+ * applies only to entries written after it; {@link SqliteAuditLog.prune}
+ * removes the oldest rows only, after checking their hashes, and chains a
+ * `pruned` record carrying the hash of the last one it removed. Fields are
+ * bounded ({@link boundAuditEntry}). Appends are buffered, hashed in memory
+ * and written in one transaction per event-loop turn (no fsync per row).
  */
 import {
   AUDIT_EVENTS,
@@ -13,76 +20,84 @@ import {
   type AuditLog,
   type AuditQuery,
   assertAuditRetention,
+  boundAuditEntry,
 } from "@ocp/a2a-ocp-messaging";
 import { OcpError } from "@ocp/types";
 import Database from "better-sqlite3";
-import { z } from "zod";
+import {
+  AUDIT_CHAIN_GENESIS,
+  AUDIT_TRIGGERS,
+  CHAIN_COLUMNS,
+  type ChainRow,
+  ChainRowSchema,
+  type ChainVerdict,
+  chainHash,
+  PrunedDetailSchema,
+  pruneIndex,
+  retentionOf,
+  verifyChain,
+} from "./audit-chain.js";
+import { entryOf, migrateUnchained } from "./audit-legacy.js";
 
 export interface SqliteAuditLogOptions {
   /** The database file (created if absent unless `readonly`); `:memory:` for one that does not survive. */
   path: string;
-  /** How long entries are kept, ms (default 7 days). */
+  /** How long entries are kept, ms (default 7 days); a change applies to entries written after it. */
   retentionMs?: number;
   /** Open for reading only (the `ocp-hub audit` command): the file must exist; nothing is written. */
   readonly?: boolean;
-  /** Where write failures go; stderr by default. */
+  /** Where write failures (and tampering found while pruning) go; stderr by default. */
   onError?: (error: unknown) => void;
+  /** The clock of the log's own `retention` and `pruned` records, ms (default `Date.now`). */
+  now?: () => number;
 }
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS audit (
+CREATE TABLE IF NOT EXISTS audit_log (
+  seq INTEGER PRIMARY KEY,
   at INTEGER NOT NULL,
+  keep_until INTEGER NOT NULL,
   event TEXT NOT NULL,
   message_id TEXT,
   type TEXT,
   sender TEXT NOT NULL,
   recipients TEXT NOT NULL,
   code TEXT,
-  reason TEXT
+  reason TEXT,
+  detail TEXT,
+  hash TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS audit_at ON audit (at);
-CREATE INDEX IF NOT EXISTS audit_sender ON audit (sender, at);
-CREATE TABLE IF NOT EXISTS audit_meta (
-  one INTEGER PRIMARY KEY CHECK (one = 1),
-  retention_ms INTEGER NOT NULL
-);
-CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+CREATE INDEX IF NOT EXISTS audit_log_at ON audit_log (at);
+CREATE INDEX IF NOT EXISTS audit_log_sender ON audit_log (sender, at);
+CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS audit_retention_only BEFORE DELETE ON audit
-WHEN OLD.at >= CAST(strftime('%s', 'now') AS INTEGER) * 1000
-             - (SELECT retention_ms FROM audit_meta WHERE one = 1)
+CREATE TRIGGER IF NOT EXISTS audit_log_keep BEFORE DELETE ON audit_log
+WHEN OLD.keep_until >= CAST(strftime('%s', 'now') AS INTEGER) * 1000
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: only entries past retention may go'); END;
 `;
 
-const RowSchema = z.object({
-  at: z.number(),
-  event: z.enum(AUDIT_EVENTS),
-  message_id: z.string().nullable(),
-  type: z.string().nullable(),
-  sender: z.string(),
-  recipients: z.string(),
-  code: z.string().nullable(),
-  reason: z.string().nullable(),
-});
+const MESSAGE_EVENTS = AUDIT_EVENTS.map((e) => `'${e}'`).join(", ");
 
-function entryOf(row: unknown): AuditEntry {
-  const r = RowSchema.parse(row);
-  let to: unknown;
-  try {
-    to = JSON.parse(r.recipients);
-  } catch {
-    to = [];
-  }
+type Unhashed = Omit<ChainRow, "hash" | "seq" | "keep_until">;
+
+function rowOf(entry: AuditEntry): Unhashed {
+  const e = boundAuditEntry(entry);
   return {
-    at: r.at,
-    event: r.event,
-    ...(r.message_id === null ? {} : { id: r.message_id }),
-    ...(r.type === null ? {} : { type: r.type }),
-    from: r.sender,
-    to: Array.isArray(to) ? to.filter((v): v is string => typeof v === "string") : [],
-    ...(r.code === null ? {} : { code: r.code }),
-    ...(r.reason === null ? {} : { reason: r.reason }),
+    at: e.at,
+    event: e.event,
+    message_id: e.id ?? null,
+    type: e.type ?? null,
+    sender: e.from,
+    recipients: JSON.stringify(e.to),
+    code: e.code ?? null,
+    reason: e.reason ?? null,
+    detail: null,
   };
+}
+
+function record(at: number, event: "retention" | "pruned", detail: object): Unhashed {
+  const row = { at, event, message_id: null, type: null, sender: "", recipients: "[]" };
+  return { ...row, code: null, reason: null, detail: JSON.stringify(detail) };
 }
 
 export class SqliteAuditLog implements AuditLog {
@@ -91,16 +106,26 @@ export class SqliteAuditLog implements AuditLog {
   readonly #db: Database.Database;
   readonly #readonly: boolean;
   readonly #onError: (error: unknown) => void;
-  #buffer: AuditEntry[] = [];
+  readonly #now: () => number;
+  #buffer: Unhashed[] = [];
   #scheduled: NodeJS.Immediate | undefined;
   #closed = false;
-  readonly #write: ((entries: readonly AuditEntry[]) => void) | undefined;
+  /** The chain's last row, in memory: every append links to it. */
+  #head = { seq: 0, hash: AUDIT_CHAIN_GENESIS };
+  /** Where the surviving rows begin (the last prune record, or the genesis). */
+  #base: { seq: number; hash: string; retentionMs: number | undefined } = {
+    seq: 0,
+    hash: AUDIT_CHAIN_GENESIS,
+    retentionMs: undefined,
+  };
+  readonly #insert: Database.Statement | undefined;
 
   constructor(options: SqliteAuditLogOptions) {
     this.path = options.path;
     this.retentionMs = options.retentionMs ?? AUDIT_RETENTION_DEFAULT_MS;
     assertAuditRetention(this.retentionMs);
     this.#readonly = options.readonly === true;
+    this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ?? ((error) => process.stderr.write(`ocp-hub audit: ${String(error)}\n`));
     try {
@@ -114,45 +139,87 @@ export class SqliteAuditLog implements AuditLog {
     this.#db.pragma("busy_timeout = 5000");
     if (this.#readonly) {
       const table = this.#db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'audit'")
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'")
         .get();
       if (table === undefined)
         throw new OcpError("store_failed", `${options.path} holds no audit log`);
-      this.#write = undefined;
+      this.#insert = undefined;
       return;
     }
     this.#db.pragma("journal_mode = WAL");
     this.#db.pragma("synchronous = NORMAL");
     this.#db.exec(SCHEMA);
-    this.#db
-      .prepare(
-        "INSERT INTO audit_meta (one, retention_ms) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET retention_ms = excluded.retention_ms",
-      )
-      .run(this.retentionMs);
-    const insert = this.#db.prepare(
-      "INSERT INTO audit (at, event, message_id, type, sender, recipients, code, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    this.#insert = this.#db.prepare(
+      `INSERT INTO audit_log (${CHAIN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.#write = this.#db.transaction((entries: readonly AuditEntry[]) => {
-      for (const e of entries) {
-        insert.run(
-          e.at,
-          e.event,
-          e.id ?? null,
-          e.type ?? null,
-          e.from,
-          JSON.stringify(e.to),
-          e.code ?? null,
-          e.reason ?? null,
-        );
-      }
-    });
+    this.#db.transaction(() => {
+      this.#load();
+      const unchained = migrateUnchained(this.#db);
+      if (this.#inForce() !== this.retentionMs)
+        this.#chain([record(this.#now(), "retention", { retentionMs: this.retentionMs })]);
+      this.#chain(unchained.map(rowOf));
+    })();
+  }
+
+  /** Reads the head and the last prune record of an existing chain. */
+  #load(): void {
+    const head = this.#db
+      .prepare("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1")
+      .get() as { seq: number; hash: string } | undefined;
+    if (head !== undefined) this.#head = { seq: head.seq, hash: head.hash };
+    const pruned = this.#db
+      .prepare("SELECT detail FROM audit_log WHERE event = 'pruned' ORDER BY seq DESC LIMIT 1")
+      .get() as { detail: string | null } | undefined;
+    const detail = PrunedDetailSchema.safeParse(
+      pruned?.detail == null ? undefined : JSON.parse(pruned.detail),
+    );
+    if (detail.success)
+      this.#base = {
+        seq: detail.data.throughSeq,
+        hash: detail.data.throughHash,
+        retentionMs: detail.data.retentionMs,
+      };
+  }
+
+  /** The retention in force: the last `retention` record, else the one the last prune carried. */
+  #inForce(): number | undefined {
+    const last = this.#db
+      .prepare("SELECT detail FROM audit_log WHERE event = 'retention' ORDER BY seq DESC LIMIT 1")
+      .get() as { detail: string | null } | undefined;
+    return last === undefined ? this.#base.retentionMs : retentionOf(last);
+  }
+
+  /** Hashes and inserts `rows` after the head (inside the caller's transaction), then moves the head. */
+  #chain(rows: readonly Unhashed[]): void {
+    let head = this.#head;
+    for (const unhashed of rows) {
+      const seq = head.seq + 1;
+      const row = { ...unhashed, seq, keep_until: unhashed.at + this.retentionMs };
+      const hash = chainHash(head.hash, row);
+      this.#insert!.run(
+        seq,
+        row.at,
+        row.keep_until,
+        row.event,
+        row.message_id,
+        row.type,
+        row.sender,
+        row.recipients,
+        row.code,
+        row.reason,
+        row.detail,
+        hash,
+      );
+      head = { seq, hash };
+    }
+    this.#head = head;
   }
 
   append(entry: AuditEntry): void {
-    if (this.#write === undefined)
+    if (this.#insert === undefined)
       throw new OcpError("invalid_option", "the audit log is read-only");
     if (this.#closed) return;
-    this.#buffer.push(entry);
+    this.#buffer.push(rowOf(entry));
     this.#scheduled ??= setImmediate(() => this.flush());
   }
 
@@ -160,19 +227,21 @@ export class SqliteAuditLog implements AuditLog {
   flush(): void {
     if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
     this.#scheduled = undefined;
-    if (this.#buffer.length === 0 || this.#write === undefined) return;
-    const entries = this.#buffer;
+    if (this.#buffer.length === 0 || this.#insert === undefined) return;
+    const rows = this.#buffer;
     this.#buffer = [];
+    const head = this.#head;
     try {
-      this.#write(entries);
+      this.#db.transaction(() => this.#chain(rows))();
     } catch (error) {
+      this.#head = head; // Nothing of the batch was written.
       this.#onError(error);
     }
   }
 
   async query(query: AuditQuery = {}): Promise<AuditEntry[]> {
     this.flush();
-    const where: string[] = [];
+    const where: string[] = [`event IN (${MESSAGE_EVENTS})`];
     const params: unknown[] = [];
     if (query.since !== undefined) {
       where.push("at >= ?");
@@ -187,21 +256,98 @@ export class SqliteAuditLog implements AuditLog {
       params.push(query.agent, query.agent);
     }
     const limit = Math.min(query.limit ?? AUDIT_QUERY_CAP, AUDIT_QUERY_CAP);
-    const sql = `SELECT at, event, message_id, type, sender, recipients, code, reason FROM audit${
-      where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`
-    } ORDER BY at, rowid LIMIT ${limit}`;
+    const sql = `SELECT at, event, message_id, type, sender, recipients, code, reason FROM audit_log WHERE ${where.join(
+      " AND ",
+    )} ORDER BY seq LIMIT ${limit}`;
     return this.#db
       .prepare(sql)
       .all(...params)
       .map(entryOf);
   }
 
+  /**
+   * Removes the oldest entries whose `keep_until` has passed (never one
+   * after a younger-kept one: only a prefix of the chain goes), checking
+   * each one's hash first; stops at a broken link (reported to `onError`,
+   * left for `--verify`). Chains a `pruned` record with the hash of the last
+   * entry removed. Resolves with how many went.
+   */
   async prune(now: number): Promise<number> {
-    if (this.#readonly) return 0;
+    if (this.#readonly || this.#closed) return 0;
     this.flush();
-    // Never ahead of the wall clock the append-only trigger checks against.
-    const cutoff = Math.min(now, Date.now()) - this.retentionMs;
-    return this.#db.prepare("DELETE FROM audit WHERE at < ?").run(cutoff).changes;
+    // Never ahead of the wall clock the delete trigger checks against.
+    const cutoff = Math.min(now, Date.now());
+    try {
+      return this.#db.transaction(() => this.#prune(cutoff))();
+    } catch (error) {
+      this.#onError(error);
+      return 0;
+    }
+  }
+
+  #prune(cutoff: number): number {
+    let previous = { seq: this.#base.seq, hash: this.#base.hash };
+    let retention = this.#base.retentionMs;
+    let count = 0;
+    const rows = this.#db
+      .prepare(`SELECT ${CHAIN_COLUMNS} FROM audit_log WHERE seq > ? ORDER BY seq`)
+      .iterate(previous.seq);
+    for (const value of rows) {
+      const row = ChainRowSchema.safeParse(value);
+      if (!row.success || row.data.keep_until >= cutoff) break;
+      const broken =
+        row.data.seq !== previous.seq + 1 || chainHash(previous.hash, row.data) !== row.data.hash;
+      if (broken) {
+        this.#onError(
+          new OcpError(
+            "store_failed",
+            `the audit log is broken at entry ${row.data.seq}: not pruning past it (run ocp-hub audit --verify)`,
+          ),
+        );
+        break;
+      }
+      if (row.data.event === "retention") retention = retentionOf(row.data) ?? retention;
+      previous = { seq: row.data.seq, hash: row.data.hash };
+      count += 1;
+    }
+    if (count === 0) return 0;
+    this.#db.prepare("DELETE FROM audit_log WHERE seq <= ?").run(previous.seq);
+    const detail = {
+      throughSeq: previous.seq,
+      throughHash: previous.hash,
+      count,
+      retentionMs: retention,
+    };
+    this.#chain([record(this.#now(), "pruned", detail)]);
+    this.#base = { ...previous, retentionMs: retention };
+    return count;
+  }
+
+  /** Walks the whole chain (see {@link verifyChain}); the first broken entry, or the head. */
+  verify(): ChainVerdict {
+    this.flush();
+    const triggers = new Set(
+      (
+        this.#db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit_log'",
+          )
+          .all() as Array<{ name: string }>
+      ).map((t) => t.name),
+    );
+    const prunes = pruneIndex(
+      (
+        this.#db.prepare("SELECT detail FROM audit_log WHERE event = 'pruned'").all() as Array<{
+          detail: string | null;
+        }>
+      ).map((r) => r.detail),
+    );
+    const rows = this.#db.prepare(`SELECT ${CHAIN_COLUMNS} FROM audit_log ORDER BY seq`).iterate();
+    return verifyChain(
+      rows,
+      prunes,
+      AUDIT_TRIGGERS.filter((name) => !triggers.has(name)),
+    );
   }
 
   async close(): Promise<void> {

@@ -4,13 +4,11 @@
  * unconfirmed, appended to an {@link AuditLog} (a {@link SqliteAuditLog} for
  * `ocp-hub`), pruned to the log's retention every
  * {@link HUB_AUDIT_PRUNE_INTERVAL_MS}. Nothing here runs without the option.
+ * Every log bounds what it stores (`boundAuditEntry`).
  */
 import { type AuditEntry, type AuditLog, auditRecipients } from "@ocp/a2a-ocp-messaging";
 import { HUB_AUDIT_PRUNE_INTERVAL_MS } from "./limits.js";
 import type { ExpiredDelivery } from "./store.js";
-
-/** Longest refusal reason kept in an entry, characters (a reason may quote input). */
-const REASON_MAX_CHARS = 1000;
 
 /** What a message's text says about itself, read as far as it goes (refused input may be anything). */
 export function describeRaw(raw: string | Buffer | undefined): {
@@ -81,7 +79,7 @@ export class HubAudit {
       from,
       to: seen.to,
       code,
-      reason: reason.length > REASON_MAX_CHARS ? `${reason.slice(0, REASON_MAX_CHARS)}…` : reason,
+      reason, // bounded by the log (AUDIT_MAX_REASON_CHARS), as every field
     });
   }
 

@@ -277,11 +277,12 @@ describe("the hub's audit log (programmatic)", () => {
     expect(entries.map((e) => [e.event, e.type])).toEqual([["accepted", "capability.announce"]]);
   });
 
-  it("prunes entries past retention (at start and on prune), and nothing younger", async () => {
+  it("prunes entries past retention (at start and on prune), and nothing younger; a lowered retention is not retroactive", async () => {
     const d = dir();
     const path = join(d, "hub.sqlite");
-    const log = new SqliteAuditLog({ path, retentionMs: 60_000 });
     const now = Date.now();
+    // Written two minutes ago (its retention record too), under a retention of a minute.
+    const early = new SqliteAuditLog({ path, retentionMs: 60_000, now: () => now - 120_000 });
     const entry = (at: number, id: string): AuditEntry => ({
       at,
       event: "accepted",
@@ -290,9 +291,10 @@ describe("the hub's audit log (programmatic)", () => {
       from: "a2a://x",
       to: ["a2a://y"],
     });
-    log.append(entry(now - 120_000, "old"));
-    log.append(entry(now - 1_000, "young"));
-    log.flush();
+    early.append(entry(now - 120_000, "old"));
+    early.append(entry(now - 1_000, "young"));
+    await early.close();
+    const log = new SqliteAuditLog({ path, retentionMs: 60_000 });
     // The hub prunes when it starts, to the log's retention.
     const hub = await startHub(d, { audit: log });
     const left = async () => (await log.query()).map((e) => e.id);
@@ -300,13 +302,17 @@ describe("the hub's audit log (programmatic)", () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await left()).toEqual(["young"]);
     expect(await log.prune(Date.now())).toBe(0);
+    expect(log.verify()).toMatchObject({ ok: true, firstSeq: 3 });
     await hub.close();
     expect(() => log.append(entry(now, "after close"))).not.toThrow();
+    // Lowered to half a second: it applies to what is written from now on, not to "young".
     const reopened = new SqliteAuditLog({ path, retentionMs: 500 });
     cleanups.push(() => reopened.close());
+    reopened.append(entry(Date.now(), "new"));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect(await reopened.prune(Date.now())).toBe(1);
-    expect(await reopened.query()).toEqual([]);
+    expect(await reopened.prune(Date.now())).toBe(0);
+    expect((await reopened.query()).map((e) => e.id)).toEqual(["young", "new"]);
+    expect(reopened.verify()).toMatchObject({ ok: true });
   });
 
   it("is append-only: the file refuses updates and deletes of entries within retention", async () => {
@@ -325,8 +331,8 @@ describe("the hub's audit log (programmatic)", () => {
     log.flush();
     const db = new Database(path);
     cleanups.push(() => db.close());
-    expect(() => db.exec("UPDATE audit SET reason = 'nothing to see'")).toThrow(/append-only/);
-    expect(() => db.exec("DELETE FROM audit")).toThrow(/append-only/);
+    expect(() => db.exec("UPDATE audit_log SET reason = 'nothing to see'")).toThrow(/append-only/);
+    expect(() => db.exec("DELETE FROM audit_log")).toThrow(/append-only/);
     expect(await log.query()).toHaveLength(1);
   });
 
@@ -344,6 +350,8 @@ describe("the hub's audit log (programmatic)", () => {
     await hub.close();
     const db = new Database(join(d, "hub.sqlite"));
     cleanups.push(() => db.close());
-    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'audit'").get()).toBe(undefined);
+    expect(
+      db.prepare("SELECT name FROM sqlite_master WHERE name IN ('audit', 'audit_log')").get(),
+    ).toBe(undefined);
   });
 });

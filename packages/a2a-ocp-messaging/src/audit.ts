@@ -7,6 +7,14 @@
  * the log's retention.
  */
 import { OcpError } from "@ocp/types";
+import {
+  AUDIT_MAX_AGENT_CHARS,
+  AUDIT_MAX_CODE_CHARS,
+  AUDIT_MAX_ID_CHARS,
+  AUDIT_MAX_REASON_CHARS,
+  AUDIT_MAX_RECIPIENTS,
+  AUDIT_MAX_TYPE_CHARS,
+} from "./limits.js";
 
 /** What happened to a message. */
 export const AUDIT_EVENTS = ["accepted", "refused", "delivered", "expired"] as const;
@@ -90,6 +98,45 @@ export function auditRecipients(to: unknown): string[] {
   return [];
 }
 
+/**
+ * `text` cut to `max` characters with a marker saying how many were left out
+ * (`…[+N chars]`); unchanged when it fits. Never splits a surrogate pair.
+ */
+export function auditTruncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…[+${text.length - end} chars]`;
+}
+
+/**
+ * The entry with every field bounded (the `AUDIT_MAX_*` limits): what a
+ * sender chose (a refused message's id, type, recipients) is stored cut with
+ * a marker, never whole. Every {@link AuditLog} here stores entries through it.
+ */
+export function boundAuditEntry(entry: AuditEntry): AuditEntry {
+  const to = entry.to
+    .slice(0, AUDIT_MAX_RECIPIENTS)
+    .map((agent) => auditTruncate(agent, AUDIT_MAX_AGENT_CHARS));
+  if (entry.to.length > AUDIT_MAX_RECIPIENTS)
+    to.push(`…[+${entry.to.length - AUDIT_MAX_RECIPIENTS} recipients]`);
+  const opt = (key: "id" | "type" | "code" | "reason", max: number) => {
+    const value = entry[key];
+    return value === undefined ? {} : { [key]: auditTruncate(value, max) };
+  };
+  return {
+    at: entry.at,
+    event: entry.event,
+    ...opt("id", AUDIT_MAX_ID_CHARS),
+    ...opt("type", AUDIT_MAX_TYPE_CHARS),
+    from: auditTruncate(entry.from, AUDIT_MAX_AGENT_CHARS),
+    to,
+    ...opt("code", AUDIT_MAX_CODE_CHARS),
+    ...opt("reason", AUDIT_MAX_REASON_CHARS),
+  };
+}
+
 /** Most entries a {@link MemoryAuditLog} keeps whatever its retention (oldest dropped first). */
 export const AUDIT_MEMORY_MAX_ENTRIES = 100_000;
 
@@ -115,7 +162,8 @@ export class MemoryAuditLog implements AuditLog {
   }
 
   append(entry: AuditEntry): void {
-    this.#entries.push(Object.freeze({ ...entry, to: Object.freeze([...entry.to]) }));
+    const bounded = boundAuditEntry(entry);
+    this.#entries.push(Object.freeze({ ...bounded, to: Object.freeze(bounded.to) }));
     if (this.size > this.maxEntries) this.#drop(this.size - this.maxEntries);
   }
 

@@ -24,6 +24,8 @@ export {
   assertAuditRetention,
   auditMatches,
   auditRecipients,
+  auditTruncate,
+  boundAuditEntry,
   MemoryAuditLog,
 } from "./audit.js";
 export {
@@ -110,6 +112,12 @@ export {
 } from "./inbound.js";
 export { MESSAGE_SCHEMA_ID } from "./json-schema.js";
 export {
+  AUDIT_MAX_AGENT_CHARS,
+  AUDIT_MAX_CODE_CHARS,
+  AUDIT_MAX_ID_CHARS,
+  AUDIT_MAX_REASON_CHARS,
+  AUDIT_MAX_RECIPIENTS,
+  AUDIT_MAX_TYPE_CHARS,
   COMPRESSION_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
   DISCOVERY_MAX_CARDS,

@@ -103,3 +103,25 @@ export const DISCOVERY_MAX_TERMS = 32;
 
 /** Most cards one §7.3 discovery result carries (and a query's default `limit`). */
 export const DISCOVERY_MAX_CARDS = 256;
+
+/**
+ * Longest message id an audit entry stores, characters. The id of a refused
+ * message is whatever the sender wrote; a longer one is stored cut, with a
+ * marker (`…[+N chars]`), never whole. The same marker bounds every field below.
+ */
+export const AUDIT_MAX_ID_CHARS = 256;
+
+/** Longest message type an audit entry stores, characters. */
+export const AUDIT_MAX_TYPE_CHARS = 128;
+
+/** Longest agent URI (`from`, each of `to`) an audit entry stores, characters. */
+export const AUDIT_MAX_AGENT_CHARS = 512;
+
+/** Most recipients an audit entry stores (the rest are counted in one marker entry). */
+export const AUDIT_MAX_RECIPIENTS = 1024;
+
+/** Longest error code an audit entry stores, characters. */
+export const AUDIT_MAX_CODE_CHARS = 64;
+
+/** Longest refusal reason an audit entry stores, characters (a reason may quote input). */
+export const AUDIT_MAX_REASON_CHARS = 1000;

@@ -3,10 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  AUDIT_MAX_AGENT_CHARS,
+  AUDIT_MAX_ID_CHARS,
+  AUDIT_MAX_REASON_CHARS,
+  AUDIT_MAX_RECIPIENTS,
+  AUDIT_MAX_TYPE_CHARS,
   AUDIT_QUERY_CAP,
   type AuditEntry,
   auditMatches,
   auditRecipients,
+  auditTruncate,
+  boundAuditEntry,
   MemoryAuditLog,
 } from "../src/index.js";
 import { FileAuditLog } from "../src/node/index.js";
@@ -20,6 +27,15 @@ const entry = (at: number, over: Partial<AuditEntry> = {}): AuditEntry => ({
   to: ["a2a://b"],
   ...over,
 });
+
+const withDir = async (body: (dir: string) => Promise<void>) => {
+  const dir = mkdtempSync(join(tmpdir(), "ocp-audit-file-"));
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
 
 describe("MemoryAuditLog (§3 audit log)", () => {
   it("returns entries oldest first, filtered by agent (sender or recipient), time and event", async () => {
@@ -86,15 +102,6 @@ describe("MemoryAuditLog (§3 audit log)", () => {
 });
 
 describe("FileAuditLog (append-only JSON lines)", () => {
-  const withDir = async (body: (dir: string) => Promise<void>) => {
-    const dir = mkdtempSync(join(tmpdir(), "ocp-audit-file-"));
-    try {
-      await body(dir);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-
   it("appends entries that survive a reopen, mode 0600, skipping lines that are no entry", () =>
     withDir(async (dir) => {
       const path = join(dir, "audit.jsonl");
@@ -136,5 +143,50 @@ describe("FileAuditLog (append-only JSON lines)", () => {
       expect(() => new FileAuditLog({ path: join(dir, "missing", "audit.jsonl") })).toThrow(
         expect.objectContaining({ code: "store_failed" }),
       );
+    }));
+});
+
+describe("audit entries are bounded: what a sender chose is never stored whole", () => {
+  const hostile = (): AuditEntry => ({
+    at: 1,
+    event: "refused",
+    id: "i".repeat(200_000),
+    type: "t".repeat(5_000),
+    from: `a2a://${"f".repeat(5_000)}`,
+    to: Array.from({ length: AUDIT_MAX_RECIPIENTS + 10 }, (_, i) => `a2a://r${i}`),
+    code: "invalid_message",
+    reason: "r".repeat(50_000),
+  });
+
+  it("cuts each field to its AUDIT_MAX_* limit with a marker saying how much was left out", () => {
+    const bounded = boundAuditEntry(hostile());
+    expect(bounded.id).toBe(
+      `${"i".repeat(AUDIT_MAX_ID_CHARS)}…[+${200_000 - AUDIT_MAX_ID_CHARS} chars]`,
+    );
+    expect(bounded.type!.startsWith("t".repeat(AUDIT_MAX_TYPE_CHARS))).toBe(true);
+    expect(bounded.type!.length).toBeLessThan(AUDIT_MAX_TYPE_CHARS + 20);
+    expect(bounded.from.length).toBeLessThan(AUDIT_MAX_AGENT_CHARS + 20);
+    expect(bounded.reason!.length).toBeLessThan(AUDIT_MAX_REASON_CHARS + 20);
+    expect(bounded.to).toHaveLength(AUDIT_MAX_RECIPIENTS + 1);
+    expect(bounded.to.at(-1)).toBe("…[+10 recipients]");
+    expect(boundAuditEntry(entry(1))).toEqual(entry(1));
+  });
+
+  it("never splits a surrogate pair", () => {
+    const text = `${"a".repeat(9)}😀tail`;
+    expect(auditTruncate(text, 10)).toBe(`${"a".repeat(9)}…[+6 chars]`);
+  });
+
+  it("MemoryAuditLog and FileAuditLog store a 200,000-character id bounded", () =>
+    withDir(async (dir) => {
+      const memory = new MemoryAuditLog();
+      memory.append(hostile());
+      expect((await memory.query())[0]!.id!.length).toBeLessThan(AUDIT_MAX_ID_CHARS + 20);
+      const path = join(dir, "audit.jsonl");
+      const file = new FileAuditLog({ path });
+      file.append(hostile());
+      await file.close();
+      expect(statSync(path).size).toBeLessThan(80_000);
+      expect(readFileSync(path, "utf8")).not.toContain("i".repeat(AUDIT_MAX_ID_CHARS + 1));
     }));
 });

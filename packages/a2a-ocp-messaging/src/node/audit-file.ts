@@ -4,7 +4,9 @@
  * without SQLite. Appends are buffered and written once per event-loop turn;
  * the only rewrite is {@link FileAuditLog.prune}, which keeps the entries
  * within retention (written to a temporary file, then renamed over the log).
- * Lines that do not parse as entries are skipped when read.
+ * Lines that do not parse as entries are skipped when read. Fields are
+ * bounded ({@link boundAuditEntry}). Unlike the hub's SQLite log it is not
+ * hash-chained: whoever can write the file can rewrite it unnoticed.
  */
 import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { OcpError } from "@ocp/types";
@@ -18,6 +20,7 @@ import {
   type AuditQuery,
   assertAuditRetention,
   auditMatches,
+  boundAuditEntry,
 } from "../audit.js";
 
 const EntrySchema = z.object({
@@ -67,7 +70,7 @@ export class FileAuditLog implements AuditLog {
 
   append(entry: AuditEntry): void {
     if (this.#fd === undefined) return;
-    this.#buffer.push(JSON.stringify(entry));
+    this.#buffer.push(JSON.stringify(boundAuditEntry(entry)));
     this.#scheduled ??= setImmediate(() => this.flush());
   }
 
