@@ -72,7 +72,12 @@ function handshake(url: string, id: AgentIdentity, profile = profileOf(id)): Pro
 
 const stream = (from: AgentIdentity, to: string, n: KnowledgeNode) =>
   signObject(
-    createMessage({ type: "ocp.knowledge.stream", from: from.id, to, payload: { nodes: [n] } }),
+    createMessage({
+      type: "ocp.knowledge.stream",
+      from: from.id,
+      to,
+      payload: { streamId: "s-1", nodes: [n], isIncremental: true, sequenceNumber: 1 },
+    }),
     from.secretKey,
   ) as Record<string, unknown>;
 
@@ -155,5 +160,170 @@ describe("listenForPeers admits only the agents it is told to trust", () => {
     expect(answer.responses[0]?.payload.findings.map((f) => f.node.title)).toEqual([
       "Canary rollout checklist",
     ]);
+  }, 30_000);
+});
+
+describe("listenForPeers applies §8.5 as a hub does, teams from the allow list", () => {
+  it("a peer's collective query is answered with only the nodes it may see; a team claimed in a re-signed profile counts for nothing", async () => {
+    const a = generateIdentity("a2a://vis-alice");
+    const b = generateIdentity("a2a://vis-bob");
+    const c = generateIdentity("a2a://vis-carol");
+    const listener = await listenForPeers({
+      identity: a,
+      profile: profileOf(a, { team: "core" }),
+      allowedPeers: [
+        { id: b.id, publicKey: b.publicKey, team: "core" },
+        { id: c.id, publicKey: c.publicKey, team: "ops" },
+      ],
+    });
+    // No `visibility` given: the agent takes the listener's (the link's).
+    const alice = new OCPAgent({ identity: a, link: listener.link }).start();
+    cleanup.push(() => alice.close());
+    expect(alice.visibility).toBe(listener.visibility);
+    await alice.streamKnowledge([
+      node({ id: "rb-public", createdBy: a.id, title: "Runbook public", visibility: "public" }),
+      node({ id: "rb-team", createdBy: a.id, title: "Runbook core team", visibility: "team" }),
+      node({ id: "rb-private", createdBy: a.id, title: "Runbook private", visibility: "private" }),
+    ]);
+    const ask = async (id: AgentIdentity, profile: AgentProfile) => {
+      const agent = new OCPAgent({
+        identity: id,
+        link: await peerLink({ url: listener.url, identity: id, profile, reconnect: false }),
+      }).start();
+      cleanup.push(() => agent.close());
+      const result = await within(
+        agent.collectiveQuery("runbook", { timeout: 10_000, minResponses: 1 }),
+        20_000,
+        "collective query",
+      );
+      return result.responses[0]?.payload.findings.map((f) => f.node.id).sort();
+    };
+    expect(await ask(b, profileOf(b))).toEqual(["rb-public", "rb-team"]);
+    // Carol is in "ops" by the allow list; her own profile says "core".
+    expect(await ask(c, profileOf(c, { team: "core" }))).toEqual(["rb-public"]);
+  }, 40_000);
+
+  it("the link delivers a message to a peer only when the peer may see every node it carries", async () => {
+    const a = generateIdentity("a2a://gate-alice");
+    const c = generateIdentity("a2a://gate-carol");
+    const listener = await listenForPeers({
+      identity: a,
+      allowedPeers: [{ id: c.id, publicKey: c.publicKey, team: "ops" }],
+    });
+    cleanup.push(() => listener.close());
+    const carol = await HubClient.connect({ url: listener.url, identity: c, reconnect: false });
+    cleanup.push(() => carol.close());
+    const received: string[] = [];
+    carol.on("message", (m) => received.push(m.message.id));
+    const hidden = stream(a, c.id, node({ createdBy: a.id, visibility: "private" }));
+    const teamOnly = stream(a, "broadcast", node({ createdBy: a.id, visibility: "team" }));
+    const shared = stream(
+      a,
+      c.id,
+      node({ createdBy: a.id, visibility: "private", sharedWith: [c.id] }),
+    );
+    expect(await listener.link.send(hidden)).toEqual({ recipients: 0, excluded: 1 });
+    expect(await listener.link.send(teamOnly)).toEqual({ recipients: 0, excluded: 1 });
+    expect(await listener.link.send(shared)).toEqual({ recipients: 1, excluded: 0 });
+    await until(() => received.length === 1, "the shared node");
+    expect(received).toEqual([shared["id"]]);
+  }, 30_000);
+
+  it("a peer's node the listener may not see is acknowledged with excluded and not handed to its agent", async () => {
+    const a = generateIdentity("a2a://in-alice");
+    const b = generateIdentity("a2a://in-bob");
+    const listener = await listenForPeers({
+      identity: a,
+      allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
+    });
+    cleanup.push(() => listener.close());
+    const heard: string[] = [];
+    listener.link.onMessage((m) => heard.push(m.id));
+    const bob = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
+    cleanup.push(() => bob.close());
+    const secret = stream(b, a.id, node({ createdBy: b.id, visibility: "private" }));
+    const open = stream(b, a.id, node({ createdBy: b.id, visibility: "public" }));
+    expect(await bob.send(secret as never)).toMatchObject({ recipients: 0, excluded: 1 });
+    expect(await bob.send(open as never)).toMatchObject({ recipients: 1, excluded: 0 });
+    await until(() => heard.length === 1, "the public node");
+    expect(heard).toEqual([open["id"]]);
+  }, 30_000);
+});
+
+describe("listenForPeers answers lookups and §7.3 discovery (issue 40)", () => {
+  it("registered and ack name the listener as hub; agentId is the registered peer", async () => {
+    const a = generateIdentity("a2a://reg-alice");
+    const b = generateIdentity("a2a://reg-bob");
+    const profile = profileOf(a);
+    const listener = await listenForPeers({
+      identity: a,
+      profile,
+      allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
+    });
+    cleanup.push(() => listener.close());
+    const raw = await handshake(listener.url, b);
+    cleanup.push(async () => raw.ws.close());
+    const hub = { id: a.id, publicKey: profile.publicKey, profile };
+    expect(raw.ack["hub"]).toEqual(hub);
+    expect(raw.answer.type).toBe("ocp.connection.registered");
+    expect(raw.answer.payload).toMatchObject({ agentId: b.id, hub });
+    raw.ws.close();
+    const client = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
+    cleanup.push(() => client.close());
+    expect(client.hub).toMatchObject({ id: a.id, publicKey: profile.publicKey });
+  }, 30_000);
+
+  it("discovery returns the listener's card and the admitted peers' cards the asker may see; lookups obey the same rule", async () => {
+    const a = generateIdentity("a2a://disc-alice");
+    const b = generateIdentity("a2a://disc-bob");
+    const c = generateIdentity("a2a://disc-carol");
+    const d = generateIdentity("a2a://disc-dave");
+    const dave = profileOf(d, { team: "ops", visibility: "team" });
+    const listener = await listenForPeers({
+      identity: a,
+      allowedPeers: [
+        { id: b.id, publicKey: b.publicKey, team: "core" },
+        { id: c.id, publicKey: c.publicKey, team: "ops" },
+        dave,
+      ],
+    });
+    cleanup.push(() => listener.close());
+    const carol = await HubClient.connect({
+      url: listener.url,
+      identity: c,
+      profile: profileOf(c, { visibility: "private" }),
+      reconnect: false,
+    });
+    cleanup.push(() => carol.close());
+    const bob = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
+    cleanup.push(() => bob.close());
+
+    // Bob (core): not Carol's private card, not Dave's ops-team card.
+    expect(await bob.lookupKey(c.id)).toBeUndefined();
+    expect(await bob.lookupKey(d.id)).toBeUndefined();
+    expect((await bob.findAgents({})).agents.map((p) => p.id)).toEqual([a.id, b.id]);
+    // Carol (ops): her own card and Dave's team card.
+    expect((await carol.findAgents({})).agents.map((p) => p.id)).toEqual([a.id, b.id, c.id, d.id]);
+    expect(await carol.lookupKey(d.id)).toEqual(d.publicKey);
+    const byFeature = await carol.findAgents({ features: ["no_such_feature"] });
+    expect(byFeature.agents).toEqual([]);
+  }, 30_000);
+
+  it("discovery queries have a budget per peer that a reconnect does not reset", async () => {
+    const a = generateIdentity("a2a://budget-alice");
+    const b = generateIdentity("a2a://budget-bob");
+    const listener = await listenForPeers({
+      identity: a,
+      allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
+    });
+    cleanup.push(() => listener.close());
+    const first = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
+    for (let i = 0; i < PEER_DISCOVERY_QUERIES_PER_MINUTE; i += 1) await first.findAgents({});
+    await expect(first.findAgents({})).rejects.toMatchObject({ code: "rate_limited" });
+    await first.close();
+    await until(() => listener.peers().length === 0, "the first connection gone");
+    const again = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
+    cleanup.push(() => again.close());
+    await expect(again.findAgents({})).rejects.toMatchObject({ code: "rate_limited" });
   }, 30_000);
 });
