@@ -221,21 +221,11 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     }
     audit?.accepted(message);
     const to = message.to;
-    const addressed =
+    // What a peer sends the listener is the peer's to share (§8.5 limits who else sees it:
+    // everything the listener sends on passes `mayReceive`, in `link.send`).
+    const forUs =
       to === BROADCAST || to === identity.id || (Array.isArray(to) && to.includes(identity.id));
-    // §8.5 as at a hub: a recipient that may not see every node a message carries does not get it.
-    const visible = mayReceive(
-      accessControlledNodes(message.type, message.from, message.payload),
-      identity.id,
-      visibility,
-    );
-    const forUs = addressed && visible;
-    reply(peer, HUB_TYPES.ACK, {
-      id: message.id,
-      recipients: forUs ? 1 : 0,
-      excluded: addressed && !visible ? 1 : 0,
-      durable: false,
-    });
+    reply(peer, HUB_TYPES.ACK, { id: message.id, recipients: forUs ? 1 : 0, durable: false });
     if (forUs && (message as { encrypted?: unknown }).encrypted !== true)
       for (const handler of handlers) handler(message);
   }
