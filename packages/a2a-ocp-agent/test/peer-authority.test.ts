@@ -15,6 +15,7 @@ import {
   createMessage,
   generateIdentity,
   type KnowledgeNode,
+  MemoryAuditLog,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -86,9 +87,11 @@ describe("listenForPeers admits only the agents it is told to trust", () => {
     const a = generateIdentity("a2a://auth-alice");
     const b = generateIdentity("a2a://auth-bob");
     const mallory = generateIdentity("a2a://auth-mallory");
+    const audit = new MemoryAuditLog();
     const listener = await listenForPeers({
       identity: a,
       allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
+      audit,
     });
     const alice = new OCPAgent({ identity: a, link: listener.link }).start();
     cleanup.push(() => alice.close());
@@ -109,6 +112,11 @@ describe("listenForPeers admits only the agents it is told to trust", () => {
     expect(listener.peers()).toEqual([]);
     expect(heard).toEqual([]);
     expect(alice.graph.liveNodes().map((n) => n.createdBy)).toEqual([a.id]);
+    const refused = await audit.query({ agent: mallory.id });
+    expect(refused.map((e) => [e.event, e.type, e.code])).toEqual([
+      ["refused", "ocp.hub.announce", "peer_not_allowed"],
+      ["refused", "ocp.hub.announce", "peer_not_allowed"],
+    ]);
   }, 30_000);
 
   it("with no allow list configured nobody is admitted (closed by default)", async () => {
