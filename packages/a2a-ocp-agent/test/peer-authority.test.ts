@@ -171,6 +171,31 @@ describe("listenForPeers admits only the agents it is told to trust", () => {
   }, 30_000);
 });
 
+describe("listenForPeers: the allow list at run time", () => {
+  it("allow() admits a peer from then on; revoke() closes its connection (4002) and refuses it again", async () => {
+    const a = generateIdentity("a2a://runtime-alice");
+    const b = generateIdentity("a2a://runtime-bob");
+    const listener = await listenForPeers({ identity: a, allowedPeers: [] });
+    cleanup.push(() => listener.close());
+    await expect(
+      HubClient.connect({ url: listener.url, identity: b, reconnect: false }),
+    ).rejects.toMatchObject({ code: "registration_refused" });
+    expect(listener.allow({ id: b.id, publicKey: b.publicKey })).toBe(b.id);
+    const client = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
+    cleanup.push(() => client.close());
+    const closed = within(
+      new Promise<{ code: number }>((resolve) => client.once("close", resolve)),
+      10_000,
+      "the revoked connection closes",
+    );
+    listener.revoke(b.id);
+    const info = await closed;
+    expect(info.code).toBe(4002);
+    const raw = await handshake(listener.url, b);
+    expect(String(raw.answer.payload["reason"])).toMatch(/^peer_not_allowed: /);
+  }, 30_000);
+});
+
 describe("listenForPeers applies §8.5 as a hub does, teams from the allow list", () => {
   it("a peer's collective query is answered with only the nodes it may see; a team claimed in a re-signed profile counts for nothing", async () => {
     const a = generateIdentity("a2a://vis-alice");
