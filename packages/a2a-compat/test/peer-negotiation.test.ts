@@ -14,7 +14,10 @@ describe("§7.2 negotiation on a direct (hub-less) link", () => {
   it("features are negotiated over the peer socket, and an unconfirmed one is refused with a clear error", async () => {
     const a = identity("p2p-alice");
     const b = identity("p2p-bob");
-    const listener = await listenForPeers({ identity: a });
+    const listener = await listenForPeers({
+      identity: a,
+      allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
+    });
     const aliceNegotiator = new FeatureNegotiator({ identity: a, link: listener.link });
     const alice = new OCPAgent({
       identity: a,

@@ -46,7 +46,8 @@ export interface OCPAgentOptions {
   /**
    * §8.5 who may see which node, as the hub's rules say (`maySee`): nodes a
    * recipient may not see are never streamed, synced, returned as findings
-   * or sent in a conflict report to it. Default {@link DEFAULT_VISIBILITY_POLICY}.
+   * or sent in a conflict report to it. Default: the link's `visibility`
+   * (a peer listener's), else {@link DEFAULT_VISIBILITY_POLICY}.
    */
   readonly visibility?: VisibilityPolicy;
 }

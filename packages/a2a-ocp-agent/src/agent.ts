@@ -84,7 +84,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.#link = options.link;
     this.graph = options.graph ?? new MemoryGraph(this.id);
     const now = options.now ?? Date.now;
-    this.visibility = options.visibility ?? DEFAULT_VISIBILITY_POLICY;
+    this.visibility = options.visibility ?? options.link.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.lookupKey = options.link.lookupKey;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
     this.#ctx = {

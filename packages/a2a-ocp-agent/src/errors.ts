@@ -13,6 +13,14 @@ export const AGENT_ERROR_CODES = {
   not_connected: "agent: the hub connection is closed",
   discovery_unavailable: "agent: the agent's link has no directory to search (§7.3 needs a hub)",
   limit_exceeded: "agent: a runtime limit (subscriptions, pending items, timeouts) was reached",
+  invalid_allowed_peer:
+    "peers: an `allowedPeers` entry is not a verified profile or an `{id, publicKey, team?}` with a 32-byte key",
+  peer_not_allowed:
+    "peers: registration refused (4002): the agent is not on the listener's allow list (none configured: nobody is)",
+  peer_key_mismatch:
+    "peers: registration refused (4002): the id is admitted with another key (a squatter; the listed agent still gets in)",
+  peer_already_connected:
+    "peers: registration refused (4002): the id has an open connection already",
 } as const;
 
 /** A stable code of an agent runtime error. */

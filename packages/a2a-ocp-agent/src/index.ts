@@ -72,6 +72,13 @@ export {
   type PeerListenerOptions,
   peerLink,
 } from "./peer.js";
+export type {
+  AllowedPeer,
+  AllowedPeerEntry,
+  AllowedPeers,
+  PeerRefusal,
+} from "./peer-allow.js";
+export { findPeerCards } from "./peer-control.js";
 export { type MessageReceipt, messageDigest, receiptOf } from "./receipt.js";
 export { excerptOf, type SearchOptions, searchNodes } from "./search.js";
 export { matchesFilters, nodeDomains, SubscriptionTable } from "./subscriptions.js";

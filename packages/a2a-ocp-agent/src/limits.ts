@@ -39,6 +39,14 @@ export const MAX_VOTING_PERIOD_SECONDS = MAX_TTL_SECONDS;
 export const ANNOUNCE_RETRY_MS = 5_000;
 /** Conflict ids remembered to report each conflict once. */
 export const MAX_REMEMBERED_CONFLICTS = 100_000;
+/** Peers one listener admits: allow-list entries (and, with `allowedPeers: "any"`, keys pinned). */
+export const MAX_ALLOWED_PEERS = 10_000;
+/** §7.3 discovery queries one peer may make of a listener per minute (per agent id, across reconnects). */
+export const PEER_DISCOVERY_QUERIES_PER_MINUTE = 60;
+/** Control frames (lookups, discovery, malformed ones) one peer may send a listener per minute, per agent id. */
+export const PEER_CONTROL_FRAMES_PER_MINUTE = 600;
+/** Most JSON bytes of cards in one discovery answer of a listener (as a hub's). */
+export const PEER_DISCOVERY_MAX_BYTES = 256 * 1024;
 
 // Message lifetimes: the `ttl` (seconds) of what the runtime sends, by meaning.
 

@@ -1,6 +1,11 @@
 import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
 import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
-import { BROADCAST, type KeyLookup, verifyMessage } from "@ocp/a2a-ocp-messaging";
+import {
+  BROADCAST,
+  type KeyLookup,
+  type VisibilityPolicy,
+  verifyMessage,
+} from "@ocp/a2a-ocp-messaging";
 
 /**
  * What an {@link OCPAgent} needs from its connection: send a signed message
@@ -16,6 +21,11 @@ export interface AgentLink {
   readonly lookupKey: KeyLookup;
   /** §7.3 discovery, where the link has a directory (a hub); absent on links without one. */
   findAgents?(query: FindAgentsQuery): Promise<FindAgentsResult>;
+  /**
+   * §8.5 as the far side applies it (a listener's: teams from its allow
+   * list); an agent on this link uses it unless given `visibility`.
+   */
+  readonly visibility?: VisibilityPolicy;
   close(): Promise<void>;
 }
 

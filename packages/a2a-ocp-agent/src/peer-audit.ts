@@ -1,7 +1,7 @@
 /**
  * The §3 audit log of an agent listening for peers (`listenForPeers`'s
  * `audit` option): what it accepted from a peer, refused (with the code and
- * reason it answered) and delivered to a peer, appended to an
+ * reason it answered; a refused registration too) and delivered to a peer, appended to an
  * {@link AuditLog} and pruned to the log's retention every minute.
  */
 import { type AuditEntry, type AuditLog, auditRecipients } from "@ocp/a2a-ocp-messaging";
@@ -61,6 +61,19 @@ export class PeerAudit {
       type: text("type"),
       from,
       to: auditRecipients(v["to"]),
+      code,
+      reason: reason.length > REASON_MAX_CHARS ? `${reason.slice(0, REASON_MAX_CHARS)}…` : reason,
+    });
+  }
+
+  /** A registration refused (`type` `ocp.hub.announce`, addressed to the listener). */
+  registrationRefused(from: string, listener: string, code: string, reason: string): void {
+    this.#append({
+      at: Date.now(),
+      event: "refused",
+      type: "ocp.hub.announce",
+      from,
+      to: [listener],
       code,
       reason: reason.length > REASON_MAX_CHARS ? `${reason.slice(0, REASON_MAX_CHARS)}…` : reason,
     });

@@ -3,17 +3,20 @@ import {
   type AgentIdentity,
   type AgentProfile,
   type AuditLog,
+  accessControlledNodes,
   BROADCAST,
   createAgentProfile,
   encodeHubControl,
   HUB_TYPES,
   InboundPipeline,
   isHubFrame,
+  mayReceive,
   type PlainMessage,
-  profilePublicKey,
   RateLimiter,
   type RateLimitOptions,
   ReplayWindow,
+  type Visibility,
+  type VisibilityPolicy,
   verifyAnnouncement,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -23,7 +26,9 @@ import { parseJsonText } from "@ocp/types";
 import { agentError } from "./errors.js";
 import { hubLink } from "./hub-link.js";
 import type { AgentLink } from "./link.js";
+import { type AllowedPeer, type AllowedPeers, PeerAllowList } from "./peer-allow.js";
 import { PeerAudit } from "./peer-audit.js";
+import { PeerControl } from "./peer-control.js";
 
 /**
  * Peer-to-peer (§2 "bidirectional, symmetric relationships", §6.2, the
@@ -32,16 +37,24 @@ import { PeerAudit } from "./peer-audit.js";
  *
  * The listener speaks the hub's side of our connection lifecycle, so a
  * connecting agent uses the same `HubClient`: `ocp.connection.ack` with a
- * fresh nonce → the peer's `ocp.hub.announce` (its signed profile, signed
- * over the nonce; the first key seen for an id is pinned) →
- * `ocp.connection.registered` (with `supportedFeatures`, §7.2) → messages.
- * Every message a peer sends goes through the same inbound pipeline as at
- * a hub (size, schema, signature by the announced key, freshness, replay,
- * rate limits), `from` must be the announced agent, and it is answered with
- * `ocp.hub.ack` or `ocp.hub.reject`. `ocp.hub.lookup` is answered with this
- * agent's profile (or a connected peer's). What the listening agent sends
- * goes to the connected peers it names (`broadcast`: all of them), as the
- * signed text itself.
+ * fresh nonce and `hub` (the listener's id, key and profile) → the peer's
+ * `ocp.hub.announce` (its signed profile, signed over the nonce) →
+ * `ocp.connection.registered` (`agentId`: the peer, `hub`: the listener,
+ * `supportedFeatures`, §7.2) → messages.
+ *
+ * Only the agents of `allowedPeers` register, each with the key the list
+ * gives (peer-allow.ts); anyone else is refused with
+ * `ocp.connection.refused` and close 4002 (`peer_not_allowed`,
+ * `peer_key_mismatch`, `peer_already_connected`). Every message a peer
+ * sends goes through the same inbound pipeline as at a hub (size, schema,
+ * signature by the admitted key, freshness, replay, rate limits), `from`
+ * must be the announced agent, and it is answered with `ocp.hub.ack` or
+ * `ocp.hub.reject`. §8.5 applies as at a hub, with each peer's team from
+ * the allow list: what the listening agent sends reaches a peer only when
+ * the peer may see every node it carries, and the policy is the link's
+ * `visibility`, so an agent on this link answers queries with only what
+ * the asker may see. Lookups and §7.3 discovery queries are answered by
+ * peer-control.ts.
  */
 
 /** §7.1 features a peer link confirms (everything the agent runtime does). */
@@ -58,6 +71,14 @@ export interface PeerListenerOptions {
   readonly identity: AgentIdentity;
   /** This agent's signed profile (created from `identity` when absent), served to lookups. */
   readonly profile?: AgentProfile;
+  /**
+   * Who may connect: allow-list entries (`{ id, publicKey, team? }` or signed
+   * profiles), or `"any"` (every valid profile, first key pinned, no teams).
+   * Required: absent (from JavaScript), nobody is admitted.
+   */
+  readonly allowedPeers: AllowedPeers;
+  /** §8.5 what an absent `visibility` means (`workspace`, as at a hub, by default). */
+  readonly defaultVisibility?: Visibility;
   /** Interface, `127.0.0.1` by default; port, a free one by default. */
   readonly host?: string;
   readonly port?: number;
@@ -67,8 +88,8 @@ export interface PeerListenerOptions {
   readonly transport?: LimitOptions;
   /**
    * §3 audit log: what peers sent that was accepted or refused (with the
-   * reason), and what was delivered to them; pruned to its retention, closed
-   * with the listener. None by default.
+   * reason), registrations refused, and what was delivered to them; pruned
+   * to its retention, closed with the listener. None by default.
    */
   readonly audit?: AuditLog;
 }
@@ -77,10 +98,16 @@ export interface PeerListenerOptions {
 export interface PeerListener {
   /** The `ws://` URL peers connect to (the card's `endpoints.websocket`). */
   readonly url: string;
-  /** The link to give the listening {@link OCPAgent}. */
+  /** The link to give the listening {@link OCPAgent} (it carries {@link visibility}). */
   readonly link: AgentLink;
+  /** §8.5 as this listener applies it: teams from the allow list (and this agent's own profile). */
+  readonly visibility: VisibilityPolicy;
   /** Agent ids of the peers connected now. */
   peers(): string[];
+  /** Admits another peer from now on (or replaces its entry); returns its id. */
+  allow(peer: AllowedPeer): string;
+  /** Stops admitting `agentId` and closes its connection (4002). */
+  revoke(agentId: string): void;
   close(): Promise<void>;
 }
 
@@ -90,12 +117,27 @@ interface Peer {
   chain: Promise<void>;
 }
 
+/** Longest announced id quoted in a refusal reason, characters. */
+const QUOTED_ID_MAX = 200;
+
 /** Serves `a2a-ocp-v1` for `options.identity`; give `listener.link` to its agent. */
 export async function listenForPeers(options: PeerListenerOptions): Promise<PeerListener> {
   const { identity } = options;
   const profile = options.profile ?? createAgentProfile(identity, {}, nativeEd25519);
-  const profiles = new Map<string, AgentProfile>([[identity.id, profile]]);
-  const keys = new Map<string, Uint8Array>([[identity.id, identity.publicKey]]);
+  const allowList = new PeerAllowList(identity.id, options.allowedPeers);
+  const ownTeam = (profile as Record<string, unknown>)["team"];
+  const visibility: VisibilityPolicy = {
+    teamOf: (id) =>
+      id === identity.id
+        ? typeof ownTeam === "string"
+          ? ownTeam
+          : undefined
+        : allowList.teamOf(id),
+    defaultVisibility: options.defaultVisibility ?? "workspace",
+  };
+  /** The latest profile each admitted peer announced. */
+  const profiles = new Map<string, AgentProfile>();
+  const lookupKey = (id: string) => (id === identity.id ? identity.publicKey : allowList.keyOf(id));
   const connected = new Map<string, Peer>();
   const handlers = new Set<(message: PlainMessage) => void>();
   const audit = options.audit === undefined ? undefined : new PeerAudit(options.audit);
@@ -103,24 +145,46 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   // One limiter for all connections: a peer that reconnects keeps its buckets.
   const rateLimiter =
     options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {});
+  const self = { hub: { id: identity.id, publicKey: profile.publicKey, profile } };
+  const control = new PeerControl({
+    listenerId: identity.id,
+    listenerProfile: profile,
+    cards: () =>
+      allowList.open
+        ? profiles.values()
+        : allowList
+            .ids()
+            .map((id) => profiles.get(id) ?? allowList.listedProfile(id))
+            .filter((p): p is AgentProfile => p !== undefined),
+    profileOf: (id) =>
+      allowList.keyOf(id) === undefined
+        ? undefined
+        : (profiles.get(id) ?? allowList.listedProfile(id)),
+    policy: visibility,
+    now: Date.now,
+  });
   const server = await createWsServer({
     ...options.transport,
     host: options.host ?? "127.0.0.1",
     port: options.port ?? 0,
+    ackPayload: self,
     authenticate(announcement, nonce) {
       const verified = verifyAnnouncement(announcement, nonce, nativeEd25519);
       if (!verified.ok) return { refused: verified.error.message };
       const peer = verified.value.profile;
-      const pinned = keys.get(peer.id);
-      if (pinned !== undefined && Buffer.compare(pinned, verified.value.publicKey) !== 0)
-        return { refused: `another key is pinned for ${peer.id}`, kind: "registration" };
+      const refuse = (code: string, why: string) => {
+        audit?.registrationRefused(peer.id.slice(0, QUOTED_ID_MAX), identity.id, code, why);
+        return { refused: `${code}: ${why}`, kind: "registration" as const };
+      };
+      const admitted = allowList.admit(peer.id, verified.value.publicKey);
+      if (!admitted.ok) return refuse(admitted.refusal, admitted.why);
       if (connected.has(peer.id))
-        return { refused: `${peer.id} is already connected`, kind: "registration" };
-      keys.set(peer.id, profilePublicKey(peer));
-      profiles.set(peer.id, peer);
+        return refuse("peer_already_connected", `${peer.id} is already connected`);
+      const known = profiles.get(peer.id);
+      if (known === undefined || known.issuedAt <= peer.issuedAt) profiles.set(peer.id, peer);
       return {
         agentId: peer.id,
-        registration: { agentId: identity.id, supportedFeatures: [...PEER_FEATURES] },
+        registration: { ...self, supportedFeatures: [...PEER_FEATURES] },
       };
     },
   });
@@ -130,15 +194,8 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
 
   async function receive(agentId: string, peer: Peer, frame: string): Promise<void> {
     if (isHubFrame(frame)) {
-      const parsed = parseJsonText(frame);
-      const control = (parsed.ok ? parsed.value : {}) as {
-        type?: string;
-        payload?: { agentId?: unknown };
-      };
-      if (control.type === HUB_TYPES.LOOKUP) {
-        const wanted = String(control.payload?.agentId ?? "");
-        reply(peer, HUB_TYPES.PROFILE, { agentId: wanted, profile: profiles.get(wanted) });
-      }
+      const answer = control.answer(agentId, frame);
+      if (answer !== undefined) peer.connection.send(answer);
       return;
     }
     // §6.3 text framing: `<message>JSON</message>`.
@@ -164,6 +221,8 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     }
     audit?.accepted(message);
     const to = message.to;
+    // What a peer sends the listener is the peer's to share (§8.5 limits who else sees it:
+    // everything the listener sends on passes `mayReceive`, in `link.send`).
     const forUs =
       to === BROADCAST || to === identity.id || (Array.isArray(to) && to.includes(identity.id));
     reply(peer, HUB_TYPES.ACK, { id: message.id, recipients: forUs ? 1 : 0, durable: false });
@@ -175,7 +234,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     const peer: Peer = {
       connection,
       pipeline: new InboundPipeline({
-        lookupKey: (id) => keys.get(id),
+        lookupKey,
         ed25519: nativeEd25519,
         replay,
         rateLimiter,
@@ -192,21 +251,34 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   });
 
   const link: AgentLink = {
-    lookupKey: (id) => keys.get(id),
+    lookupKey,
+    visibility,
     async send(message) {
       const to = message["to"];
       const targets =
         to === BROADCAST ? [...connected.keys()] : typeof to === "string" ? [to] : (to as string[]);
+      const nodes = accessControlledNodes(
+        String(message["type"]),
+        String(message["from"]),
+        message["payload"],
+      );
       const raw = JSON.stringify(message);
       let recipients = 0;
+      let excluded = 0;
       for (const id of targets) {
-        const status = connected.get(id)?.connection.send(raw);
-        if (status !== undefined && status !== "closed") recipients += 1;
+        const peer = connected.get(id);
+        if (peer === undefined) continue;
+        if (!mayReceive(nodes, id, visibility)) {
+          excluded += 1;
+          continue;
+        }
+        const status = peer.connection.send(raw);
+        if (status !== "closed") recipients += 1;
         if (status === "sent" || status === "queued") audit?.delivered(message, id);
       }
-      if (recipients === 0 && to !== BROADCAST)
+      if (recipients === 0 && excluded === 0 && to !== BROADCAST)
         throw agentError("not_connected", `no peer connection to ${String(to)}`);
-      return { recipients };
+      return { recipients, excluded };
     },
     onMessage(handler) {
       handlers.add(handler);
@@ -220,7 +292,32 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   return {
     url: server.url,
     link,
+    visibility,
     peers: () => [...connected.keys()],
+    allow(peer) {
+      const id = allowList.allow(peer);
+      const announced = profiles.get(id);
+      const key = allowList.keyOf(id);
+      if (
+        announced !== undefined &&
+        key !== undefined &&
+        announced.publicKey !== Buffer.from(key).toString("base64")
+      ) {
+        profiles.delete(id);
+        connected
+          .get(id)
+          ?.connection.close(CLOSE_CODES.REGISTRATION_REFUSED, "peer_key_mismatch: re-admitted");
+      }
+      return id;
+    },
+    revoke(agentId) {
+      allowList.revoke(agentId);
+      profiles.delete(agentId);
+      control.forget(agentId);
+      connected
+        .get(agentId)
+        ?.connection.close(CLOSE_CODES.REGISTRATION_REFUSED, "peer_not_allowed: revoked");
+    },
     close: () => link.close(),
   };
 }

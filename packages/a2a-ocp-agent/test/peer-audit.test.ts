@@ -25,7 +25,11 @@ describe("listenForPeers: the audit log", () => {
     const a = generateIdentity("a2a://audit-listener");
     const b = generateIdentity("a2a://audit-peer");
     const audit = new MemoryAuditLog();
-    const listener = await listenForPeers({ identity: a, audit });
+    const listener = await listenForPeers({
+      identity: a,
+      allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
+      audit,
+    });
     cleanup.push(() => listener.close());
     const client = await HubClient.connect({ url: listener.url, identity: b, reconnect: false });
     cleanup.push(() => client.close());

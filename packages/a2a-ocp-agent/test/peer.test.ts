@@ -14,7 +14,10 @@ describe("peer-to-peer: two agents over a direct WebSocket, no hub", () => {
   it("stream, query and vote between a listening agent and one that connects to it", async () => {
     const a = generateIdentity("a2a://peer-alice");
     const b = generateIdentity("a2a://peer-bob");
-    const listener = await listenForPeers({ identity: a });
+    const listener = await listenForPeers({
+      identity: a,
+      allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
+    });
     const alice = new OCPAgent({ identity: a, link: listener.link }).start();
     cleanup.push(() => alice.close());
     expect(listener.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+/);
@@ -67,6 +70,7 @@ describe("peer-to-peer: two agents over a direct WebSocket, no hub", () => {
     const b = generateIdentity("a2a://peer-dave");
     const listener = await listenForPeers({
       identity: a,
+      allowedPeers: [{ id: b.id, publicKey: b.publicKey }],
       rateLimits: { messages: 2, windowMs: 3_600_000 },
     });
     cleanup.push(() => listener.close());

@@ -11,12 +11,20 @@
  *
  *   node test/own-agent.mjs --hub ws://…   joins a hub (HubClient)
  *   OCP_HUB_URL=ws://… node test/own-agent.mjs   the same
- *   node test/own-agent.mjs                listens (listenForPeers) and
- *                                          prints its ws:// URL on stdout
+ *   node test/own-agent.mjs --allow-any    listens (listenForPeers) and
+ *                                          prints its ws:// URL on stdout;
+ *                                          admits any agent with a valid
+ *                                          profile (the suite connects fresh
+ *                                          agents for every check)
+ *   node test/own-agent.mjs --allow FILE   listens, admitting only the agents
+ *                                          of FILE (a JSON array of signed
+ *                                          profiles or {id, publicKey, team})
+ *   node test/own-agent.mjs                listens and admits nobody
  *
  * Needs `pnpm build` first. Stops on SIGTERM / SIGINT.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { profileWithCard } from "@ocp/a2a-compat";
 import { A2AServer } from "@ocp/a2a-compat/server";
 import { hubLink, listenForPeers, OCPAgent } from "@ocp/a2a-ocp-agent";
@@ -26,11 +34,17 @@ import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 const args = process.argv.slice(2);
 let hub = process.env.OCP_HUB_URL;
 let port = 0;
+let allowedPeers = [];
 for (let index = 0; index < args.length; index += 1) {
   if (args[index] === "--hub") hub = args[++index];
   else if (args[index] === "--port") port = Number(args[++index]);
+  else if (args[index] === "--allow-any") allowedPeers = "any";
+  else if (args[index] === "--allow")
+    allowedPeers = JSON.parse(readFileSync(args[++index], "utf8"));
   else {
-    process.stderr.write("usage: own-agent.mjs [--hub URL | --port N]\n");
+    process.stderr.write(
+      "usage: own-agent.mjs [--hub URL | [--port N] [--allow FILE | --allow-any]]\n",
+    );
     process.exit(2);
   }
 }
@@ -46,7 +60,7 @@ if (hub) {
   link = hubLink(await HubClient.connect({ url: hub, identity, profile }));
   url = hub;
 } else {
-  const listener = await listenForPeers({ identity, port, profile });
+  const listener = await listenForPeers({ identity, port, profile, allowedPeers });
   link = listener.link;
   url = listener.url;
   closeListener = () => listener.close();

@@ -35,7 +35,10 @@ describe("our agent runtime", () => {
   }, 120_000);
 
   it("--agent ws:// (listenForPeers): every deciding check passes", async () => {
-    const child = spawn(process.execPath, [SCRIPT], { stdio: ["ignore", "pipe", "pipe"] });
+    // The suite connects fresh agents for every check: the listener admits any valid profile.
+    const child = spawn(process.execPath, [SCRIPT, "--allow-any"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     children.push(child);
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";

@@ -1,9 +1,10 @@
 /**
  * `--agent ws://…`: the agent listens (§10.4, §6.2). Every tester opens its
  * own connection and registers as a peer. The agent's id is, in order: the
- * one given (`--agent-id`); the `agentId` of its `ocp.connection.registered`
- * when that names someone other than the peer (a hub names the peer); else
- * the sender of its answer to a broadcast `ocp.awareness.query` (§5.4.3).
+ * one given (`--agent-id`); the `hub.id` of its `ocp.connection.registered`
+ * (a listening agent names itself there, as a hub does); the `agentId` there
+ * when that names someone other than the peer (older listeners); else the
+ * sender of its answer to a broadcast `ocp.awareness.query` (§5.4.3).
  * Its signed profile comes from `ocp.hub.lookup`.
  */
 import {
@@ -67,7 +68,9 @@ export async function openListeningAgent(
   const probeId = generateIdentity(`a2a://ocp-test-probe-${globalThis.crypto.randomUUID()}`);
   const probe = await register(url, probeId, { timeoutMs });
   try {
-    const named = probe.control("ocp.connection.registered")?.payload["agentId"];
+    const registered = probe.control("ocp.connection.registered")?.payload;
+    const self = (registered?.["hub"] as { id?: unknown } | undefined)?.id;
+    const named = typeof self === "string" && self !== "" ? self : registered?.["agentId"];
     const agentId =
       knownId ??
       (typeof named === "string" && named !== "" && named !== probeId.id
