@@ -138,6 +138,7 @@ export class OCPHub {
       host: this.options.host ?? "127.0.0.1",
       port: this.options.port ?? 0,
       ...(this.options.path === undefined ? {} : { path: this.options.path }),
+      allowedOrigins: this.options.allowedOrigins ?? [],
       ackPayload: this.self.describe(),
       authenticate: (announcement, nonce, context) =>
         this.#authenticate(announcement, nonce, context.connectionId),
