@@ -14,7 +14,13 @@ import {
   parseStdioArgv,
 } from "./config.js";
 import { askConsent } from "./consent-prompt.js";
-import { describeProviders, renderJson, renderText } from "./report.js";
+import {
+  describeProviders,
+  type NotStarted,
+  renderJson,
+  renderNoProvider,
+  renderText,
+} from "./report.js";
 
 const HELP = `ocp-demo-host — ask Open Context Protocol providers for context and compose it
 
@@ -200,9 +206,12 @@ async function main(): Promise<number> {
 
   try {
     const added = await Promise.allSettled(entries.map((entry) => addProvider(host, entry)));
+    const notStarted: NotStarted[] = [];
     added.forEach((outcome, i) => {
       if (outcome.status === "rejected") {
         const error = outcome.reason as Error;
+        const code = isOcpError(error) ? error.code : "error";
+        notStarted.push({ providerId: entries[i]?.id ?? "", code, message: error.message });
         log(
           `provider ${entries[i]?.id} not started: ${isOcpError(error) ? `${error.code}: ` : ""}${error.message}`,
         );
@@ -210,6 +219,7 @@ async function main(): Promise<number> {
     });
     if (host.list().length === 0) {
       log("no provider could be started");
+      if (values.json) process.stdout.write(renderNoProvider(question, notStarted));
       return 1;
     }
     const grants = new Set(values.grant ?? []);
@@ -251,7 +261,7 @@ async function main(): Promise<number> {
     );
     if (interrupted) return 130;
     const composition = compose(fanOut, { maxTokens });
-    const report = { question, providers: host.list(), fanOut, composition };
+    const report = { question, providers: host.list(), notStarted, fanOut, composition };
     process.stdout.write(values.json ? renderJson(report) : renderText(report));
     if (!fanOut.usage.some((u) => u.outcome === "ok")) {
       log("no provider answered");

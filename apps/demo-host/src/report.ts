@@ -1,9 +1,17 @@
 import type { Composition, FanOutResult, ProviderListing } from "@ocp/host";
 
+/** A provider that could not be started (its reason: a crashed child's last stderr line, say). */
+export interface NotStarted {
+  readonly providerId: string;
+  readonly code: string;
+  readonly message: string;
+}
+
 /** Everything one run of the demo host found out, as printed or as `--json`. */
 export interface RunReport {
   readonly question: string;
   readonly providers: readonly ProviderListing[];
+  readonly notStarted?: readonly NotStarted[];
   readonly fanOut: FanOutResult;
   readonly composition: Composition;
 }
@@ -106,6 +114,7 @@ export function renderJson(report: RunReport): string {
     {
       question: report.question,
       providers: report.providers,
+      notStarted: report.notStarted ?? [],
       composed: {
         text: composition.text,
         tokens: composition.tokens,
@@ -138,4 +147,10 @@ export function renderJson(report: RunReport): string {
     null,
     2,
   )}\n`;
+}
+
+/** The `--json` document of a run in which no provider could be started. */
+export function renderNoProvider(question: string, notStarted: readonly NotStarted[]): string {
+  const error = { code: "no_provider", message: "no provider could be started" };
+  return `${JSON.stringify({ question, providers: [], notStarted, error }, null, 2)}\n`;
 }

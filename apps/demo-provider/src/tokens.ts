@@ -1,9 +1,8 @@
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
-
-/** The BPE encoding token costs are counted in. */
-export const TOKEN_ENCODING = "o200k_base";
-
-/** The honest token cost of a piece of text: its o200k_base BPE token count. */
-export function countTokens(text: string): number {
-  return countO200k(text);
-}
+/**
+ * The demo provider counts tokens with the one shared counter
+ * (`@ocp/types/tokens`), as the host that audits its declared costs does: the
+ * same encoding and the same policy (special-token spellings such as
+ * `<|endoftext|>` in a file are ordinary text), so the two agree to the token
+ * and no file's content can crash the indexer.
+ */
+export { countTokens, TOKENIZER as TOKEN_ENCODING } from "@ocp/types/tokens";

@@ -3,7 +3,10 @@
  * machine may, and requests must name a loopback host (no DNS rebinding).
  * Anywhere else a token is required: the server refuses to start without one,
  * and every request must carry it (`Authorization: Bearer`, `?token=` on the
- * first page load, then the HttpOnly cookie the server sets).
+ * first page load, then the HttpOnly cookie the server sets). The data
+ * endpoints (`/events`, `/snapshot.json`) also refuse a request made by a
+ * page of another origin (HTTP 403): the server sends no CORS headers, so such
+ * a page could never read them anyway, and it is not served at all.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -64,4 +67,27 @@ export function decideAccess(
         setCookie: `${TOKEN_COOKIE}=${encodeURIComponent(given)}; HttpOnly; SameSite=Strict; Path=/`,
       }
     : { ok: true };
+}
+
+/**
+ * Whether a request was made by a page of another origin: an `Origin` header
+ * naming another host than the request's own `Host`, or a browser's
+ * `Sec-Fetch-Site` saying `cross-site` / `same-site` (another port of this
+ * machine is same-site) for anything but a top-level navigation.
+ */
+export function fromAnotherOrigin(request: IncomingMessage): boolean {
+  const site = request.headers["sec-fetch-site"];
+  if (
+    (site === "cross-site" || site === "same-site") &&
+    request.headers["sec-fetch-mode"] !== "navigate"
+  ) {
+    return true;
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== (request.headers.host ?? "").toLowerCase();
+  } catch {
+    return true; // "null" (a sandboxed or file page) or not an origin at all
+  }
 }

@@ -93,10 +93,26 @@ export class KnowledgeGraph {
     }
   }
 
-  /** The graph, most recent nodes first; edges between nodes it still holds. */
+  /**
+   * The graph, most recent nodes first; edges between nodes it still holds.
+   * An edge touching a node whose content is hidden shows only that it
+   * exists: its relationship (text the author wrote about the hidden node)
+   * and the contradiction read from it are withheld, decided at each view so
+   * a node updated to another visibility takes its edges with it.
+   */
   view(): GraphView {
     const nodes = [...this.#nodes.values()].reverse();
-    const edges = this.#edges.filter((e) => this.#nodes.has(e.source) && this.#nodes.has(e.target));
+    const edges: GraphView["edges"] = [];
+    for (const edge of this.#edges) {
+      const source = this.#nodes.get(edge.source);
+      const target = this.#nodes.get(edge.target);
+      if (source === undefined || target === undefined) continue;
+      edges.push(
+        source.hidden || target.hidden
+          ? { source: edge.source, target: edge.target, relationship: "", contradiction: false }
+          : edge,
+      );
+    }
     return { nodes, edges };
   }
 }

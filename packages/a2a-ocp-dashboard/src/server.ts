@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { decideAccess, isLoopback } from "./access.js";
+import { decideAccess, fromAnotherOrigin, isLoopback } from "./access.js";
 import type { ObservableHub } from "./events.js";
 import { DashboardState, type StateLimits } from "./state.js";
 
@@ -136,6 +136,15 @@ export async function startDashboard(
       return;
     }
     const cookie = access.setCookie === undefined ? {} : { "set-cookie": access.setCookie };
+    if (
+      (url.pathname === "/events" || url.pathname === "/snapshot.json") &&
+      fromAnotherOrigin(req)
+    ) {
+      res
+        .writeHead(403, { "content-type": "text/plain", ...SECURITY_HEADERS })
+        .end("cross-origin\n");
+      return;
+    }
     if (url.pathname === "/events") {
       push(); // Pages already open get what is new; this one gets it in its snapshot.
       res.writeHead(200, {

@@ -111,6 +111,37 @@ describe("who may read the dashboard", () => {
   });
 });
 
+describe("requests of another origin", () => {
+  it("refuses the data endpoints to a page of another origin (403), serves its own page", async () => {
+    const dashboard = await startDashboard(fakeHub());
+    dashboards.push(dashboard);
+    const own = `127.0.0.1:${dashboard.port}`;
+    for (const path of ["snapshot.json", "events"]) {
+      for (const headers of <Record<string, string>[]>[
+        { origin: "https://evil.example" },
+        { origin: "http://127.0.0.1:1" },
+        { origin: "null" },
+        { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" },
+        { "sec-fetch-site": "same-site", "sec-fetch-mode": "no-cors" },
+      ]) {
+        const reply = await get(`${dashboard.url}${path}`, { headers });
+        expect(reply.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(reply.body).not.toContain("agents");
+      }
+    }
+    const ownOrigin = await get(`${dashboard.url}snapshot.json`, {
+      headers: { origin: `http://${own}`, "sec-fetch-site": "same-origin" },
+    });
+    expect(ownOrigin.status).toBe(200);
+    expect((await get(`${dashboard.url}snapshot.json`)).status).toBe(200); // no browser headers
+    // A link from another site still opens the page itself.
+    const navigated = await get(dashboard.url, {
+      headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" },
+    });
+    expect(navigated.status).toBe(200);
+  });
+});
+
 describe("live updates", () => {
   it("pushes a snapshot, then each change, over Server-Sent Events", async () => {
     const hub = fakeHub();
@@ -226,6 +257,42 @@ describe("what the model shows", () => {
       { source: "c", target: "b", relationship: "contradicts", contradiction: true },
     ]);
     expect(knowledge.map((k) => k.contradiction)).toEqual([false, true, false]);
+  });
+
+  it("withholds the relationship of an edge that touches a node whose content is hidden", () => {
+    const edges = [
+      { id: "e1", source: "p1", target: "p2", relationship: "secret relation p1-p2" },
+      { id: "e2", source: "pub", target: "p1", relationship: "secret relation pub-p1" },
+      { id: "e3", source: "pub", target: "team", relationship: "depends on" },
+      { id: "e4", source: "p2", target: "p1", relationship: "contradicts secretly" },
+    ];
+    const nodes = [
+      node("p1", "private"),
+      node("p2", "workspace"),
+      node("pub", "public"),
+      node("team", "team"),
+    ];
+    const edgeStream = (policy: { showAllVisibilities: boolean }) => {
+      const state = new DashboardState({ ...policy, defaultVisibility: "workspace" });
+      state.push({ ...stream(nodes), payload: { streamId: "s", nodes, edges } });
+      const delta = JSON.stringify(state.flush());
+      return { state, delta };
+    };
+    const { state, delta } = edgeStream({ showAllVisibilities: false });
+    const snapshot = state.snapshot();
+    for (const text of [JSON.stringify(snapshot), delta]) {
+      expect(text).not.toContain("secret relation");
+      expect(text).not.toContain("secretly");
+    }
+    expect(snapshot.graph.edges).toEqual([
+      { source: "p1", target: "p2", relationship: "", contradiction: false },
+      { source: "pub", target: "p1", relationship: "", contradiction: false },
+      { source: "pub", target: "team", relationship: "depends on", contradiction: false },
+      { source: "p2", target: "p1", relationship: "", contradiction: false },
+    ]);
+    const all = edgeStream({ showAllVisibilities: true }).state.snapshot();
+    expect(all.graph.edges.map((e) => e.relationship)).toEqual(edges.map((e) => e.relationship));
+    expect(all.graph.edges[3]!.contradiction).toBe(true);
   });
 
   it("counts verified votes only, and decides by the agents' rules", () => {

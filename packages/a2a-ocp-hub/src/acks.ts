@@ -19,6 +19,14 @@ export interface PendingCommit {
   sender: AgentSession;
   /** Recipients left out by visibility, reported in the ack. */
   excluded: number;
+  /**
+   * Called once with the outcome, before anything else is done with it:
+   * `true` when committed (before its deliveries and ack), `false` when
+   * refused (`replay_detected`, `store_failed`). What the message changes
+   * beyond the store (a subscription, a recipient's open query) is applied
+   * or given back here, so a refused message leaves nothing behind.
+   */
+  settled?: (committed: boolean) => void;
 }
 
 export interface CommitQueueHooks {
@@ -88,6 +96,7 @@ export class CommitQueue {
           if (Array.isArray(outcomes)) return this.#apply(batch, outcomes);
           this.#hooks.onError(outcomes.failed);
           for (const item of batch) {
+            item.settled?.(false);
             this.#hooks.reject(item, "store_failed", "the message could not be committed");
           }
         })
@@ -104,10 +113,12 @@ export class CommitQueue {
       const item = batch[i]!;
       const outcome = outcomes[i]!;
       if (outcome.duplicate) {
+        item.settled?.(false);
         this.#hooks.reject(item, "replay_detected", `message ${outcome.id} was already committed`);
         continue;
       }
       this.committed += 1;
+      item.settled?.(true);
       for (const [agent, seq] of outcome.seqs) {
         this.#hooks.deliver(agent, { kind: "durable", seq, raw: item.stored.raw });
       }

@@ -125,28 +125,36 @@ export class RecipientLimits {
 
   /**
    * Applies the recipients' limits to a routed message (before delivery):
-   * moves the recipients over a limit to `excluded`, counts the rest, and
-   * frees what an answer or an unsubscription closes. Returns the reason to
-   * refuse the message when every named recipient is over its limit.
+   * moves the recipients over a limit to `excluded` and holds a slot of each
+   * other limited recipient. Returns the reason to refuse the message when
+   * every named recipient is over its limit (nothing held then), and
+   * `settle`, to call once the message is accepted (`true`: what an answer
+   * or an unsubscription closes is freed) or refused after all (`false`: the
+   * slots it held are given back). A refused message changes no count.
    */
   apply(
     wire: { from: string; to: unknown; type: string },
     payload: unknown,
     decided: { recipients: string[]; excluded: string[] },
-  ): string | undefined {
+  ): { refused?: string; settle: (accepted: boolean) => void } {
     const p = (payload ?? {}) as Record<string, unknown>;
     const key = typeof p["queryId"] === "string" ? p["queryId"] : p["subscriptionId"];
-    if (typeof key !== "string") return undefined;
-    if (wire.type === "ocp.collective.response") this.#queries.get(wire.from)?.delete(key);
-    if (wire.type === "ocp.knowledge.unsubscribe")
-      for (const agent of decided.recipients)
-        this.#subscribers.get(agent)?.delete(`${wire.from} ${key}`);
+    if (typeof key !== "string") return { settle: NOTHING };
+    const frees = () => {
+      if (wire.type === "ocp.collective.response") this.#queries.get(wire.from)?.delete(key);
+      if (wire.type === "ocp.knowledge.unsubscribe")
+        for (const agent of decided.recipients)
+          this.#subscribers.get(agent)?.delete(`${wire.from} ${key}`);
+    };
     const query = wire.type === "ocp.collective.query";
-    if (!query && wire.type !== "ocp.knowledge.subscribe") return undefined;
+    if (!query && wire.type !== "ocp.knowledge.subscribe") {
+      return { settle: (accepted) => accepted && frees() };
+    }
     const now = this.#now();
     const until = now + (typeof p["timeout"] === "number" ? p["timeout"] : 0);
     const kept: string[] = [];
     const over: string[] = [];
+    const undo: Array<() => void> = [];
     for (const agent of decided.recipients) {
       const limits = this.#limitsOf(agent);
       const max = query ? limits?.maxConcurrentQueries : limits?.maxSubscriptions;
@@ -154,40 +162,67 @@ export class RecipientLimits {
         kept.push(agent);
         continue;
       }
-      const full = query
+      const taken = query
         ? this.#takeQuery(agent, key, max, now, until)
         : this.#takeSubscription(agent, `${wire.from} ${key}`, max);
-      (full ? over : kept).push(agent);
+      if (taken === undefined) over.push(agent);
+      else {
+        kept.push(agent);
+        undo.push(taken);
+      }
     }
-    if (over.length === 0) return undefined;
+    const settle = (accepted: boolean) => {
+      if (!accepted) for (const give of undo) give();
+    };
+    if (over.length === 0) return { settle };
     decided.recipients = kept;
     decided.excluded.push(...over);
-    if (kept.length > 0 || wire.to === BROADCAST) return undefined;
+    if (kept.length > 0 || wire.to === BROADCAST) return { settle };
     const what = query ? "maxConcurrentQueries" : "maxSubscriptions";
     const limits = this.#limitsOf(over[0]!);
-    return `${over.join(", ")} declared ${what} ${String(limits?.[what])} (§7.1) and is at it`;
+    return {
+      refused: `${over.join(", ")} declared ${what} ${String(limits?.[what])} (§7.1) and is at it`,
+      settle,
+    };
   }
 
   #limitsOf(agentId: string): DeclaredLimits | undefined {
     return limitsOfProfile(this.#known.get(agentId)?.profile);
   }
 
-  /** Opens query `key` for `agent` unless it has `max` open; true when it is full. */
-  #takeQuery(agent: string, key: string, max: number, now: number, until: number): boolean {
+  /**
+   * Opens query `key` for `agent` unless it has `max` open: the function
+   * that gives it back, or `undefined` when the agent is full.
+   */
+  #takeQuery(
+    agent: string,
+    key: string,
+    max: number,
+    now: number,
+    until: number,
+  ): (() => void) | undefined {
     const open = this.#queries.get(agent) ?? new Map<string, number>();
     this.#queries.set(agent, open);
     for (const [id, end] of open) if (end <= now) open.delete(id);
-    if (open.size >= max && !open.has(key)) return true;
+    if (open.size >= max && !open.has(key)) return undefined;
+    const before = open.get(key);
     open.set(key, until);
-    return false;
+    return () => {
+      if (open.get(key) !== until) return; // changed since: not ours to give back
+      if (before === undefined) open.delete(key);
+      else open.set(key, before);
+    };
   }
 
-  /** Opens subscription `sub` to `agent` unless it has `max` open; true when it is full. */
-  #takeSubscription(agent: string, sub: string, max: number): boolean {
+  /** Opens subscription `sub` to `agent` unless it has `max` open: its give-back, or `undefined` when full. */
+  #takeSubscription(agent: string, sub: string, max: number): (() => void) | undefined {
     const open = this.#subscribers.get(agent) ?? new Set<string>();
     this.#subscribers.set(agent, open);
-    if (open.size >= max && !open.has(sub)) return true;
+    if (open.size >= max && !open.has(sub)) return undefined;
+    if (open.has(sub)) return NOTHING; // a repeated subscribe is no new one
     open.add(sub);
-    return false;
+    return () => open.delete(sub);
   }
 }
+
+const NOTHING = (): void => {};

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { nativeEd25519Library } from "@ocp/a2a-ocp-messaging/node";
+import { normalizeOrigin } from "@ocp/transport-ws";
 import { parseJsonText } from "@ocp/types";
 import { z } from "zod";
 import { SqliteAuditLog } from "./audit-sqlite.js";
@@ -60,6 +61,9 @@ Options:
                          lists ({"profiles": [...]} or an array), id and key both;
                          an agent's team is its entry's ({"profile": ..., "team": T},
                          else the listed profile's team), never the one it announces
+  --allow-origin ORIGIN  let browser pages of this origin (https://host[:port]) open
+                         a WebSocket; repeatable. Without it, any upgrade that
+                         carries an Origin header is refused (HTTP 403)
   --identity FILE        the hub's key, kept across restarts (created with mode 0600
                          when absent; refused when group or others may access it);
                          without it the hub has a new key at every start
@@ -134,6 +138,18 @@ const OptionsSchema = z.object({
   "dashboard-port": z.coerce.number().int().min(0).max(65_535).default(0),
   "dashboard-show-all": z.boolean().default(false),
   allow: z.string().min(1).optional(),
+  "allow-origin": z
+    .array(
+      z.string().refine((text) => {
+        try {
+          normalizeOrigin(text);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "--allow-origin takes an origin: https://host[:port]"),
+    )
+    .default([]),
   identity: z.string().min(1).optional(),
   audit: z.boolean().default(true),
   "audit-retention": z
@@ -172,6 +188,7 @@ async function main(): Promise<void> {
         "dashboard-port": { type: "string" },
         "dashboard-show-all": { type: "boolean" },
         allow: { type: "string" },
+        "allow-origin": { type: "string", multiple: true },
         identity: { type: "string" },
         audit: { type: "boolean" },
         "audit-retention": { type: "string" },
@@ -240,6 +257,7 @@ async function main(): Promise<void> {
     ...(audit === undefined ? {} : { audit }),
     host: o.host,
     port: o.port,
+    allowedOrigins: o["allow-origin"],
     dbPath: o.db,
     synchronous: o.synchronous,
     verifyForwarded: o["verify-forwarded"],

@@ -4,10 +4,11 @@
  *
  * - A transient broadcast (awareness, collective queries, events, custom):
  *   published once; subjects route it (events by type, to subscribers only).
- * - An `ocp.event.subscribe` / `ocp.event.unsubscribe`: the agent's
- *   subscription starts (stops) routing before the hub acknowledges it, so an
- *   event published after the ack reaches it, whichever hub the publisher
- *   uses.
+ * - An `ocp.event.subscribe` / `ocp.event.unsubscribe`: once the message is
+ *   accepted (published, or committed), the hub changes the agent's
+ *   subscription on the bus (subscription-messages.ts) before it
+ *   acknowledges a broadcast one, so an event published after the ack
+ *   reaches it, whichever hub the publisher uses.
  *
  * Durable messages (knowledge, sync, consensus, direct) still go through the
  * router and the store: each recipient gets its own sequence number in its
@@ -25,10 +26,6 @@ import {
   BROADCAST,
   profilePublicKey,
 } from "@ocp/a2a-ocp-messaging";
-import {
-  EventSubscribePayloadSchema,
-  EventUnsubscribePayloadSchema,
-} from "@ocp/a2a-ocp-messaging/schemas";
 import type { ClusterRouting } from "./bus.js";
 import { isDurable } from "./router.js";
 import type { HubStore } from "./store.js";
@@ -37,8 +34,7 @@ import type { HubStore } from "./store.js";
  * Hands `wire` to the cluster bus where it routes by subject. Returns the
  * publication to acknowledge on when the bus took the message whole (a
  * transient broadcast); `undefined` when the hub routes it as usual (no
- * cluster bus, or a durable message — a subscription change it carries then
- * takes effect in the background).
+ * cluster bus, or a durable message).
  */
 export function clusterStep(
   cluster: ClusterRouting | undefined,
@@ -49,24 +45,7 @@ export function clusterStep(
   onError: (error: unknown) => void,
 ): Promise<void> | undefined {
   if (cluster === undefined) return undefined;
-  const agentId = wire.from; // the connection's agent: the hub binds the sender first
-  let ready: Promise<void> = Promise.resolve();
-  if (wire.type === "ocp.event.subscribe" && payload !== undefined) {
-    const parsed = EventSubscribePayloadSchema.safeParse(payload);
-    if (parsed.success) {
-      ready = cluster.subscribed({
-        agentId,
-        subscriptionId: parsed.data.subscriptionId,
-        eventTypes: parsed.data.eventTypes,
-        ...(parsed.data.filters === undefined ? {} : { filters: parsed.data.filters }),
-      });
-    }
-  } else if (wire.type === "ocp.event.unsubscribe" && payload !== undefined) {
-    const parsed = EventUnsubscribePayloadSchema.safeParse(payload);
-    if (parsed.success) ready = cluster.unsubscribed(agentId, parsed.data.subscriptionId);
-  }
   if (wire.to !== BROADCAST || isDurable(wire) || restricted(wire, payload, policy)) {
-    ready.catch(onError);
     return undefined;
   }
   const published = cluster.broadcast({
@@ -76,7 +55,7 @@ export function clusterStep(
     payload,
     bytes: Buffer.from(raw, "utf8"),
   });
-  return Promise.all([ready, published]).then(
+  return published.then(
     () => undefined,
     (error: unknown) => {
       onError(error);

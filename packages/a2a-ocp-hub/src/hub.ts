@@ -38,7 +38,7 @@ import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { HubStats } from "./stats.js";
 import { assertRetention, type HubStore } from "./store.js";
-import { observeSubscription } from "./subscription-messages.js";
+import { type ApplyContext, holdSubscription, planSubscription } from "./subscription-messages.js";
 import { SubscriptionTable } from "./subscriptions.js";
 
 export type { HubStats } from "./stats.js";
@@ -73,6 +73,7 @@ export class OCPHub {
   readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
   readonly #observers: HubObservers;
   readonly #limits = new RecipientLimits(this.#known, () => this.#now());
+  readonly #subscriptionContext: ApplyContext;
 
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
@@ -95,6 +96,13 @@ export class OCPHub {
     this.bus = options.bus ?? new MemoryBus();
     this.#allowed = allowList(options.allowedProfiles);
     this.bus.cluster?.useNotifier?.((...args) => this.self.notification(...args));
+    const { subscriptions, store, bus } = this;
+    this.#subscriptionContext = {
+      table: subscriptions,
+      store,
+      cluster: bus.cluster,
+      onError: this.#onError,
+    };
     this.#check = {
       stages: hubStages(options, this.#now),
       ed25519: nativeEd25519,
@@ -152,6 +160,7 @@ export class OCPHub {
       host: this.options.host ?? "127.0.0.1",
       port: this.options.port ?? 0,
       ...(this.options.path === undefined ? {} : { path: this.options.path }),
+      allowedOrigins: this.options.allowedOrigins ?? [],
       ackPayload: this.self.describe(),
       authenticate: (announcement, nonce, context) =>
         this.#authenticate(announcement, nonce, context.connectionId),
@@ -282,13 +291,12 @@ export class OCPHub {
       this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
       return;
     }
-    const observed = observeSubscription(wire.type, session.agentId, payload, {
-      table: this.subscriptions,
-      store: this.store,
-      onError: this.#onError,
-    });
-    if (!observed.ok) {
-      this.#reject(session, raw, observed.code, observed.message, undefined, wire.id);
+    // Every check first; what the message changes (a subscription, a
+    // recipient's open query) is applied only once it is accepted — for a
+    // durable message, once committed — so a refusal leaves no trace.
+    const planned = planSubscription(wire.type, session.agentId, payload);
+    if (!planned.ok) {
+      this.#reject(session, raw, planned.code, planned.message, undefined, wire.id);
       return;
     }
     const unconfirmed = unconfirmedFeature(session.features, wire.type);
@@ -307,16 +315,32 @@ export class OCPHub {
       this.#toHub(session, wire, payload, deadline);
       return;
     }
+    const pending = holdSubscription(planned.change, this.#subscriptionContext);
+    if ("refused" in pending) {
+      this.#reject(session, raw, "rate_limited", pending.refused, undefined, wire.id);
+      return;
+    }
+    const verified = mustVerify(this.options, wire);
     // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
     const policy = this.#policy();
     const published = clusterStep(this.bus.cluster, wire, payload, raw, policy, this.#onError);
     if (published !== undefined) {
-      this.#counts.accepted += 1;
-      this.#observers.accepted(wire, payload, mustVerify(this.options, wire));
       const refused = () =>
         this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
       const ack = { id: wire.id, durable: false, recipients: 0, excluded: 0, expiresAt: deadline };
-      published.then(() => this.#ack(session, ack), refused);
+      published
+        .then(
+          () => {
+            this.#counts.accepted += 1;
+            this.#observers.accepted(wire, payload, verified);
+            return pending.apply().catch(this.#onError);
+          },
+          (error: unknown) => {
+            pending.release();
+            throw error;
+          },
+        )
+        .then(() => this.#ack(session, ack), refused);
       return;
     }
     const decided = route(wire, payload, {
@@ -326,13 +350,18 @@ export class OCPHub {
       policy,
       clusterWide: this.bus.cluster !== undefined,
     });
-    const overLimit = this.#limits.apply(wire, payload, decided); // §7.1 declared limits
-    if (overLimit !== undefined) {
-      this.#reject(session, raw, "recipient_limit", overLimit, undefined, wire.id);
+    const limited = this.#limits.apply(wire, payload, decided); // §7.1 declared limits
+    if (limited.refused !== undefined) {
+      pending.release();
+      this.#reject(session, raw, "recipient_limit", limited.refused, undefined, wire.id);
       return;
     }
-    this.#counts.accepted += 1;
-    this.#observers.accepted(wire, payload, mustVerify(this.options, wire), decided);
+    const accept = () => {
+      limited.settle(true);
+      this.#counts.accepted += 1;
+      this.#observers.accepted(wire, payload, verified, decided);
+      pending.apply().catch(this.#onError);
+    };
     if (decided.durable) {
       this.#commits.push({
         stored: {
@@ -344,9 +373,17 @@ export class OCPHub {
         },
         sender: session,
         excluded: decided.excluded.length,
+        settled: (committed) => {
+          if (committed) accept();
+          else {
+            limited.settle(false);
+            pending.release();
+          }
+        },
       });
       return;
     }
+    accept();
     const sends = transientSends(this.self, { wire, json, payload, raw }, decided.recipients, {
       match: (event) => this.subscriptions.match(event),
     });

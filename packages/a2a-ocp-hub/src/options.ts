@@ -21,6 +21,12 @@ export interface OCPHubOptions {
   port?: number;
   /** WebSocket path; any by default. */
   path?: string;
+  /**
+   * Browser origins (`https://host[:port]`) whose pages may connect. An upgrade
+   * carrying an `Origin` header (every browser sends one) is refused with HTTP
+   * 403 unless listed; none by default. Non-browser agents send none.
+   */
+  allowedOrigins?: readonly string[];
   /** SQLite file of the default store ({@link DEFAULT_HUB_DB_PATH}); ignored when `store` is given. */
   dbPath?: string;
   /** `synchronous` of the default SQLite store: `FULL` (default) or `NORMAL`. */

@@ -3,6 +3,28 @@ import { type EventSubscription, matchesEventType, matchesFilters } from "@ocp/a
 /** The subscriptions of every agent, in memory (the store keeps them across restarts). */
 export class SubscriptionTable {
   readonly #byAgent = new Map<string, Map<string, EventSubscription>>();
+  /** Agent → slots held by subscribes accepted and not yet applied (a durable one waits for its commit). */
+  readonly #reserved = new Map<string, number>();
+
+  /**
+   * Holds a slot for a subscription about to be added; false when the agent
+   * holds `max` others, counting the slots already held. Every slot is given
+   * back with {@link release} (also when the subscription is then added).
+   */
+  reserve(agentId: string, subscriptionId: string, max: number): boolean {
+    const own = this.#byAgent.get(agentId);
+    const reserved = this.#reserved.get(agentId) ?? 0;
+    if (own?.has(subscriptionId) !== true && (own?.size ?? 0) + reserved >= max) return false;
+    this.#reserved.set(agentId, reserved + 1);
+    return true;
+  }
+
+  /** Gives back one slot of {@link reserve}. */
+  release(agentId: string): void {
+    const reserved = (this.#reserved.get(agentId) ?? 0) - 1;
+    if (reserved > 0) this.#reserved.set(agentId, reserved);
+    else this.#reserved.delete(agentId);
+  }
 
   /** Adds or replaces a subscription; false when the agent already holds `max` others. */
   add(subscription: EventSubscription, max: number): boolean {

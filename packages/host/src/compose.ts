@@ -1,5 +1,4 @@
 import { type ContextFrame, type FrameKind, U32_MAX } from "@ocp/types";
-import { isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base";
 import { checkLimit, hostError } from "./errors.js";
 import type { FanOutResult } from "./fanout.js";
 import { citationOf, digestOf, fenceFrame } from "./fence.js";
@@ -8,7 +7,7 @@ import {
   DEFAULT_COMPOSE_MAX_TOKENS,
   MAX_COMPOSE_CANDIDATES,
 } from "./limits.js";
-import { countTokens } from "./tokens.js";
+import { countTokens, tokensWithin } from "./tokens.js";
 
 /** The first lines of every non-empty composed section (R3). */
 export const COMPOSE_PREAMBLE =
@@ -92,8 +91,6 @@ export function compareCandidates(a: Candidate, b: Candidate): number {
     cmp(a.frame.uri, b.frame.uri)
   );
 }
-
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
  * Half the tokens of the smallest possible fenced block (one-character
@@ -189,8 +186,7 @@ export function compose(
     const remaining = maxTokens - used;
     const block = remaining >= MIN_BLOCK_TOKENS ? fenceFrame(n, providerId, frame) : "";
     // Bounded work: the tokenizer stops as soon as the block exceeds what is left.
-    const tokens =
-      remaining >= MIN_BLOCK_TOKENS ? isWithinTokenLimit(block, remaining, AS_TEXT) : false;
+    const tokens = remaining >= MIN_BLOCK_TOKENS ? tokensWithin(block, remaining) : false;
     if (tokens === false) {
       dropped.push({
         providerId,

@@ -1,2 +1,2 @@
 /** The host counts with the one shared token counter (`@ocp/types/tokens`), as the suite and the provider kit do. */
-export { countTokens, TOKENIZER } from "@ocp/types/tokens";
+export { countTokens, TOKENIZER, tokensWithin } from "@ocp/types/tokens";

@@ -18,6 +18,7 @@ export { fromErrorEnvelope, type StdioError, type StdioErrorCode, stdioError } f
 export {
   EXIT_DRAIN_MS,
   HANDSHAKE_TIMEOUT_MS,
+  MAX_CRASH_REASON_CHARS,
   MAX_IN_FLIGHT,
   MAX_LINE_BYTES,
   MAX_STDERR_BYTES,

@@ -28,6 +28,12 @@ export const SHUTDOWN_GRACE_MS = 2_000;
 export const MAX_STDERR_BYTES = 64 * 1024;
 
 /**
+ * Most characters of a crashed child's last stderr line quoted in the
+ * `provider_crashed` message (before escaping; longer lines are cut, `…`).
+ */
+export const MAX_CRASH_REASON_CHARS = 300;
+
+/**
  * Most queries in flight at once to a provider that declares
  * `capabilities.correlation`; further queries wait in order. A plain provider
  * always gets one at a time.

@@ -18,6 +18,7 @@ import {
 import { decodeLineFast, encodeQueryJson } from "@ocp/types/fast";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
+import { crashReason } from "./crash-reason.js";
 import { fromErrorEnvelope, type StdioError, stdioError } from "./errors.js";
 import {
   EXIT_DRAIN_MS,
@@ -350,11 +351,13 @@ class StdioConnection implements StdioProvider {
   #finish(): void {
     const exit = this.#exit;
     if (exit === undefined) return;
+    const stderr = this.stderr();
+    const reason = crashReason(stderr);
     this.#fail(
       stdioError(
         "provider_crashed",
-        `provider "${this.id}" exited (${exit.signal ?? `code ${exit.code}`})`,
-        { exitCode: exit.code, signal: exit.signal, stderr: this.stderr().slice(-1024) },
+        `provider "${this.id}" exited (${exit.signal ?? `code ${exit.code}`})${reason === undefined ? "" : `: ${reason}`}`,
+        { exitCode: exit.code, signal: exit.signal, stderr: stderr.slice(-1024) },
       ),
     );
     this.#child.stdout?.destroy();

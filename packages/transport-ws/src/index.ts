@@ -88,6 +88,7 @@ export {
   RECONNECT_MAX_MS,
   resolveLimits,
 } from "./limits.js";
+export { normalizeOrigin, originAllowed } from "./origin.js";
 export {
   type Authenticate,
   type AuthenticateAccept,

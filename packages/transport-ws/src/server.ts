@@ -1,6 +1,7 @@
 /**
  * The server side of §6.4: accepts upgrades that offer `a2a-ocp-v1` (and
- * refuses any other at the upgrade, HTTP 400), sends each connection an ack
+ * refuses any other at the upgrade, HTTP 400; a browser page of an unlisted
+ * origin, HTTP 403), sends each connection an ack
  * with a fresh nonce, hands the first message — the agent announcement — to
  * the `authenticate` callback of the layer above with that nonce, and either
  * confirms the registration and emits the connection, or refuses it with a
@@ -19,6 +20,7 @@ import { CLOSE_CODES, CONTROL_TYPES, SUBPROTOCOL } from "./constants.js";
 import { encodeControl } from "./control.js";
 import { type WsError, wsError } from "./errors.js";
 import { type LimitOptions, type Limits, pickLimits, resolveLimits } from "./limits.js";
+import { originAllowed, originPolicy } from "./origin.js";
 
 /** Bytes of a fresh handshake nonce (before base64url). */
 export const NONCE_BYTES = 32;
@@ -76,6 +78,13 @@ export interface WsServerOptions extends LimitOptions {
   httpServer?: HttpServer;
   /** Only upgrades to this path are accepted; any path by default. */
   path?: string;
+  /**
+   * Browser origins (`https://host[:port]`) whose pages may open a socket.
+   * An upgrade that carries an `Origin` header (every browser sends one) is
+   * refused with HTTP 403 unless its origin is listed; none by default.
+   * Clients that send no `Origin` (non-browser) are not affected.
+   */
+  allowedOrigins?: Iterable<string>;
   authenticate: Authenticate;
   /** Extra fields for the payload of every `ocp.connection.ack` (e.g. the server's agent id, features). */
   ackPayload?: Record<string, unknown>;
@@ -360,6 +369,12 @@ export class WsServer extends EventEmitter<WsServerEvents> {
 /** Starts a server and resolves once it listens. */
 export function createWsServer(options: WsServerOptions): Promise<WsServer> {
   const limits = resolveLimits(pickLimits(options));
+  let origins: ReadonlySet<string>;
+  try {
+    origins = originPolicy(options.allowedOrigins);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return new Promise((resolve, reject) => {
     if (options.httpServer !== undefined && !options.httpServer.listening) {
       reject(new TypeError("httpServer must be listening before createWsServer"));
@@ -382,7 +397,10 @@ export function createWsServer(options: WsServerOptions): Promise<WsServer> {
         info: { req: IncomingMessage },
         done: (ok: boolean, code?: number, message?: string) => void,
       ) => {
-        if (offersSubprotocol(info.req.headers["sec-websocket-protocol"])) done(true);
+        // A page of an unlisted origin never gets a socket (checked first: it says the least).
+        if (!originAllowed(info.req.headers.origin, origins))
+          done(false, 403, "origin not allowed");
+        else if (offersSubprotocol(info.req.headers["sec-websocket-protocol"])) done(true);
         else done(false, 400, `subprotocol ${SUBPROTOCOL} required`);
       },
     });

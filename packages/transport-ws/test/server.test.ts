@@ -53,6 +53,52 @@ describe("upgrade (§6.2)", () => {
   });
 });
 
+describe("browser origins at the upgrade", () => {
+  /** The HTTP status of an upgrade with these headers, or "open". */
+  async function upgrade(url: string, headers: Record<string, string>): Promise<number | "open"> {
+    const ws = new WebSocket(url, [SUBPROTOCOL], { headers, perMessageDeflate: false });
+    ws.on("error", () => {});
+    const status = await new Promise<number | "open">((resolve) => {
+      ws.once("open", () => resolve("open"));
+      ws.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0));
+    });
+    ws.terminate();
+    return status;
+  }
+
+  it("refuses an upgrade from a browser origin that is not listed (HTTP 403), none listed by default", async () => {
+    const s = await server({ authenticate: () => ({ refused: "unused" }) });
+    for (const origin of ["https://evil.example", "null", `http://127.0.0.1:${s.port}`]) {
+      expect(await upgrade(s.url, { origin })).toBe(403);
+    }
+    expect(s.stats().connections).toBe(0);
+  });
+
+  it("accepts an upgrade from a listed origin and refuses any other", async () => {
+    const s = await server({
+      authenticate: () => ({ refused: "unused" }),
+      allowedOrigins: ["https://console.example:8443/"],
+    });
+    expect(await upgrade(s.url, { origin: "https://console.example:8443" })).toBe("open");
+    expect(await upgrade(s.url, { origin: "https://console.example" })).toBe(403);
+    expect(await upgrade(s.url, { origin: "http://console.example:8443" })).toBe(403);
+    expect(await upgrade(s.url, { origin: "https://evil.example" })).toBe(403);
+  });
+
+  it("accepts an upgrade without an Origin header (a non-browser client)", async () => {
+    const s = await server({ authenticate: () => ({ refused: "unused" }) });
+    expect(await upgrade(s.url, {})).toBe("open");
+  });
+
+  it("refuses to start with an allowed origin that is not scheme://host[:port]", async () => {
+    for (const bad of ["*", "evil.example", "https://a.example/path", "ftp://a.example"]) {
+      await expect(
+        startServer({ authenticate: () => ({ refused: "unused" }), allowedOrigins: [bad] }),
+      ).rejects.toThrow(TypeError);
+    }
+  });
+});
+
 describe("lifecycle (§6.4)", () => {
   it("W-L1: acks each connection with a fresh nonce and its limits", async () => {
     const s = await server({ authenticate: () => ({ refused: "unused" }), maxPayloadBytes: 4096 });

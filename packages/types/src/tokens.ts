@@ -4,11 +4,16 @@
  * with it, and providers built with `@ocp/types/kit` declare costs with it, so
  * the three agree to the token. Needs the `gpt-tokenizer` peer.
  */
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens as countO200k, isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base";
 
 /** The BPE every declared cost is audited in (the GPT-4o family's). */
 export const TOKENIZER = "o200k_base";
 
+/**
+ * The one tokenizer policy: text is text. A special-token spelling such as
+ * `<|endoftext|>` in content counts as the ordinary text it is (gpt-tokenizer
+ * would otherwise throw `Disallowed special token`), everywhere we count.
+ */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
@@ -64,6 +69,15 @@ export function countTokens(text: string): number {
   const counted = aged ?? countO200k(text, AS_TEXT);
   remember(text, counted);
   return counted;
+}
+
+/**
+ * The token count of `text` when it is at most `limit`, else `false`; the BPE
+ * stops as soon as the limit is passed (bounded work on a long text). Counts
+ * as {@link countTokens} does: special-token spellings are ordinary text.
+ */
+export function tokensWithin(text: string, limit: number): number | false {
+  return isWithinTokenLimit(text, limit, AS_TEXT);
 }
 
 /**
