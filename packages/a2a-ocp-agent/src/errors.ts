@@ -13,6 +13,12 @@ export const AGENT_ERROR_CODES = {
   not_connected: "agent: the hub connection is closed",
   discovery_unavailable: "agent: the agent's link has no directory to search (§7.3 needs a hub)",
   limit_exceeded: "agent: a runtime limit (subscriptions, pending items, timeouts) was reached",
+  authorship_invalid:
+    "knowledge: an item's ocpAuthorship is malformed, by an agent with no known key, or does not verify",
+  not_author:
+    "knowledge: the writer is neither the item's author (createdBy) nor an editor its author listed",
+  author_changed: "knowledge: a change of an item's createdBy (nobody may change it)",
+  editors_changed: "knowledge: an editor changes an item's ocpEditors (only its author may)",
 } as const;
 
 /** A stable code of an agent runtime error. */
