@@ -15,6 +15,7 @@ import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
 import { admit, allowList } from "./admission.js";
 import { pacerFor, RecipientLimits } from "./agent-limits.js";
+import { checkAuthorship } from "./authorship.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
 import { clusterStep, learnProfile, profileOf } from "./cluster.js";
@@ -266,6 +267,13 @@ export class OCPHub {
     const payload = readablePayload(wire, this.#decompress);
     if (payload === "undecodable") {
       this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
+      return;
+    }
+    // Knowledge claimed for another author must carry that author's signature (authorship.ts).
+    const authored = checkAuthorship(wire, payload, this.#check.keyOf, this.#check.ed25519);
+    if (!authored.ok) {
+      const { code, message, details } = authored.error;
+      this.#reject(session, raw, code, message, details, wire.id);
       return;
     }
     const observed = observeSubscription(wire.type, session.agentId, payload, {

@@ -114,9 +114,10 @@ describe("the stateless claim check (the hub's)", () => {
     expect(code(checkItemClaimSync(forged, mallory.id, keyOf))).toBe("authorship_invalid");
   });
 
-  it("a relayed node signed by its author, and an editor's own edit, pass", () => {
+  it("a relayed node signed by its author, an editor's own edit and an author's own node pass", () => {
     const relayed = signAuthorship(node, alice.id, alice.secretKey);
     expect(checkItemClaimSync(relayed, mallory.id, keyOf)).toEqual({ ok: true, value: alice.id });
     expect(checkItemClaimSync(node, bob.id, keyOf)).toEqual({ ok: true, value: bob.id });
+    expect(checkItemClaimSync(relayed, alice.id, keyOf)).toEqual({ ok: true, value: alice.id });
   });
 });
