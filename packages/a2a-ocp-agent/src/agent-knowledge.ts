@@ -1,3 +1,5 @@
+export type { EdgeConflict } from "./knowledge-conflicts.js";
+
 import type {
   KnowledgeConflictPayload,
   KnowledgeEdge,
@@ -6,7 +8,6 @@ import type {
   MessageOf,
   SyncConflictPayload,
 } from "@ocp/a2a-ocp-messaging";
-import { KnowledgeEdgeSchema, KnowledgeNodeSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { type KnowledgeRefusal, relayable, signersOf } from "./authority.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
@@ -18,6 +19,7 @@ import {
   putLocalEdge,
   putLocalNode,
 } from "./graph.js";
+import { type EdgeConflict, entryKind } from "./knowledge-conflicts.js";
 import { checkDeletions, planWrites } from "./knowledge-writes.js";
 import {
   DEFAULT_PULL_INTERVAL_MS,
@@ -30,22 +32,6 @@ import { deriveVersion, updateItems } from "./spec-version.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
 import { pageChecksum } from "./sync.js";
 
-/**
- * A concurrent edit of an edge. §5.1.7 `ocp.knowledge.conflict` carries
- * nodes only, so edge conflicts go on the wire as §5.6.5 `ocp.sync.conflict`
- * with `syncId` = the conflict id and one entry of `type: "knowledge.edge"`
- * (plus the extension fields `conflictId`, `conflictType`,
- * `suggestedResolution`).
- */
-export interface EdgeConflict {
-  readonly conflictId: string;
-  readonly edgeId: string;
-  readonly localVersion: KnowledgeEdge;
-  readonly remoteVersion: KnowledgeEdge;
-  readonly conflictType: "content" | "contradiction" | "version";
-  readonly suggestedResolution?: KnowledgeEdge;
-}
-
 /** Callbacks of the knowledge service. */
 export interface KnowledgeEvents {
   knowledge(nodes: KnowledgeNode[], from: string, receipt: MessageReceipt): void;
@@ -55,8 +41,6 @@ export interface KnowledgeEvents {
   /** An item received and not merged (`authority.ts`). */
   refused(refusal: KnowledgeRefusal): void;
 }
-
-type SyncConflictEntry = SyncConflictPayload["conflicts"][number];
 
 type KnowledgeMessage = MessageOf<
   | "ocp.knowledge.stream"
@@ -406,12 +390,4 @@ export class KnowledgeService {
       });
     }
   }
-}
-
-/** The kind of a sync conflict entry whose `localVersion` is a valid node or edge. */
-function entryKind(entry: SyncConflictEntry): ItemKind | undefined {
-  const edge = KnowledgeEdgeSchema.safeParse(entry.localVersion).success;
-  if (entry.type === "knowledge.edge") return edge ? "edge" : undefined;
-  if (KnowledgeNodeSchema.safeParse(entry.localVersion).success) return "node";
-  return edge ? "edge" : undefined;
 }

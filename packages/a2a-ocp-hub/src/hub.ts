@@ -269,7 +269,6 @@ export class OCPHub {
       this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
       return;
     }
-    // Knowledge claimed for another author must carry that author's signature (authorship.ts).
     const authored = checkAuthorship(wire, payload, this.#check.keyOf, this.#check.ed25519);
     if (!authored.ok) {
       const { code, message, details } = authored.error;
