@@ -1,3 +1,5 @@
+export type { EdgeConflict } from "./knowledge-conflicts.js";
+
 import type {
   KnowledgeConflictPayload,
   KnowledgeEdge,
@@ -6,7 +8,7 @@ import type {
   MessageOf,
   SyncConflictPayload,
 } from "@ocp/a2a-ocp-messaging";
-import { KnowledgeEdgeSchema, KnowledgeNodeSchema } from "@ocp/a2a-ocp-messaging/schemas";
+import { type KnowledgeRefusal, relayable, signersOf } from "./authority.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import {
@@ -17,6 +19,8 @@ import {
   putLocalEdge,
   putLocalNode,
 } from "./graph.js";
+import { type EdgeConflict, entryKind } from "./knowledge-conflicts.js";
+import { checkDeletions, planWrites } from "./knowledge-writes.js";
 import {
   DEFAULT_PULL_INTERVAL_MS,
   MAX_REMEMBERED_CONFLICTS,
@@ -28,31 +32,15 @@ import { deriveVersion, updateItems } from "./spec-version.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
 import { pageChecksum } from "./sync.js";
 
-/**
- * A concurrent edit of an edge. §5.1.7 `ocp.knowledge.conflict` carries
- * nodes only, so edge conflicts go on the wire as §5.6.5 `ocp.sync.conflict`
- * with `syncId` = the conflict id and one entry of `type: "knowledge.edge"`
- * (plus the extension fields `conflictId`, `conflictType`,
- * `suggestedResolution`).
- */
-export interface EdgeConflict {
-  readonly conflictId: string;
-  readonly edgeId: string;
-  readonly localVersion: KnowledgeEdge;
-  readonly remoteVersion: KnowledgeEdge;
-  readonly conflictType: "content" | "contradiction" | "version";
-  readonly suggestedResolution?: KnowledgeEdge;
-}
-
 /** Callbacks of the knowledge service. */
 export interface KnowledgeEvents {
   knowledge(nodes: KnowledgeNode[], from: string, receipt: MessageReceipt): void;
   deleted(ids: string[], from: string): void;
   conflict(conflict: KnowledgeConflictPayload, detectedBy: string): void;
   edgeConflict(conflict: EdgeConflict, detectedBy: string): void;
+  /** An item received and not merged (`authority.ts`). */
+  refused(refusal: KnowledgeRefusal): void;
 }
-
-type SyncConflictEntry = SyncConflictPayload["conflicts"][number];
 
 type KnowledgeMessage = MessageOf<
   | "ocp.knowledge.stream"
@@ -87,25 +75,40 @@ export class KnowledgeService {
     this.table = new SubscriptionTable((node, subscriber) => ctx.maySee(node, subscriber));
   }
 
+  /**
+   * This agent's edits, signed as it (`ocpAuthorship`), and relays of other
+   * authors' signed items, kept unchanged; refused writes throw (knowledge-writes.ts).
+   */
   async stream(nodes: readonly KnowledgeNode[], edges: readonly KnowledgeEdge[]): Promise<void> {
-    const written = nodes.map((n) =>
-      putLocalNode(this.ctx.graph, { ...n, createdBy: n.createdBy ?? this.ctx.id }),
-    );
+    const g = this.ctx.graph;
+    const plannedNodes = await planWrites(this.ctx, "node", nodes);
+    const plannedEdges = await planWrites(this.ctx, "edge", edges);
+    const written = plannedNodes.own.map((n) => putLocalNode(g, n, this.ctx.signItem));
+    const relayed = (items: VersionedItem[], kind: ItemKind) =>
+      applyRemote(
+        g,
+        items.map((item) => ({ kind, item })),
+      );
+    relayed(plannedNodes.relayed, "node");
     for (const item of [...nodes, ...edges]) this.#conflicted.delete(item.id);
-    await this.#deliver(this.table.offer(written), true);
+    await this.#deliver(this.table.offer([...written, ...plannedNodes.relayed]), true);
     if (edges.length > 0) {
-      const writtenEdges = edges.map((e) => putLocalEdge(this.ctx.graph, e));
-      await this.#update([], writtenEdges, [], []);
+      const writtenEdges = plannedEdges.own.map((e) => putLocalEdge(g, e, this.ctx.signItem));
+      relayed(plannedEdges.relayed, "edge");
+      await this.#update([], [...writtenEdges, ...plannedEdges.relayed], [], []);
     }
   }
 
   async delete(nodeIds: readonly string[], edgeIds: readonly string[]): Promise<void> {
+    checkDeletions(this.ctx, "node", nodeIds);
+    checkDeletions(this.ctx, "edge", edgeIds);
     for (const id of [...nodeIds, ...edgeIds]) this.#conflicted.delete(id);
+    const sign = this.ctx.signItem;
     const tombs = nodeIds
-      .map((id) => deleteLocal(this.ctx.graph, "node", id))
+      .map((id) => deleteLocal(this.ctx.graph, "node", id, sign))
       .filter((t) => t !== undefined) as VersionedNode[];
     const edgeTombs = edgeIds
-      .map((id) => deleteLocal(this.ctx.graph, "edge", id))
+      .map((id) => deleteLocal(this.ctx.graph, "edge", id, sign))
       .filter((t) => t !== undefined) as VersionedEdge[];
     await this.#update(tombs, [], edgeTombs, tombs);
   }
@@ -144,7 +147,12 @@ export class KnowledgeService {
           );
         const existing = this.ctx.graph
           .liveNodes()
-          .filter((n) => matchesFilters(n, m.payload.filters) && this.ctx.maySee(n, m.from));
+          .filter(
+            (n) =>
+              matchesFilters(n, m.payload.filters) &&
+              this.ctx.maySee(n, m.from) &&
+              relayable(n, this.ctx.id),
+          );
         const initial =
           existing.length > 0 ? this.#initial(m.payload.subscriptionId, existing) : [];
         await this.#deliver(initial, false);
@@ -162,6 +170,8 @@ export class KnowledgeService {
         return;
       }
       case "ocp.knowledge.conflict":
+        // Conflict ids are the same on every replica: one we were told of is not reported again.
+        this.#remember(m.payload.conflictId);
         this.events.conflict(m.payload, m.from);
         return;
       case "ocp.knowledge.stream": {
@@ -189,12 +199,12 @@ export class KnowledgeService {
               item: deriveVersion(e, m.from, m.timestamp, g.getEdge(e.id)),
             });
         }
-        await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
+        await this.applied(await this.#merge(items, m.from), m.from, receiptOf(m));
         return;
       }
       case "ocp.knowledge.update": {
         const { items, skipped } = updateItems(this.ctx.graph, m.payload, m.from, m.timestamp);
-        await this.applied(applyRemote(this.ctx.graph, items), m.from, receiptOf(m));
+        await this.applied(await this.#merge(items, m.from), m.from, receiptOf(m));
         if (skipped.length > 0)
           throw agentError(
             "update_skipped",
@@ -206,8 +216,22 @@ export class KnowledgeService {
     }
   }
 
-  /** Reports what a merge did (and the message it came in): new knowledge, deletions, and each conflict once (also to `from`). */
+  /** Merges items received from `from`, each only when its signer may write it (authority.ts). */
+  async #merge(
+    items: { kind: ItemKind; item: VersionedItem }[],
+    from: string,
+  ): Promise<ApplyResult> {
+    const { signed, refused } = await signersOf(items, from, this.ctx.lookupKey);
+    const result = applyRemote(
+      this.ctx.graph,
+      signed.map((s) => ({ ...s, from })),
+    );
+    return { ...result, refused: [...refused, ...result.refused] };
+  }
+
+  /** Reports what a merge did (and the message it came in): refusals, new knowledge, deletions, and each conflict once (also to `from`). */
   async applied(result: ApplyResult, from: string, receipt: MessageReceipt): Promise<void> {
+    for (const refusal of result.refused) this.events.refused(refusal);
     const live = result.applied.filter(
       (i) => i.ocpDeleted !== true && "title" in i,
     ) as VersionedNode[];
@@ -222,8 +246,7 @@ export class KnowledgeService {
       if (this.#conflicted.size >= MAX_REMEMBERED_CONFLICTS) this.#conflicted.clear();
       this.#conflicted.set(c.local.id, c.conflictId);
       if (this.#reported.has(c.conflictId)) continue;
-      if (this.#reported.size >= MAX_REMEMBERED_CONFLICTS) this.#reported.clear();
-      this.#reported.add(c.conflictId);
+      this.#remember(c.conflictId);
       if (result.conflictKinds[i] === "edge") {
         const conflict: EdgeConflict = {
           conflictId: c.conflictId,
@@ -254,6 +277,11 @@ export class KnowledgeService {
       if (this.ctx.maySee(payload.localVersion, from))
         await this.ctx.send("ocp.knowledge.conflict", from, payload);
     }
+  }
+
+  #remember(conflictId: string): void {
+    if (this.#reported.size >= MAX_REMEMBERED_CONFLICTS) this.#reported.clear();
+    this.#reported.add(conflictId);
   }
 
   /** Whether the stored version of an item resolved a conflict no local edit has superseded. */
@@ -289,7 +317,7 @@ export class KnowledgeService {
         kind === "node" ? this.ctx.graph.getNode(theirs.id) : this.ctx.graph.getEdge(theirs.id);
       items.push({ kind, item: deriveVersion(theirs, from, at, local) as VersionedItem });
     }
-    if (items.length > 0) await this.applied(applyRemote(this.ctx.graph, items), from, receipt);
+    if (items.length > 0) await this.applied(await this.#merge(items, from), from, receipt);
   }
 
   close(): void {
@@ -362,12 +390,4 @@ export class KnowledgeService {
       });
     }
   }
-}
-
-/** The kind of a sync conflict entry whose `localVersion` is a valid node or edge. */
-function entryKind(entry: SyncConflictEntry): ItemKind | undefined {
-  const edge = KnowledgeEdgeSchema.safeParse(entry.localVersion).success;
-  if (entry.type === "knowledge.edge") return edge ? "edge" : undefined;
-  if (KnowledgeNodeSchema.safeParse(entry.localVersion).success) return "node";
-  return edge ? "edge" : undefined;
 }

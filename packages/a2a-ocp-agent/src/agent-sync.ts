@@ -6,6 +6,7 @@ import type {
   MessageOf,
   SyncConflictPayload,
 } from "@ocp/a2a-ocp-messaging";
+import { relayable } from "./authority.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";
 import type { ApplyResult } from "./graph.js";
@@ -146,7 +147,10 @@ export class SyncService {
         const to = replyAddress(message);
         const maySee = (n: KnowledgeNode) =>
           this.ctx.maySee(n, message.from) && this.ctx.maySee(n, to);
-        for (const page of deltaPages(this.ctx.graph, message.payload, SYNC_PAGE_ITEMS, maySee)) {
+        const pages = deltaPages(this.ctx.graph, message.payload, SYNC_PAGE_ITEMS, maySee, (i) =>
+          relayable(i, this.ctx.id),
+        );
+        for (const page of pages) {
           await this.ctx.send("ocp.knowledge.sync.response", to, page, {
             correlationId: message.id,
           });
@@ -154,7 +158,12 @@ export class SyncService {
         return true;
       }
       case "ocp.knowledge.sync.response":
-        return this.#page(message.from, message.payload, receiptOf(message), message.timestamp);
+        return await this.#page(
+          message.from,
+          message.payload,
+          receiptOf(message),
+          message.timestamp,
+        );
       case "ocp.sync.request": {
         const { scope, lastSyncedAt } = message.payload;
         const priority = message.payload.priority ?? "normal";
@@ -177,6 +186,7 @@ export class SyncService {
                 },
                 SYNC_PAGE_ITEMS,
                 (n) => this.ctx.maySee(n, message.from),
+                (i) => relayable(i, this.ctx.id),
               ),
             ]
           : [];
@@ -326,17 +336,18 @@ export class SyncService {
     );
   }
 
-  #page(
+  async #page(
     from: string,
     page: KnowledgeSyncResponsePayload,
     receipt: MessageReceipt,
     at: string,
-  ): boolean {
+  ): Promise<boolean> {
     const session = this.#sessions.get(page.syncId);
     if (session === undefined || session.peer !== from) return false;
     this.#touch(page.syncId);
     try {
-      const result = session.receiver.accept(page, at);
+      // Each item merges only when its signer may write it (authority.ts).
+      const result = await session.receiver.acceptFrom(page, at, this.ctx.lookupKey);
       session.bytes += JSON.stringify(page).length;
       session.pages += 1;
       result.conflicts.forEach((c, i) => {

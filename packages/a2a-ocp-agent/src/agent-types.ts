@@ -11,6 +11,7 @@ import type {
 } from "@ocp/a2a-ocp-messaging";
 import type { ConsensusDecision } from "./agent-consensus.js";
 import type { EdgeConflict } from "./agent-knowledge.js";
+import type { KnowledgeRefusal } from "./authority.js";
 import type { ConsensusStore, VoteMessage, VoteRejection } from "./consensus.js";
 import type { KnowledgeGraph } from "./graph.js";
 import type { AgentLink } from "./link.js";
@@ -62,6 +63,12 @@ export interface OCPAgentEvents extends Record<string, unknown[]> {
   conflict: [conflict: KnowledgeConflictPayload, detectedBy: string];
   /** A concurrent edit of an edge this agent detected (and sent as `ocp.sync.conflict`), or one reported to it. */
   edgeConflict: [conflict: EdgeConflict, detectedBy: string];
+  /**
+   * A node, edge or deletion received and not merged: its signer is not the
+   * item's author nor an editor the author listed, it changes `createdBy` or
+   * (as an editor) `ocpEditors`, or its author signature fails (`authority.ts`).
+   */
+  refused: [refusal: KnowledgeRefusal];
   proposal: [proposal: ConsensusProposePayload, from: string];
   vote: [vote: VoteMessage];
   voteRejected: [vote: VoteMessage, rejection: VoteRejection];

@@ -19,6 +19,7 @@ import {
   maySee,
   type PayloadInit,
   type PlainMessage,
+  signAuthorship,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import {
@@ -91,6 +92,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       id: this.id,
       graph: this.graph,
       lookupKey: options.link.lookupKey,
+      signItem: (item) => signAuthorship(item, this.id, options.identity.secretKey),
       now,
       maySee: (node, recipient) => maySee(node, recipient, this.visibility),
       send: (type, to, payload, options) => this.#send(type, to, payload, options),
@@ -100,6 +102,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       deleted: (ids, from) => this.emit("deleted", ids, from),
       conflict: (conflict, by) => this.emit("conflict", conflict, by),
       edgeConflict: (conflict, by) => this.emit("edgeConflict", conflict, by),
+      refused: (refusal) => this.emit("refused", refusal),
     });
     this.#sync = new SyncService(this.#ctx, {
       applied: (result, from, receipt) => this.#knowledge.applied(result, from, receipt),

@@ -5,7 +5,7 @@ import type {
   MessageOf,
   PayloadInit,
 } from "@ocp/a2a-ocp-messaging";
-import type { KnowledgeGraph } from "./graph.js";
+import type { ItemSigner, KnowledgeGraph } from "./graph.js";
 
 /** How a message is sent, besides its type, recipients and payload. */
 export interface SendOptions {
@@ -25,6 +25,8 @@ export interface AgentContext {
   readonly id: string;
   readonly graph: KnowledgeGraph;
   readonly lookupKey: KeyLookup;
+  /** Signs a node or edge version this agent writes as its author or editor (`ocpAuthorship`). */
+  readonly signItem: ItemSigner;
   /**
    * Builds (with the `ttl` its type's lifetime gives), signs and sends a
    * message; resolves with the signed message once the hub acknowledged it.

@@ -21,6 +21,12 @@ export const AGENT_ERROR_CODES = {
     "peers: registration refused (4002): the id is admitted with another key (a squatter; the listed agent still gets in)",
   peer_already_connected:
     "peers: registration refused (4002): the id has an open connection already",
+  authorship_invalid:
+    "knowledge: an item's ocpAuthorship is malformed, by an agent with no known key, or does not verify",
+  not_author:
+    "knowledge: the writer is neither the item's author (createdBy) nor an editor its author listed",
+  author_changed: "knowledge: a change of an item's createdBy (nobody may change it)",
+  editors_changed: "knowledge: an editor changes an item's ocpEditors (only its author may)",
 } as const;
 
 /** A stable code of an agent runtime error. */

@@ -1,4 +1,5 @@
 import type { KnowledgeEdge, KnowledgeNode } from "@ocp/a2a-ocp-messaging";
+import { authorize, type KnowledgeRefusal } from "./authority.js";
 import {
   type MergeConflict,
   mergeItem,
@@ -59,7 +60,12 @@ export interface ApplyResult {
   readonly conflicts: MergeConflict<VersionedItem>[];
   /** Kind of each conflict, in the same order. */
   readonly conflictKinds: ItemKind[];
+  /** Items not merged because their signer may not write them (see `authority.ts`). */
+  readonly refused: KnowledgeRefusal[];
 }
+
+/** Signs a new local version (the agent's author signature); identity when absent. */
+export type ItemSigner = <T extends VersionedItem>(item: T) => T;
 
 function get(graph: KnowledgeGraph, kind: ItemKind, id: string): VersionedItem | undefined {
   return kind === "node" ? graph.getNode(id) : graph.getEdge(id);
@@ -70,26 +76,45 @@ function stamp<T extends VersionedItem>(
   kind: ItemKind,
   item: T,
   previous: VersionVector,
+  sign: ItemSigner | undefined,
 ): T {
   const counter = graph.nextEditCounter();
-  const value = { ...item, ocpVersion: withEntry(previous, graph.replicaId, counter) } as T;
+  const { ocpAuthorship: _stale, ...unsigned } = item as T & { ocpAuthorship?: unknown };
+  const versioned = {
+    ...unsigned,
+    ocpVersion: withEntry(previous, graph.replicaId, counter),
+  } as unknown as T;
+  const value = sign === undefined ? versioned : sign(versioned);
   graph.write(kind, value);
   return value;
 }
 
-/** A local edit of a node: a new version that dominates the one it replaces. */
-export function putLocalNode(graph: KnowledgeGraph, node: KnowledgeNode): VersionedNode {
+/**
+ * A local edit of a node: a new version that dominates the one it replaces,
+ * signed with `sign` (the agent's author signature) when given.
+ */
+export function putLocalNode(
+  graph: KnowledgeGraph,
+  node: KnowledgeNode,
+  sign?: ItemSigner,
+): VersionedNode {
   return graph.transaction(() => {
     const { ocpVersion: _v, ocpDeleted: _d, ...content } = node as VersionedNode;
-    return stamp(graph, "node", content as VersionedNode, graph.getNode(node.id)?.ocpVersion ?? {});
+    const previous = graph.getNode(node.id)?.ocpVersion ?? {};
+    return stamp(graph, "node", content as VersionedNode, previous, sign);
   });
 }
 
 /** A local edit of an edge. */
-export function putLocalEdge(graph: KnowledgeGraph, edge: KnowledgeEdge): VersionedEdge {
+export function putLocalEdge(
+  graph: KnowledgeGraph,
+  edge: KnowledgeEdge,
+  sign?: ItemSigner,
+): VersionedEdge {
   return graph.transaction(() => {
     const { ocpVersion: _v, ocpDeleted: _d, ...content } = edge as VersionedEdge;
-    return stamp(graph, "edge", content as VersionedEdge, graph.getEdge(edge.id)?.ocpVersion ?? {});
+    const previous = graph.getEdge(edge.id)?.ocpVersion ?? {};
+    return stamp(graph, "edge", content as VersionedEdge, previous, sign);
   });
 }
 
@@ -98,34 +123,52 @@ export function deleteLocal(
   graph: KnowledgeGraph,
   kind: ItemKind,
   id: string,
+  sign?: ItemSigner,
 ): VersionedItem | undefined {
   return graph.transaction(() => {
     const current = get(graph, kind, id);
     if (current === undefined || current.ocpDeleted === true) return undefined;
-    return stamp(graph, kind, { ...current, ocpDeleted: true }, current.ocpVersion);
+    return stamp(graph, kind, { ...current, ocpDeleted: true }, current.ocpVersion, sign);
   });
 }
 
-/** Merges incoming versions (a stream, an update, a sync page) into the graph. */
+/**
+ * Merges incoming versions (a stream, an update, a sync page) into the
+ * graph. An item with a `signer` (the agent whose authority it carries, see
+ * `authority.ts`) is merged only when that signer may write it over what the
+ * graph holds; otherwise it is listed in `refused` and nothing of it is
+ * written. Items without a signer are merged as trusted (a local replica's).
+ */
 export function applyRemote(
   graph: KnowledgeGraph,
-  items: ReadonlyArray<{ kind: ItemKind; item: VersionedItem }>,
+  items: ReadonlyArray<{ kind: ItemKind; item: VersionedItem; signer?: string; from?: string }>,
 ): ApplyResult {
   return graph.transaction(() => {
     const applied: VersionedItem[] = [];
     const conflicts: MergeConflict<VersionedItem>[] = [];
     const conflictKinds: ItemKind[] = [];
-    for (const { kind, item } of items) {
-      const outcome = mergeItem(get(graph, kind, item.id), item);
+    const refused: KnowledgeRefusal[] = [];
+    for (const { kind, item, signer, from } of items) {
+      const local = get(graph, kind, item.id);
+      if (signer !== undefined) {
+        const denied = authorize(local, item, signer);
+        if (denied !== undefined) {
+          refused.push({ kind, itemId: item.id, ...denied, from: from ?? signer, signer, item });
+          continue;
+        }
+      }
+      const outcome = mergeItem(local, item);
       if (outcome.action === "keep") continue;
-      graph.write(kind, outcome.value);
-      applied.push(outcome.value);
       if (outcome.action === "conflict") {
         conflicts.push(outcome.conflict);
         conflictKinds.push(kind);
       }
+      // A signed local version that wins its conflict stays as it is (its signature intact).
+      if (outcome.value === local) continue;
+      graph.write(kind, outcome.value);
+      applied.push(outcome.value);
     }
-    return { applied, conflicts, conflictKinds };
+    return { applied, conflicts, conflictKinds, refused };
   });
 }
 

@@ -20,6 +20,15 @@ export {
   type OCPAgentEvents,
   type OCPAgentOptions,
 } from "./agent-types.js";
+export {
+  authorize,
+  type KnowledgeRefusal,
+  type RefusalReason,
+  relayable,
+  type SignedItem,
+  signersOf,
+  storedAuthor,
+} from "./authority.js";
 export { PresenceTable } from "./awareness.js";
 export {
   type ConsensusStore,
@@ -43,6 +52,7 @@ export {
   type ChangeRecord,
   deleteLocal,
   type ItemKind,
+  type ItemSigner,
   type KnowledgeGraph,
   putLocalEdge,
   putLocalNode,

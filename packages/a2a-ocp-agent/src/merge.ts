@@ -19,7 +19,12 @@ import { compareVectors, mergeVectors, type VersionVector, vectorSum } from "./v
  *   JSON (RFC 8785), so the order is total and needs no clock. The resolved
  *   item is the winner's content with the pointwise maximum of both vectors,
  *   so it dominates both and every replica that sees either side converges
- *   on it without reporting the conflict again.
+ *   on it without reporting the conflict again. A winner that carries an
+ *   author signature (`ocpAuthorship`) is the resolution as it is (a merged
+ *   vector would void the signature): every replica picks the same winner,
+ *   so all converge on it and it stays verifiable when relayed; a replica
+ *   that sees the losing version again detects the same conflict (same id),
+ *   reported once.
  */
 
 /** A node as replicas store it. */
@@ -60,11 +65,12 @@ function authorOf(item: VersionedItem): string {
     : "";
 }
 
-/** The content of an item without its replication fields. */
+/** The content of an item without its replication fields (version, deletion, author signature). */
 export function contentOf(item: VersionedItem): Record<string, unknown> {
   const {
     ocpVersion: _v,
     ocpDeleted: _d,
+    ocpAuthorship: _a,
     ...rest
   } = item as VersionedItem & Record<string, unknown>;
   return rest;
@@ -93,10 +99,12 @@ export function mergeItem<T extends VersionedItem>(
   if (order === "before" || order === "equal") return { action: "keep" };
   if (order === "after") return { action: "replace", value: remote };
   const winner = compareForResolution(remote, local) > 0 ? remote : local;
-  const resolved = {
-    ...winner,
-    ocpVersion: mergeVectors(local.ocpVersion, remote.ocpVersion),
-  } as T;
+  // A signed winner stays as signed (a merged vector would void its signature): every replica
+  // picks the same winner, so all converge on it, and the next signed edit dominates both.
+  const resolved =
+    (winner as Record<string, unknown>)["ocpAuthorship"] !== undefined
+      ? winner
+      : ({ ...winner, ocpVersion: mergeVectors(local.ocpVersion, remote.ocpVersion) } as T);
   const [first, second] = [canonicalHash(local), canonicalHash(remote)].sort();
   const conflictId = `conflict-${canonicalHash({ id: local.id, versions: [first, second] }).slice(0, 32)}`;
   const localDeleted = local.ocpDeleted === true;

@@ -24,7 +24,11 @@ import { sortedVector } from "./version-vector.js";
  *   reported as for our own agents).
  * - A `NodeUpdate` (§5.1.6) or a plain `deletions`/`deletedEdges` entry is an
  *   edit of the version we hold: its vector is ours with the sender's entry
- *   raised to `max(ours + 1, t)`, so it dominates what we have.
+ *   raised to `max(ours + 1, t)`, so it dominates what we have. It carries
+ *   the sender's authority, not the stored author signature (dropped).
+ * - An edge without `createdBy` (§5.1.1 edges have none) gets the stored
+ *   edge's author, or its sender when new: the author the authority rule
+ *   checks (`authority.ts`).
  */
 
 type Item = KnowledgeNode | KnowledgeEdge;
@@ -49,6 +53,14 @@ export function deriveVersion<T extends Item>(
   local: VersionedItem | undefined,
 ): T & { ocpVersion: VersionVector } {
   if (hasVersion(item)) return item as T & { ocpVersion: VersionVector };
+  // An edge of a plain sender has no createdBy: it is the stored author's, or its sender's.
+  if (
+    (item as Record<string, unknown>)["createdBy"] === undefined &&
+    (item as Record<string, unknown>)["ocpAuthorship"] === undefined
+  ) {
+    const author = (local as { createdBy?: unknown } | undefined)?.createdBy;
+    item = { ...item, createdBy: typeof author === "string" ? author : from };
+  }
   if (
     local !== undefined &&
     local.ocpDeleted !== true &&
@@ -97,6 +109,7 @@ export function updateItems(
       continue;
     }
     const { ocpVersion: given, ...changes } = u.changes as Partial<VersionedNode>;
+    // contentOf drops the stored author signature: it does not cover the changed node.
     const base = current === undefined ? {} : contentOf(current);
     const merged = { ...base, ...changes, id: u.nodeId };
     if (!KnowledgeNodeSchema.safeParse(merged).success) {
@@ -126,7 +139,11 @@ export function updateItems(
       if (current === undefined || current.ocpDeleted === true) continue;
       items.push({
         kind,
-        item: { ...current, ocpDeleted: true, ocpVersion: raised(current.ocpVersion, from, stamp) },
+        item: {
+          ...contentOf(current),
+          ocpDeleted: true,
+          ocpVersion: raised(current.ocpVersion, from, stamp),
+        } as VersionedItem,
       });
     }
   };

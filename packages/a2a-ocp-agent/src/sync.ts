@@ -1,7 +1,9 @@
 import type {
+  KeyLookup,
   KnowledgeSyncRequestPayload,
   KnowledgeSyncResponsePayload,
 } from "@ocp/a2a-ocp-messaging";
+import { signersOf } from "./authority.js";
 import { agentError } from "./errors.js";
 import { type ApplyResult, applyRemote, type ItemKind, type KnowledgeGraph } from "./graph.js";
 import { SYNC_PAGE_ITEMS } from "./limits.js";
@@ -28,6 +30,8 @@ import { nodeDomains } from "./subscriptions.js";
  *
  * Nodes the requester may not see (§8.5, the `maySee` argument) are left
  * out; a later change of their visibility is a new write, so it is sent then.
+ * So are items `relay` refuses (the agent passes `relayable`: another
+ * author's item without its author signature, which receivers refuse).
  *
  * A change log rather than the items' own vectors decides what is sent
  * because a replica can hold a later version from one origin and miss an
@@ -70,6 +74,7 @@ export function* deltaPages(
   request: KnowledgeSyncRequestPayload,
   pageItems: number = SYNC_PAGE_ITEMS,
   maySee: (node: VersionedNode) => boolean = () => true,
+  relay: (item: VersionedItem) => boolean = () => true,
 ): Generator<KnowledgeSyncResponsePayload> {
   const from = request.versionVector?.[graph.replicaId] ?? 0;
   const snapshot = graph.changeSeq();
@@ -91,6 +96,7 @@ export function* deltaPages(
   };
   for (const change of graph.changesSince(from)) {
     if (change.seq > snapshot) break;
+    if (!relay(change.item)) continue;
     if (change.kind === "node") {
       if (
         !passes(change.item as VersionedNode, request.filters) ||
@@ -137,12 +143,44 @@ export class SyncReceiver {
     private readonly filtered: boolean,
   ) {}
 
-  /** Verifies and merges one page; a page whose checksum differs throws and merges nothing. */
+  /**
+   * Verifies and merges one page from a trusted replica (no authority
+   * check); a page whose checksum differs throws and merges nothing.
+   */
   accept(page: KnowledgeSyncResponsePayload, at = new Date().toISOString()): ApplyResult {
+    this.#check(page);
+    return this.#merge(page, applyRemote(this.graph, pageItems(this.graph, page, this.peer, at)));
+  }
+
+  /**
+   * {@link accept} for a page from another agent: each item is merged only
+   * when its signer may write it (`authority.ts`), keys from `lookupKey`.
+   */
+  async acceptFrom(
+    page: KnowledgeSyncResponsePayload,
+    at: string,
+    lookupKey: KeyLookup,
+  ): Promise<ApplyResult> {
+    this.#check(page);
+    const { signed, refused } = await signersOf(
+      pageItems(this.graph, page, this.peer, at),
+      this.peer,
+      lookupKey,
+    );
+    const result = applyRemote(
+      this.graph,
+      signed.map((s) => ({ ...s, from: this.peer })),
+    );
+    return this.#merge(page, { ...result, refused: [...refused, ...result.refused] });
+  }
+
+  #check(page: KnowledgeSyncResponsePayload): void {
     if (this.#done) throw agentError("sync_failed", `sync ${page.syncId} already complete`);
     if (!verifyPage(page))
       throw agentError("sync_checksum_mismatch", `sync ${page.syncId}: page checksum mismatch`);
-    const result = applyRemote(this.graph, pageItems(this.graph, page, this.peer, at));
+  }
+
+  #merge(page: KnowledgeSyncResponsePayload, result: ApplyResult): ApplyResult {
     // Only what was merged counts: items we already had (or had newer) do not.
     this.#items += result.applied.length;
     this.#conflicts += result.conflicts.length;

@@ -89,11 +89,12 @@ describe("OCPAgent over an in-memory network", () => {
     const conflicts: Array<[KnowledgeConflictPayload, string, string]> = [];
     alice.on("conflict", (c, by) => conflicts.push([c, by, alice.id]));
     bob.on("conflict", (c, by) => conflicts.push([c, by, bob.id]));
-    const shared = node({ createdBy: alice.id, title: "auth: sessions" });
+    // Alice lets Bob edit her node (ocpEditors), so their concurrent edits are a conflict.
+    const shared = node({ createdBy: alice.id, title: "auth: sessions", ocpEditors: [bob.id] });
     await alice.streamKnowledge([shared]);
     await bob.syncKnowledge(alice.id);
     await alice.streamKnowledge([{ ...shared, title: "auth: JWT" }]);
-    await bob.streamKnowledge([{ ...shared, title: "auth: OAuth", createdBy: bob.id }]);
+    await bob.streamKnowledge([{ ...shared, title: "auth: OAuth" }]);
     await bob.syncKnowledge(alice.id);
     await alice.syncKnowledge(bob.id);
     expect(alice.node(shared.id)).toEqual(bob.node(shared.id));

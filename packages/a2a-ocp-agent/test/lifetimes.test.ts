@@ -55,11 +55,11 @@ describe("message lifetimes", () => {
     await alice.deleteKnowledge({ nodes: [shared.id] });
     await bob.unsubscribe(alice.id, streamId);
     // Sync, both exchanges, with a conflict (knowledge and sync conflict reports).
-    const edited = node({ createdBy: alice.id, title: "auth: JWT" });
+    const edited = node({ createdBy: alice.id, title: "auth: JWT", ocpEditors: [bob.id] });
     await alice.streamKnowledge([edited]);
     await bob.syncKnowledge(alice.id);
     await alice.streamKnowledge([{ ...edited, title: "auth: OAuth" }]);
-    await bob.streamKnowledge([{ ...edited, title: "auth: SAML", createdBy: bob.id }]);
+    await bob.streamKnowledge([{ ...edited, title: "auth: SAML" }]);
     await carol.beacon({ status: "working", availability: "available" });
     await carol.updateAwareness({ status: "blocked" });
     await until(() => alice.presence.get(carol.id)?.status === "blocked", "carol's presence");

@@ -74,7 +74,7 @@ describe("spec-shaped knowledge from a plain a2a+ocp sender", () => {
 
   it("reports NodeUpdates it cannot apply (deleted or unknown node) and merges the rest", async () => {
     const { agent, peer, errors } = setup();
-    const a = node({ createdBy: peer.id, title: "a" });
+    const a = node({ createdBy: agent.id, title: "a" });
     await agent.streamKnowledge([a]);
     await agent.deleteKnowledge({ nodes: [a.id] });
     const whole = node({ createdBy: peer.id, title: "created by an update" });

@@ -32,6 +32,7 @@ describe("§5.6 sync as the specification shapes it", () => {
       createdBy: agent.id,
       title: "ours",
       timestamp: "2026-06-02T00:00:00Z",
+      ocpEditors: [peer.id],
     });
     await agent.streamKnowledge([old, fresh, disputed]);
     // The peer's concurrent version of `disputed`: a conflict our agent resolves and reports.
@@ -39,7 +40,7 @@ describe("§5.6 sync as the specification shapes it", () => {
     agent.on("conflict", (c) => conflicts.push(c.nodeId));
     await peer.send("ocp.knowledge.stream", agent.id, {
       streamId: "s",
-      nodes: [{ ...disputed, title: "theirs", createdBy: peer.id }],
+      nodes: [{ ...disputed, title: "theirs" }],
       isIncremental: true,
       sequenceNumber: 1,
     });
@@ -67,11 +68,11 @@ describe("§5.6 sync as the specification shapes it", () => {
   it("an incoming ocp.sync.conflict is merged: both sides converge without a second sync", async () => {
     agents = team(["alice", "bob"]);
     const [alice, bob] = agents as [OCPAgent, OCPAgent];
-    const shared = node({ createdBy: alice.id, title: "v1" });
+    const shared = node({ createdBy: alice.id, title: "v1", ocpEditors: [bob.id] });
     await alice.streamKnowledge([shared]);
     await bob.syncKnowledge(alice.id);
     await alice.streamKnowledge([{ ...shared, title: "alice's v2" }]);
-    await bob.streamKnowledge([{ ...shared, title: "bob's v2", createdBy: bob.id }]);
+    await bob.streamKnowledge([{ ...shared, title: "bob's v2" }]);
     const report = await bob.sync(alice.id, ["knowledge"]);
     expect(report.conflicts).toBe(1);
     await until(
@@ -85,7 +86,14 @@ describe("§5.6 sync as the specification shapes it", () => {
     const [alice, bob] = agents as [OCPAgent, OCPAgent];
     const a = node({ createdBy: alice.id, title: "a" });
     const b = node({ createdBy: alice.id, title: "b" });
-    const edge = { id: "edge-1", source: a.id, target: b.id, relationship: "uses", weight: 0.5 };
+    const edge = {
+      id: "edge-1",
+      source: a.id,
+      target: b.id,
+      relationship: "uses",
+      weight: 0.5,
+      ocpEditors: [bob.id],
+    };
     await alice.streamKnowledge([a, b], [edge]);
     await bob.syncKnowledge(alice.id);
     expect(bob.graph.getEdge(edge.id)?.weight).toBe(0.5);

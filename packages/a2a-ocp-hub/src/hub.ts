@@ -15,6 +15,7 @@ import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
 import { admit, admittedTeams, allowList } from "./admission.js";
 import { pacerFor, RecipientLimits } from "./agent-limits.js";
+import { checkAuthorship } from "./authorship.js";
 import { AgentBudgets } from "./budget.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
@@ -289,6 +290,12 @@ export class OCPHub {
     const payload = readablePayload(wire, this.#decompress);
     if (payload === "undecodable") {
       this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
+      return;
+    }
+    const authored = checkAuthorship(wire, payload, this.#check.keyOf, this.#check.ed25519);
+    if (!authored.ok) {
+      const { code, message, details } = authored.error;
+      this.#reject(session, raw, code, message, details, wire.id);
       return;
     }
     // Every check first; what the message changes (a subscription, a

@@ -86,6 +86,7 @@ describe("README", () => {
     // Every code literal in the hub's sources.
     for (const name of [
       "hub.ts",
+      "authorship.ts",
       "check.ts",
       "acks.ts",
       "control.ts",

@@ -33,6 +33,10 @@ export const MESSAGING_ERROR_CODES = {
   invalid_profile: "identity: an agent profile is malformed or its self-signature fails",
   invalid_option: "configuration: an option is out of range (limits are finite and positive)",
   sender_mismatch: "hub: the message's `from` is not the agent that authenticated the connection",
+  authorship_invalid:
+    "authorship: a node's or edge's ocpAuthorship is malformed, by a signer with no known key, or does not verify",
+  not_author:
+    "authorship: a node or edge is signed (or sent) by an agent that is neither its createdBy nor an editor it lists",
 } as const;
 
 /** A stable code of an error raised by this package. */

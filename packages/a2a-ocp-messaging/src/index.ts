@@ -29,6 +29,20 @@ export {
   MemoryAuditLog,
 } from "./audit.js";
 export {
+  AUTHORSHIP_FIELD,
+  type Authorship,
+  AuthorshipSchema,
+  authorOf,
+  authorshipInput,
+  checkItemClaimSync,
+  claimAllowed,
+  EDITORS_FIELD,
+  editorsOf,
+  itemSigner,
+  itemSignerSync,
+  signAuthorship,
+} from "./authorship.js";
+export {
   canonicalBytes,
   canonicalize,
   canonicalizeWithout,

@@ -1,0 +1,170 @@
+/**
+ * Issue 38, authorship (hub side), against a real hub over real sockets: a
+ * knowledge node or edge claimed for another author (`createdBy` ≠ `from`)
+ * must carry that author's valid `ocpAuthorship`, in a stream, an update or
+ * a sync page; otherwise the message is refused (`not_author`,
+ * `authorship_invalid`) and never delivered.
+ */
+import {
+  type AgentIdentity,
+  createMessage,
+  type KnowledgeNode,
+  signAuthorship,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
+import { type RawAgent, rawAgent } from "@ocp/testkit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { OCPHub } from "../src/index.js";
+import { identity, node, startHub, tempDir, until } from "./support.js";
+
+let dir: { dir: string; cleanup: () => void };
+let hub: OCPHub;
+const raws: RawAgent[] = [];
+
+beforeEach(async () => {
+  dir = tempDir();
+  hub = await startHub(dir.dir);
+});
+
+afterEach(async () => {
+  for (const raw of raws.splice(0)) raw.close();
+  await hub.close();
+  dir.cleanup();
+});
+
+async function raw(name: string): Promise<{ id: AgentIdentity; agent: RawAgent }> {
+  const id = identity(name);
+  const agent = await rawAgent(hub.url, id);
+  raws.push(agent);
+  return { id, agent };
+}
+
+/** Sends a signed message from `from`; resolves with the hub's answer (ack or reject). */
+async function send(
+  from: { id: AgentIdentity; agent: RawAgent },
+  init: Omit<Parameters<typeof createMessage>[0], "from">,
+) {
+  const message = createMessage({ ...init, from: from.id.id } as Parameters<
+    typeof createMessage
+  >[0]);
+  from.agent.send(JSON.stringify(signObject(message, from.id.secretKey)));
+  await until(
+    () => from.agent.controls().some((c) => c.payload["id"] === message.id),
+    `the hub's answer to ${message.id}`,
+  );
+  const answer = from.agent.controls().find((c) => c.payload["id"] === message.id)!;
+  return { message, answer, code: answer.payload["code"] as string | undefined };
+}
+
+function stream(to: string, nodes: KnowledgeNode[], edges: unknown[] = []) {
+  return {
+    type: "ocp.knowledge.stream" as const,
+    to,
+    payload: { streamId: "s-1", nodes, edges, isIncremental: true, sequenceNumber: 1 },
+  };
+}
+
+describe("the hub refuses knowledge written in another agent's name", () => {
+  it("a node whose createdBy is another agent, unsigned, is refused not_author and not delivered", async () => {
+    const alice = await raw("alice");
+    const bob = await raw("bob");
+    const mallory = await raw("mallory");
+    const { message, code } = await send(
+      mallory,
+      stream(bob.id.id, [node(alice.id.id, "alice-1")]),
+    );
+    expect(code).toBe("not_author");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(bob.agent.delivered().some((d) => d.includes(message.id))).toBe(false);
+  });
+
+  it("a node signed by the sender but claiming another author, or with a forged author signature, is refused", async () => {
+    const alice = await raw("alice");
+    const bob = await raw("bob");
+    const mallory = await raw("mallory");
+    const byMallory = signAuthorship(
+      node(alice.id.id, "alice-1"),
+      mallory.id.id,
+      mallory.id.secretKey,
+    );
+    expect((await send(mallory, stream(bob.id.id, [byMallory]))).code).toBe("not_author");
+    const forged = {
+      ...byMallory,
+      ocpAuthorship: { ...byMallory.ocpAuthorship, signer: alice.id.id },
+    };
+    expect((await send(mallory, stream(bob.id.id, [forged]))).code).toBe("authorship_invalid");
+    const tampered = {
+      ...signAuthorship(node(alice.id.id, "alice-2"), alice.id.id, alice.id.secretKey),
+      title: "changed by the relay",
+    };
+    expect((await send(mallory, stream(bob.id.id, [tampered]))).code).toBe("authorship_invalid");
+  });
+
+  it("updates, tombstones and sync pages are checked the same way", async () => {
+    const alice = await raw("alice");
+    const bob = await raw("bob");
+    const mallory = await raw("mallory");
+    const tomb = { ...node(alice.id.id, "alice-1"), ocpDeleted: true, ocpVersion: { x: 1 } };
+    const update = await send(mallory, {
+      type: "ocp.knowledge.update",
+      to: bob.id.id,
+      payload: {
+        updates: [],
+        deletions: [tomb.id],
+        newEdges: [],
+        deletedEdges: [],
+        tombstones: [tomb],
+      },
+    });
+    expect(update.code).toBe("not_author");
+    const changes = await send(mallory, {
+      type: "ocp.knowledge.update",
+      to: bob.id.id,
+      payload: {
+        updates: [
+          { nodeId: "alice-1", changes: { createdBy: alice.id.id }, changeType: "modified" },
+        ],
+        deletions: [],
+        newEdges: [],
+        deletedEdges: [],
+      },
+    });
+    expect(changes.code).toBe("not_author");
+    const edge = {
+      id: "e-1",
+      source: "a",
+      target: "b",
+      relationship: "r",
+      weight: 1,
+      createdBy: alice.id.id,
+    };
+    const page = await send(mallory, {
+      type: "ocp.knowledge.sync.response",
+      to: bob.id.id,
+      payload: {
+        syncId: "y",
+        nodes: [],
+        edges: [edge],
+        versionVector: {},
+        isComplete: true,
+        checksum: "c",
+      },
+    });
+    expect(page.code).toBe("not_author");
+  });
+
+  it("its own nodes, a relay of another author's signed node, and an editor's edit are accepted", async () => {
+    const alice = await raw("alice");
+    const bob = await raw("bob");
+    const carol = await raw("carol");
+    const own = await send(alice, stream(bob.id.id, [node(alice.id.id, "alice-1")]));
+    expect(own.answer.type).toBe("ocp.hub.ack");
+    const signed = signAuthorship(node(alice.id.id, "alice-2"), alice.id.id, alice.id.secretKey);
+    const relayed = await send(bob, stream(carol.id.id, [signed]));
+    expect(relayed.answer.type).toBe("ocp.hub.ack");
+    await until(() => carol.agent.delivered().some((d) => d.includes(relayed.message.id)), "relay");
+    const granted = { ...node(alice.id.id, "alice-3"), ocpEditors: [bob.id.id] };
+    const edit = await send(bob, stream(carol.id.id, [granted]));
+    expect(edit.answer.type).toBe("ocp.hub.ack");
+  });
+});
