@@ -160,11 +160,15 @@ describe("only a node's author changes it (issue 38)", () => {
 
   it("over a peer link (listenForPeers): the same attack is refused the same way", async () => {
     const b = id("bob");
-    const listener = await listenForPeers({ identity: b });
-    const bob = started(b, listener.link);
     const a = id("alice");
-    const alice = started(a, await peerLink({ url: listener.url, identity: a, reconnect: false }));
     const m = id("mallory");
+    // Both are admitted members: the attack is a member acting on another's data.
+    const listener = await listenForPeers({
+      identity: b,
+      allowedPeers: [a, m].map((peer) => ({ id: peer.id, publicKey: peer.publicKey })),
+    });
+    const bob = started(b, listener.link);
+    const alice = started(a, await peerLink({ url: listener.url, identity: a, reconnect: false }));
     const malloryLink = await peerLink({ url: listener.url, identity: m, reconnect: false });
     cleanup.push(() => malloryLink.close());
     await until(() => listener.peers().includes(a.id) && listener.peers().includes(m.id), "peers");
