@@ -26,16 +26,17 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import { MAX_FINDINGS_PER_RESPONSE, searchNodes } from "@ocp/a2a-ocp-agent";
+import { MAX_FINDINGS_PER_RESPONSE, messageDigest, searchNodes } from "@ocp/a2a-ocp-agent";
 import type {
   CollectiveResponsePayload,
   ConsensusProposePayload,
   ConsensusVotePayload,
+  KnowledgeEdge,
   KnowledgeNode,
   OcpFeature,
   VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
-import { isPublicNode, maySee } from "@ocp/a2a-ocp-messaging";
+import { AUTHORSHIP_FIELD, isPublicNode, maySee } from "@ocp/a2a-ocp-messaging";
 import { OcpFeatureSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { isOcpError } from "@ocp/types";
 import { callerIdOf } from "./auth.js";
@@ -143,7 +144,7 @@ export class OcpAgentExecutor implements AgentExecutor {
     }
     this.#options.onTask?.(request, caller);
     try {
-      const output = await this.#run(request, caller);
+      const output = await this.#run(request, caller, taskId);
       bus.publish(
         AgentEvent.artifactUpdate({
           taskId,
@@ -202,15 +203,33 @@ export class OcpAgentExecutor implements AgentExecutor {
   };
 
   /** Answers an authorized request: `caller` is who it comes from (undefined: anonymous). */
-  async #run(request: TaskRequest, caller: string | undefined): Promise<unknown> {
+  async #run(request: TaskRequest, caller: string | undefined, taskId: string): Promise<unknown> {
     const agent = this.#options.agent;
     switch (request.task) {
       case "receive_knowledge": {
         const chunks = request.input.batched === true ? request.input.items : [request.input];
         const nodes = chunks.flatMap((c) => c.nodes);
         const edges = chunks.flatMap((c) => c.edges ?? []);
-        await agent.streamKnowledge(nodes, edges);
-        return { accepted: nodes.length + edges.length };
+        // Merged as the caller's own stream would be (the agent's authority rule decides per
+        // item); only what carries its author's signature can be streamed on to the team.
+        const from = caller;
+        if (from === undefined)
+          throw new Refusal("receive_knowledge needs an authenticated caller");
+        const receipt = {
+          messageId: taskId,
+          type: `a2a:${request.task}`,
+          from,
+          digest: messageDigest(request as unknown as Record<string, unknown>),
+        };
+        const result = await agent.receiveKnowledge(nodes, edges, from, receipt);
+        const signed = result.applied.filter((item) => AUTHORSHIP_FIELD in item);
+        const signedNodes = signed.filter((item) => "title" in item) as KnowledgeNode[];
+        const signedEdges = signed.filter((item) => !("title" in item)) as KnowledgeEdge[];
+        if (signed.length > 0) await agent.streamKnowledge(signedNodes, signedEdges);
+        const refused = result.refused.length;
+        return refused === 0
+          ? { accepted: result.applied.length }
+          : { accepted: result.applied.length, refused };
       }
       case "search_and_respond":
         return this.#search(request.input, caller);

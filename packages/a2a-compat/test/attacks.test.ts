@@ -8,7 +8,7 @@
 import { type Message, type Task, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import type { AgentIdentity, KnowledgeNode } from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, type KnowledgeNode, signAuthorship } from "@ocp/a2a-ocp-messaging";
 import { sampleNode as node } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AClient } from "../src/index.js";
@@ -183,26 +183,44 @@ describe("issue 15.3: the A2A endpoint is no back door around §8.5", () => {
     expect(agent.graph.getEdge("e-1")).toBeUndefined();
     expect(agent.node("n-forged-2")).toBeUndefined();
     expect(agent.node("n-secret")?.createdBy).toBe(agent.id);
-    // Its own knowledge it may send: kept, and streamed on under its true author.
+    // Its own knowledge it may send: kept as its own. Only a note carrying its author
+    // signature is streamed on (a receiver refuses an unsigned relay of another's node).
     const own = node({ id: "n-mallory", title: "Mallory's own note", createdBy: mallory.id });
-    const accepted = await within(
-      asMallory.sendMessage(
-        sdkRequest("receive_knowledge", {
-          streamId: "s-own",
-          nodes: [own],
-          isIncremental: true,
-          sequenceNumber: 1,
-        }),
-      ),
+    const signedOwn = signAuthorship(
+      // A signed item carries its version: the signature covers `ocpVersion`.
+      {
+        ...node({ id: "n-mallory-signed", title: "Mallory's signed note", createdBy: mallory.id }),
+        ocpVersion: { [mallory.id]: 1 },
+      },
+      mallory.id,
+      mallory.secretKey,
     );
-    expect(outcome(accepted).state).toBe(TaskState.TASK_STATE_COMPLETED);
-    for (let i = 0; !carolStreams.flat().some((n) => n.id === "n-mallory"); i++) {
-      if (i > 250) throw new Error("carol never got mallory's note");
+    for (const [streamId, nodes] of [
+      ["s-own", [own]],
+      ["s-own-signed", [signedOwn]],
+    ] as const) {
+      const accepted = await within(
+        asMallory.sendMessage(
+          sdkRequest("receive_knowledge", {
+            streamId,
+            nodes: [...nodes],
+            isIncremental: true,
+            sequenceNumber: 1,
+          }),
+        ),
+      );
+      expect(outcome(accepted).state).toBe(TaskState.TASK_STATE_COMPLETED);
+    }
+    expect(agent.node("n-mallory")?.createdBy).toBe(mallory.id);
+    for (let i = 0; !carolStreams.flat().some((n) => n.id === "n-mallory-signed"); i++) {
+      if (i > 250) throw new Error("carol never got mallory's signed note");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    // The agent streams in order: the unsigned note, sent first, was never streamed.
     const streamed = carolStreams.slice(before).flat();
     expect(streamed.map((n) => n.id)).not.toContain("n-forged-2");
-    expect(streamed.find((n) => n.id === "n-mallory")?.createdBy).toBe(mallory.id);
+    expect(streamed.map((n) => n.id)).not.toContain("n-mallory");
+    expect(streamed.find((n) => n.id === "n-mallory-signed")?.createdBy).toBe(mallory.id);
   });
 
   it("attack 3, authenticated: share_awareness, a vote or an event claiming another agent is refused", async () => {

@@ -28,7 +28,7 @@ import {
 } from "./limits.js";
 import type { VersionedEdge, VersionedItem, VersionedNode } from "./merge.js";
 import { type MessageReceipt, receiptOf } from "./receipt.js";
-import { deriveVersion, updateItems } from "./spec-version.js";
+import { deriveVersion, updateItems, versionedItems } from "./spec-version.js";
 import { type Delivery, matchesFilters, SubscriptionTable } from "./subscriptions.js";
 import { pageChecksum } from "./sync.js";
 
@@ -188,16 +188,7 @@ export class KnowledgeService {
             );
           }
           const g = this.ctx.graph;
-          for (const n of chunk.nodes)
-            items.push({
-              kind: "node",
-              item: deriveVersion(n, m.from, m.timestamp, g.getNode(n.id)),
-            });
-          for (const e of chunk.edges ?? [])
-            items.push({
-              kind: "edge",
-              item: deriveVersion(e, m.from, m.timestamp, g.getEdge(e.id)),
-            });
+          items.push(...versionedItems(g, chunk.nodes, chunk.edges ?? [], m.from, m.timestamp));
         }
         await this.applied(await this.#merge(items, m.from), m.from, receiptOf(m));
         return;
@@ -214,6 +205,20 @@ export class KnowledgeService {
         return;
       }
     }
+  }
+
+  /** Knowledge `from` sent over another authenticated channel (an A2A task): merged as its stream would be. */
+  async receive(
+    nodes: readonly KnowledgeNode[],
+    edges: readonly KnowledgeEdge[],
+    from: string,
+    receipt: MessageReceipt,
+  ): Promise<ApplyResult> {
+    const at = new Date(this.ctx.now()).toISOString();
+    const items = versionedItems(this.ctx.graph, nodes, edges, from, at);
+    const result = await this.#merge(items, from);
+    await this.applied(result, from, receipt);
+    return result;
   }
 
   /** Merges items received from `from`, each only when its signer may write it (authority.ts). */

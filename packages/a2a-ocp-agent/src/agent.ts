@@ -41,12 +41,13 @@ import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
 import type { AgentContext, SendOptions } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
-import type { KnowledgeGraph } from "./graph.js";
+import type { ApplyResult, KnowledgeGraph } from "./graph.js";
 import { messageTtl } from "./lifetimes.js";
 import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
+import type { MessageReceipt } from "./receipt.js";
 import { replyAddress } from "./reply.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
 
@@ -175,6 +176,15 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     edges: readonly KnowledgeEdge[] = [],
   ): Promise<void> {
     return this.#knowledge.stream(nodes, edges);
+  }
+  /** Merges knowledge `from` sent over another authenticated channel (an A2A task), as its stream would be. */
+  receiveKnowledge(
+    nodes: readonly KnowledgeNode[],
+    edges: readonly KnowledgeEdge[],
+    from: string,
+    receipt: MessageReceipt,
+  ): Promise<ApplyResult> {
+    return this.#knowledge.receive(nodes, edges, from, receipt);
   }
   /** Deletes nodes or edges (tombstones) and tells the subscribers. */
   deleteKnowledge(ids: { nodes?: readonly string[]; edges?: readonly string[] }): Promise<void> {

@@ -45,6 +45,26 @@ function stampOf(item: Item, fallback: string): number {
   return Number.isFinite(f) && f > 0 ? f : 1;
 }
 
+/** The nodes and edges `from` sent at `at`, each with its version (own or derived), to merge. */
+export function versionedItems(
+  graph: KnowledgeGraph,
+  nodes: readonly KnowledgeNode[],
+  edges: readonly KnowledgeEdge[],
+  from: string,
+  at: string,
+): { kind: ItemKind; item: VersionedItem }[] {
+  return [
+    ...nodes.map((n) => ({
+      kind: "node" as const,
+      item: deriveVersion(n, from, at, graph.getNode(n.id)) as VersionedItem,
+    })),
+    ...edges.map((e) => ({
+      kind: "edge" as const,
+      item: deriveVersion(e, from, at, graph.getEdge(e.id)) as VersionedItem,
+    })),
+  ];
+}
+
 /** The item with a version: its own, or one derived as described above. */
 export function deriveVersion<T extends Item>(
   item: T,
