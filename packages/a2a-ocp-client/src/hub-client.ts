@@ -11,7 +11,6 @@ import { EventEmitter } from "node:events";
 import type {
   CapabilityConfirmPayload,
   CustomMessageType,
-  Decryptor,
   KnownMessageType,
   OcpFeature,
 } from "@ocp/a2a-ocp-messaging";
@@ -32,7 +31,7 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
-import type { CloseInfo, LimitOptions } from "@ocp/transport-ws";
+import type { CloseInfo } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
 import { OcpError, parseJsonText } from "@ocp/types";
 import { DeliveryReplayWindow } from "./delivery-replay.js";
@@ -44,10 +43,13 @@ import {
   CLIENT_MAX_PENDING_SENDS,
 } from "./limits.js";
 import { type HubInfo, hubInfoOf, Negotiation } from "./negotiation.js";
+import type { HubClientOptions } from "./options.js";
 import { PendingSends } from "./pending-sends.js";
 import { ProfileDirectory } from "./profiles.js";
 import type { HubClientEvents, SendReceipt } from "./receipts.js";
 import { ResumePoint } from "./resume.js";
+
+export type { HubClientOptions } from "./options.js";
 
 export type {
   DeliveredMessage,
@@ -55,32 +57,6 @@ export type {
   HubClientEvents,
   SendReceipt,
 } from "./receipts.js";
-
-export interface HubClientOptions {
-  /** The hub's `ws://` URL. */
-  url: string;
-  identity: AgentIdentity;
-  /** The agent's signed profile; created from `identity` when absent. */
-  profile?: AgentProfile;
-  /** Where senders' keys come from; by default verified profiles fetched from the hub (and cached). */
-  lookupKey?: KeyLookup;
-  /** Resume after this durable sequence number (persisted by the caller across restarts); 0 by default. */
-  lastSeq?: number;
-  /** Decrypts encrypted messages addressed to this agent (see the node entry's `createDecryptor`). */
-  decrypt?: Decryptor;
-  /** How long `send` waits for the hub's ack, ms (default {@link CLIENT_ACK_TIMEOUT_MS}). */
-  ackTimeoutMs?: number;
-  /** Reconnect after a lost connection (default true). */
-  reconnect?: boolean;
-  /** WebSocket limits (reconnect backoff, heartbeats, payload size). */
-  transport?: LimitOptions;
-  /**
-   * The replay window's bounds: exact ids (default
-   * {@link CLIENT_DEDUP_MAX_ENTRIES}) and the Bloom filters of evicted ids
-   * (bytes in all, bytes per filter; the message layer's defaults).
-   */
-  dedup?: { maxEntries?: number; filterBytes?: number; bytesPerFilter?: number };
-}
 
 export class HubClient extends EventEmitter<HubClientEvents> {
   readonly identity: AgentIdentity;

@@ -6,8 +6,11 @@
  * {@link HUB_BUDGET_WINDOW_MS}, so a reconnect does not refill it. A frame
  * past its budget is answered `rate_limited` with the wait in `details`;
  * past {@link HUB_OVER_BUDGET_FRAMES_BEFORE_CLOSE} such frames in one window
- * the connection is closed (4008). Counters live in the hub's memory: with
- * several hubs (a cluster), each hub keeps its own.
+ * the connection is closed (4008). Counters live in the hub's memory; hubs
+ * of a cluster share what each agent spent ({@link AgentBudgets.drain} on
+ * one hub, {@link AgentBudgets.credit} on the others, every
+ * `NATS_BUDGET_SHARE_INTERVAL_MS`), so an agent that moves between hubs
+ * finds its budgets spent there too.
  */
 import { CLOSE_CODES } from "@ocp/transport-ws";
 import {
@@ -52,19 +55,27 @@ interface Window {
   over: number;
 }
 
+/** What one agent spent on one hub since the last share: frames per budget. */
+export interface BudgetSpend {
+  agentId: string;
+  spent: Partial<Record<BudgetKind, number>>;
+}
+
+const KINDS = Object.keys(BUDGETS) as BudgetKind[];
+
 export class AgentBudgets {
   readonly #windows = new Map<string, Window>();
   readonly #windowMs = HUB_BUDGET_WINDOW_MS;
+  /** Frames taken here since the last {@link drain}, for the other hubs of a cluster. */
+  readonly #unshared = new Map<string, Partial<Record<BudgetKind, number>>>();
   #pruned = 0;
 
   /** Spends one frame of `kind` for `agentId`: `undefined` when within budget. */
   take(agentId: string, kind: BudgetKind, now: number): OverBudget | undefined {
-    this.#prune(now);
-    let window = this.#windows.get(agentId);
-    if (window === undefined || now - window.start >= this.#windowMs || now < window.start) {
-      window = { start: now, used: { discovery: 0, lookup: 0, confirm: 0, refused: 0 }, over: 0 };
-      this.#windows.set(agentId, window);
-    }
+    const window = this.#window(agentId, now);
+    const unshared = this.#unshared.get(agentId) ?? {};
+    unshared[kind] = (unshared[kind] ?? 0) + 1;
+    this.#unshared.set(agentId, unshared);
     const { perWindow, limit } = BUDGETS[kind];
     if (window.used[kind] < perWindow) {
       window.used[kind] += 1;
@@ -78,6 +89,37 @@ export class AgentBudgets {
       first: window.used[kind] === perWindow + 1,
       close: window.over > HUB_OVER_BUDGET_FRAMES_BEFORE_CLOSE,
     };
+  }
+
+  /** What agents spent here since the last call (and forgets it): what this hub tells the others. */
+  drain(): BudgetSpend[] {
+    const spends = [...this.#unshared].map(([agentId, spent]) => ({ agentId, spent }));
+    this.#unshared.clear();
+    return spends;
+  }
+
+  /**
+   * Counts what `spend.agentId` spent on another hub into its current window
+   * here (a window that starts now if it has none). Counts that are not
+   * non-negative integers are ignored; a credit never closes a connection.
+   */
+  credit(spend: BudgetSpend, now: number): void {
+    const window = this.#window(spend.agentId, now);
+    for (const kind of KINDS) {
+      const count = spend.spent[kind];
+      if (Number.isSafeInteger(count) && (count as number) > 0)
+        window.used[kind] += count as number;
+    }
+  }
+
+  #window(agentId: string, now: number): Window {
+    this.#prune(now);
+    let window = this.#windows.get(agentId);
+    if (window === undefined || now - window.start >= this.#windowMs || now < window.start) {
+      window = { start: now, used: { discovery: 0, lookup: 0, confirm: 0, refused: 0 }, over: 0 };
+      this.#windows.set(agentId, window);
+    }
+    return window;
   }
 
   /** Agents with a window open (for tests and stats). */

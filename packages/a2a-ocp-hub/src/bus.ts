@@ -7,6 +7,7 @@
  */
 
 import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
+import type { BudgetSpend } from "./budget.js";
 
 /** One delivery: durable ones carry their per-recipient sequence number. */
 export type BusDelivery =
@@ -63,6 +64,18 @@ export interface ClusterRouting {
    * on a single hub, rather than the raw publish.
    */
   useNotifier?(notify: EventNotifier): void;
+  /**
+   * Optional: the hub hands over its budgets per agent (budget.ts), and the
+   * bus shares what agents spend here with the other hubs of the cluster
+   * (drained periodically) and counts what they spent there (credited).
+   */
+  shareBudgets?(budgets: SharedBudgets): void;
+}
+
+/** The part of the hub's budgets per agent a cluster bus shares. */
+export interface SharedBudgets {
+  drain(): BudgetSpend[];
+  credit(spend: BudgetSpend, now: number): void;
 }
 
 /** The signed `ocp.event.notification` text of `publish` (its JSON) for one subscription of `to`. */

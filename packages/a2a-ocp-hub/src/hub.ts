@@ -97,6 +97,7 @@ export class OCPHub {
     this.bus = options.bus ?? new MemoryBus();
     this.#allowed = allowList(options.allowedProfiles);
     this.bus.cluster?.useNotifier?.((...args) => this.self.notification(...args));
+    this.bus.cluster?.shareBudgets?.(this.#budgets); // Budgets per agent, cluster-wide.
     const { subscriptions, store, bus } = this;
     this.#subscriptionContext = {
       table: subscriptions,

@@ -52,3 +52,9 @@ export const NATS_PURGE_EVERY = 1024;
 
 /** NATS: longest a confirmed delivery stays in its inbox stream before the purge, ms. */
 export const NATS_PURGE_DELAY_MS = 2000;
+
+/** How often a clustered hub tells the others what agents spent of their budgets on it, ms. */
+export const NATS_BUDGET_SHARE_INTERVAL_MS = 250;
+
+/** Largest budget-share message a hub publishes or reads, bytes (a larger one is split, or ignored). */
+export const NATS_BUDGET_SHARE_MAX_BYTES = 512 * 1024;

@@ -22,6 +22,7 @@ import type {
   EventNotifier,
   HubBus,
 } from "../bus.js";
+import { shareBudgets } from "./budget-share.js";
 import type { JetStreamStore } from "./jetstream-store.js";
 import { FROM_HEADER, ID_HEADER, SEQ_HEADER, type Subjects } from "./subjects.js";
 
@@ -67,6 +68,8 @@ export class NatsBus implements HubBus {
   /** The hub's signed notifications (`useNotifier`); without, subscribers get the raw publish. */
   #notify: EventNotifier | undefined;
   readonly #republishes: ((agentId: string) => boolean) | undefined;
+  /** Stops sharing budgets with the other hubs (`shareBudgets`). */
+  #stopSharing: (() => void) | undefined;
 
   constructor(options: NatsBusOptions) {
     this.#nc = options.connection;
@@ -95,6 +98,12 @@ export class NatsBus implements HubBus {
       },
       useNotifier: (notify) => {
         this.#notify = notify;
+      },
+      shareBudgets: (budgets) => {
+        this.#stopSharing?.();
+        this.#stopSharing = shareBudgets(this.#nc, this.#subjects.budgets, budgets, {
+          onError: this.#onError,
+        });
       },
     };
   }
@@ -188,6 +197,7 @@ export class NatsBus implements HubBus {
   }
 
   async close(): Promise<void> {
+    this.#stopSharing?.();
     for (const agentId of [...this.#local.keys()]) this.#release(agentId);
     this.#broadcast.unsubscribe();
   }

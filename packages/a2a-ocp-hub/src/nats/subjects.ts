@@ -12,6 +12,7 @@
  * |                                       |                     | `Nats-Sequence`), and transient ones, for the hub the agent is attached |
  * |                                       |                     | to right now                                                            |
  * | `ocp.<ws>.bcast`                      | core, per workspace | transient broadcasts (awareness, collective queries, custom, …)         |
+ * | `ocp.<ws>.budgets`                    | core, per workspace | what agents spent of their budgets on each hub (budget-share.ts)        |
  * | `ocp.<ws>.event.<t1>.<t2>…`           | core, per type      | `ocp.event.publish` by event type; subscriptions become NATS wildcards  |
  * |                                       |                     | (`*` → `*`, a final `**` → `>`)                                         |
  * | KV `OCP_<ws>_AGENTS`, key `<agent>`   | JetStream KV        | verified agent profiles (first key pinned cluster-wide)                 |
@@ -95,6 +96,11 @@ export class Subjects {
   /** Transient broadcasts of the workspace. */
   get broadcast(): string {
     return `${this.prefix}.bcast`;
+  }
+
+  /** What agents spent of their budgets on each hub (budget-share.ts). */
+  get budgets(): string {
+    return `${this.prefix}.budgets`;
   }
 
   /** The subject an event of `eventType` is published on. */
