@@ -1,0 +1,84 @@
+/**
+ * The authority checks (docs/a2a-ocp-wire.md, "Authority"): `authorship`
+ * and `membership` pass against our hub (an in-process `OCPHub` on a real
+ * socket and SQLite file, open registration) and the honest fixture hub,
+ * and each fixture mode that breaks one of them fails exactly that check.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OCPHub } from "@ocp/a2a-ocp-hub";
+import { afterEach, describe, expect, it } from "vitest";
+import { type FixtureHub, runCompatibility, startFixtureHub } from "../src/index.js";
+
+const ONLY = ["authorship", "membership"];
+let fixture: FixtureHub | undefined;
+
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+describe("authority checks of a hub", () => {
+  it("our hub (OCPHub, SQLite, open registration) passes authorship and membership, cards judged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ocp-test-authority-"));
+    const hub = await OCPHub.start({ dbPath: join(dir, "hub.sqlite") });
+    try {
+      const report = await runCompatibility({ hub: hub.url }, { only: ONLY, strict: true });
+      expect(report.checks.map((c) => [c.name, c.status])).toEqual([
+        ["authorship", "pass"],
+        ["membership", "pass"],
+      ]);
+      const [authorship, membership] = report.checks;
+      expect(authorship!.evidence).toContain("a node of another author, unsigned: not_author");
+      expect(authorship!.evidence).toContain("signed with the relayer's key): authorship_invalid");
+      expect(authorship!.evidence).toContain("a relay signed by its author was delivered");
+      expect(membership!.evidence).toContain("lookups hide a private card and the team-only card");
+    } finally {
+      await hub.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("the honest fixture hub passes both, cards judged", async () => {
+    fixture = await startFixtureHub();
+    const report = await runCompatibility({ hub: fixture.url }, { only: ONLY, strict: true });
+    expect(report.checks.map((c) => c.status)).toEqual(["pass", "pass"]);
+    expect(report.checks[1]!.evidence).toContain("lookups hide a private card");
+  }, 60_000);
+
+  it("accepts-foreign-authors: authorship fails, every forged claim named; advisory, so still conformant", async () => {
+    fixture = await startFixtureHub({ misbehave: "accepts-foreign-authors" });
+    const report = await runCompatibility({ hub: fixture.url }, { only: ONLY });
+    expect(report.checks.map((c) => [c.name, c.status])).toEqual([
+      ["authorship", "fail"],
+      ["membership", "pass"],
+    ]);
+    const evidence = report.checks[0]!.evidence;
+    for (const label of [
+      "node of another author, unsigned",
+      "edge of another author",
+      "forged author signature",
+      "own author signature",
+    ])
+      expect(evidence).toContain(label);
+    expect(report.conformant).toBe(true);
+    expect(
+      (await runCompatibility({ hub: fixture.url }, { only: ONLY, strict: true })).conformant,
+    ).toBe(false);
+  }, 60_000);
+
+  it("trusts-profile-teams: membership fails on knowledge (direct and broadcast) and on the card; not conformant", async () => {
+    fixture = await startFixtureHub({ misbehave: "trusts-profile-teams" });
+    const report = await runCompatibility({ hub: fixture.url }, { only: ONLY });
+    expect(report.checks.map((c) => [c.name, c.status])).toEqual([
+      ["authorship", "pass"],
+      ["membership", "fail"],
+    ]);
+    const evidence = report.checks[1]!.evidence;
+    expect(evidence).toContain("a team node to bob reached bob");
+    expect(evidence).toContain("a team node broadcast reached bob");
+    expect(evidence).toContain("returned alice's team-only card");
+    expect(report.conformant).toBe(false);
+  }, 60_000);
+});
