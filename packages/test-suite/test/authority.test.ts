@@ -3,20 +3,31 @@
  * and `membership` pass against our hub (an in-process `OCPHub` on a real
  * socket and SQLite file, open registration) and the honest fixture hub,
  * and each fixture mode that breaks one of them fails exactly that check.
+ * `agent-authorship` against the fixture agent, honest and `accepts-overwrites`
+ * (our agent: test/own-agent.test.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OCPHub } from "@ocp/a2a-ocp-hub";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FixtureHub, runCompatibility, startFixtureHub } from "../src/index.js";
+import {
+  type FixtureAgent,
+  type FixtureHub,
+  listenFixtureAgent,
+  runCompatibility,
+  startFixtureHub,
+} from "../src/index.js";
 
 const ONLY = ["authorship", "membership"];
 let fixture: FixtureHub | undefined;
+let agent: FixtureAgent | undefined;
 
 afterEach(async () => {
   await fixture?.close();
+  await agent?.close();
   fixture = undefined;
+  agent = undefined;
 });
 
 describe("authority checks of a hub", () => {
@@ -80,5 +91,26 @@ describe("authority checks of a hub", () => {
     expect(evidence).toContain("a team node broadcast reached bob");
     expect(evidence).toContain("returned alice's team-only card");
     expect(report.conformant).toBe(false);
+  }, 60_000);
+});
+
+describe("agent-authorship", () => {
+  it("the honest fixture agent keeps each author's node; accepts-overwrites loses all three, named", async () => {
+    agent = await listenFixtureAgent();
+    const honest = await runCompatibility({ agent: agent.url }, { only: ["agent-authorship"] });
+    expect(honest.checks.map((c) => c.status)).toEqual(["pass"]);
+    await agent.close();
+    agent = await listenFixtureAgent({ misbehave: "accepts-overwrites" });
+    const report = await runCompatibility({ agent: agent.url }, { only: ["agent-authorship"] });
+    const [check] = report.checks;
+    expect(check!.status).toBe("fail");
+    expect(check!.advisory).toBe(true);
+    for (const label of [
+      "under its own createdBy: the author's node is no longer found",
+      "under the author's createdBy, unsigned: the author's node is no longer found",
+      "forged author signature (signer the author, signed with the other's key): the author's node is no longer found",
+    ])
+      expect(check!.evidence).toContain(label);
+    expect(report.conformant).toBe(true);
   }, 60_000);
 });
