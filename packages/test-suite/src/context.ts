@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import {
   type AgentIdentity,
+  createAgentProfile,
   createMessage,
   generateIdentity,
   type MessageInit,
@@ -73,6 +74,20 @@ export class CheckContext {
   async join(name: string, lastSeq?: number): Promise<{ id: AgentIdentity; peer: Peer }> {
     const id = this.identity(name);
     return { id, peer: await this.rejoin(id, lastSeq) };
+  }
+
+  /**
+   * A fresh identity registered with a self-signed profile carrying
+   * `claims` (a `team`, a card `visibility`): what the agent says of itself.
+   */
+  async joinClaiming(
+    name: string,
+    claims: Record<string, unknown>,
+  ): Promise<{ id: AgentIdentity; peer: Peer }> {
+    const id = this.identity(name);
+    const profile = createAgentProfile(id, { extra: claims }, nativeEd25519);
+    const peer = await register(this.url, id, { timeoutMs: this.answerTimeoutMs, profile });
+    return { id, peer: this.track(peer) };
   }
 
   /** Registers `id` again on a new connection. */

@@ -271,15 +271,15 @@ export async function attemptRegistration(
   return { outcome: "refused", peer, detail };
 }
 
-/** Registers `identity` honestly; throws when the target does not register it. */
+/** Registers `identity` honestly (with `profile`, self-signed by it, when given); throws when the target does not register it. */
 export async function register(
   url: string,
   identity: AgentIdentity,
-  options: { lastSeq?: number; timeoutMs?: number } = {},
+  options: { lastSeq?: number; timeoutMs?: number; profile?: AgentProfile } = {},
 ): Promise<Peer> {
   const attempt = await attemptRegistration(
     url,
-    honestAnnounce(identity, undefined, options.lastSeq),
+    honestAnnounce(identity, options.profile, options.lastSeq),
     options.timeoutMs,
   );
   if (attempt.outcome !== "registered") {

@@ -62,6 +62,12 @@ describe("ocp-test", () => {
     expect(report.conformant).toBe(true);
     expect(code).toBe(0);
     expect(report.checks.map((c) => c.name)).toContain("visibility");
+    // The authority checks: authorship (advisory) and membership, both passed.
+    const authority = report.checks.filter((c) => ["authorship", "membership"].includes(c.name));
+    expect(authority.map((c) => [c.name, c.status])).toEqual([
+      ["authorship", "pass"],
+      ["membership", "pass"],
+    ]);
   }, 240_000);
 
   it("prints the human report with --only, and --skip reports skipped checks", async () => {

@@ -49,7 +49,12 @@ describe("the spec-literal agent under --agent-cmd", () => {
     // Knowledge checks are observed through collective queries: when the agent answers
     // none, they skip and name the reason, rather than pass.
     if (byName["agent-collective-query"]?.status === "fail")
-      for (const name of ["agent-signatures", "agent-visibility", "agent-knowledge-updates"])
+      for (const name of [
+        "agent-signatures",
+        "agent-visibility",
+        "agent-knowledge-updates",
+        "agent-authorship",
+      ])
         expect(byName[name]?.status).toBe("skipped");
     console.info(
       report.checks.map((c) => `${c.name}: ${c.status} — ${c.evidence.slice(0, 120)}`).join("\n"),

@@ -1,4 +1,5 @@
 import { agentA2AFallback } from "./a2a-check.js";
+import { agentAuthorship } from "./authority-checks.js";
 import type { AgentCheck } from "./context.js";
 import {
   agentCollectiveQuery,
@@ -15,6 +16,7 @@ export const AGENT_CHECKS: readonly AgentCheck[] = [
   agentSignatures,
   agentVisibility,
   agentKnowledgeUpdates,
+  agentAuthorship,
   agentVote,
   agentPresence,
   agentA2AFallback,

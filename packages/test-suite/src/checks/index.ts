@@ -1,4 +1,5 @@
 import type { Check } from "../context.js";
+import { authorship, membership } from "./authority.js";
 import { slowConsumer } from "./backpressure.js";
 import { lifecycle, registrationProof, senderBinding, subprotocolRequired } from "./lifecycle.js";
 import { capabilityNegotiation, discovery, rateLimits, sizeLimits } from "./limits.js";
@@ -17,6 +18,8 @@ export const HUB_CHECKS: readonly Check[] = [
   iJson,
   version,
   visibility,
+  authorship,
+  membership,
   durableDelivery,
   eventRouting,
   eventNotifications,
