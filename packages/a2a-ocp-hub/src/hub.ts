@@ -31,6 +31,7 @@ import { findCards, lookupCard } from "./discovery.js";
 import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
+import { readBareFrame } from "./negotiation.js";
 import { type HubListener, HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { readablePayload } from "./readable.js";
@@ -283,7 +284,9 @@ export class OCPHub {
       this.#check,
     );
     if (!checked.ok) {
-      this.#reject(session, raw, checked.error.code, checked.error.message, checked.error.details);
+      const { code, message, details } = checked.error;
+      if (code === "invalid_message" && this.#bare(session, raw)) return;
+      this.#reject(session, raw, code, message, details);
       return;
     }
     const { wire, json, deadline } = checked.value;
@@ -418,19 +421,56 @@ export class OCPHub {
 
   /** A message addressed to the hub itself: §7.2 negotiation. */
   #toHub(session: AgentSession, wire: WireMessage, payload: unknown, deadline: number): void {
-    const answer =
-      wire.type === "capability.announce" ? this.self.confirm(wire, payload) : undefined;
-    if (answer === undefined) {
-      const why = `the hub answers only capability.announce, not ${wire.type}`;
-      this.#reject(session, undefined, "recipient_unknown", why, undefined, wire.id);
-      return;
-    }
-    this.#counts.accepted += 1;
-    this.#observers.audit?.accepted(wire);
-    session.features = answer.confirmed;
     const ack = { id: wire.id, durable: false, recipients: 1, excluded: 0, expiresAt: deadline };
-    this.#ack(session, ack);
+    if (wire.type === "capability.announce" && this.#negotiate(session, wire, payload, ack)) return;
+    const why = `the hub answers only capability.announce, not ${wire.type}`;
+    this.#reject(session, undefined, "recipient_unknown", why, undefined, wire.id);
+  }
+
+  /**
+   * A frame without the §4.1 envelope (negotiation.ts): a bare §7.2 announce
+   * is answered for the connection's own agent; any other is refused with
+   * what is missing. False when `raw` is not bare.
+   */
+  #bare(session: AgentSession, raw: string): boolean {
+    const bare = readBareFrame(raw, this.self.id);
+    if (bare.kind === "enveloped") return false;
+    if (bare.kind === "refused") {
+      this.#reject(session, raw, "invalid_message", bare.message, bare.details);
+      return true;
+    }
+    if (this.#control.overBudget(session, "announce")) return true;
+    const announce = {
+      id: bare.id,
+      type: "capability.announce",
+      from: session.agentId,
+      to: this.self.id,
+    };
+    if (!this.#negotiate(session, announce, bare.payload)) {
+      this.#reject(session, raw, "invalid_message", "not a §7.2 capability.announce");
+    }
+    return true;
+  }
+
+  /**
+   * §7.2: confirms to `session`'s agent the announced features the hub
+   * supports; they become that connection's negotiated features, nothing
+   * else. Acks first when the announce was a message (`ack`).
+   */
+  #negotiate(
+    session: AgentSession,
+    announce: { id: string; type: string; from: string; to: unknown },
+    payload: unknown,
+    ack?: AckInit,
+  ): boolean {
+    const answer = this.self.confirm(announce, payload);
+    if (answer === undefined) return false;
+    this.#counts.accepted += 1;
+    this.#observers.audit?.accepted(announce);
+    session.features = answer.confirmed;
+    if (ack !== undefined) this.#ack(session, ack);
     if (session.open) session.connection.send(answer.raw);
+    return true;
   }
 
   #ack(session: AgentSession, ack: AckInit): void {
