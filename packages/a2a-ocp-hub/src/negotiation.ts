@@ -2,7 +2,7 @@
  * §7.2 negotiation at the hub, in the two forms an agent may send it:
  *
  * - the signed message with the full §4.1 envelope, `to` = the hub's id
- *   (checked like every other message; answered by the hub's `#toHub`);
+ *   (checked like every other message, then answered by {@link HubNegotiation.toHub});
  * - the **bare** form the specification prints (`protocol`, `type`,
  *   `payload` only), accepted on a registered connection: the connection
  *   supplies the sender (the agent that registered it). It is unsigned, so it
@@ -14,9 +14,12 @@
  * is missing and why.
  */
 import { randomUUID } from "node:crypto";
-import { PROTOCOL } from "@ocp/a2a-ocp-messaging";
+import { PROTOCOL, type WireMessage } from "@ocp/a2a-ocp-messaging";
 import { CapabilityAnnouncePayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { parseJsonText } from "@ocp/types";
+import type { AckInit } from "./control.js";
+import type { HubSelf } from "./hub-self.js";
+import type { AgentSession } from "./session.js";
 
 /** The §4.1 envelope fields every message carries and a bare frame lacks. */
 export const ENVELOPE_FIELDS = ["id", "from", "to", "timestamp"] as const;
@@ -91,4 +94,86 @@ export function readBareFrame(raw: string, hubId: string): BareFrame {
     };
   }
   return { kind: "announce", id: randomUUID(), payload: payload.data };
+}
+
+/** What §7.2 negotiation uses of the hub. */
+export interface NegotiationContext {
+  readonly self: HubSelf;
+  /** Spends one frame of the agent's budget; true (answered `rate_limited`) when past it. */
+  readonly overBudget: (session: AgentSession, kind: "announce") => boolean;
+  /** Counts and audits an accepted announce (the audit log, not the listeners). */
+  readonly accepted: (announce: { id: string; type: string; from: string; to: unknown }) => void;
+  readonly ack: (session: AgentSession, ack: AckInit) => void;
+  readonly reject: (
+    session: AgentSession,
+    raw: string | undefined,
+    code: string,
+    message: string,
+    details?: Record<string, unknown>,
+    id?: string,
+  ) => void;
+}
+
+/** The hub's answers to §7.2 announces, signed or bare. */
+export class HubNegotiation {
+  readonly #ctx: NegotiationContext;
+
+  constructor(context: NegotiationContext) {
+    this.#ctx = context;
+  }
+
+  /** A checked message addressed to the hub itself: only `capability.announce` is answered. */
+  toHub(session: AgentSession, wire: WireMessage, payload: unknown, deadline: number): void {
+    const ack = { id: wire.id, durable: false, recipients: 1, excluded: 0, expiresAt: deadline };
+    if (wire.type === "capability.announce" && this.#negotiate(session, wire, payload, ack)) return;
+    const why = `the hub answers only capability.announce, not ${wire.type}`;
+    this.#ctx.reject(session, undefined, "recipient_unknown", why, undefined, wire.id);
+  }
+
+  /**
+   * A frame the message checks refused as `invalid_message`: a bare §7.2
+   * announce is answered for the connection's own agent; any other bare
+   * frame is refused with what is missing. False when `raw` is not bare
+   * (the checks' refusal stands).
+   */
+  bare(session: AgentSession, raw: string): boolean {
+    const { self, overBudget, reject } = this.#ctx;
+    const bare = readBareFrame(raw, self.id);
+    if (bare.kind === "enveloped") return false;
+    if (bare.kind === "refused") {
+      reject(session, raw, "invalid_message", bare.message, bare.details);
+      return true;
+    }
+    if (overBudget(session, "announce")) return true;
+    const announce = {
+      id: bare.id,
+      type: "capability.announce",
+      from: session.agentId,
+      to: self.id,
+    };
+    if (!this.#negotiate(session, announce, bare.payload)) {
+      reject(session, raw, "invalid_message", "not a §7.2 capability.announce");
+    }
+    return true;
+  }
+
+  /**
+   * Confirms to `session`'s agent the announced features the hub supports;
+   * they become that connection's negotiated features, nothing else. Acks
+   * first when the announce was a message (`ack`).
+   */
+  #negotiate(
+    session: AgentSession,
+    announce: { id: string; type: string; from: string; to: unknown },
+    payload: unknown,
+    ack?: AckInit,
+  ): boolean {
+    const answer = this.#ctx.self.confirm(announce, payload);
+    if (answer === undefined) return false;
+    this.#ctx.accepted(announce);
+    session.features = answer.confirmed;
+    if (ack !== undefined) this.#ctx.ack(session, ack);
+    if (session.open) session.connection.send(answer.raw);
+    return true;
+  }
 }
