@@ -1,7 +1,7 @@
 /**
  * Budgets per agent: what one agent may make the hub do outside the §12.3
  * message rate limits — discovery queries, profile lookups, delivery
- * confirmations, and refused traffic (malformed control frames, messages the
+ * confirmations, bare §7.2 announces, and refused traffic (malformed control frames, messages the
  * hub refuses). Each budget counts per agent id in fixed windows of
  * {@link HUB_BUDGET_WINDOW_MS}, so a reconnect does not refill it. A frame
  * past its budget is answered `rate_limited` with the wait in `details`;
@@ -14,6 +14,7 @@
  */
 import { CLOSE_CODES } from "@ocp/transport-ws";
 import {
+  HUB_BARE_ANNOUNCES_PER_MINUTE,
   HUB_BUDGET_WINDOW_MS,
   HUB_CONFIRMATIONS_PER_MINUTE,
   HUB_DISCOVERY_QUERIES_PER_MINUTE,
@@ -23,7 +24,7 @@ import {
 } from "./limits.js";
 
 /** What a frame spends. */
-export type BudgetKind = "discovery" | "lookup" | "confirm" | "refused";
+export type BudgetKind = "discovery" | "lookup" | "confirm" | "announce" | "refused";
 
 /** Each budget: its size per window and the name of its constant (sent in `details.limit`). */
 export const BUDGETS: Readonly<Record<BudgetKind, { perWindow: number; limit: string }>> = {
@@ -33,6 +34,7 @@ export const BUDGETS: Readonly<Record<BudgetKind, { perWindow: number; limit: st
   },
   lookup: { perWindow: HUB_LOOKUPS_PER_MINUTE, limit: "HUB_LOOKUPS_PER_MINUTE" },
   confirm: { perWindow: HUB_CONFIRMATIONS_PER_MINUTE, limit: "HUB_CONFIRMATIONS_PER_MINUTE" },
+  announce: { perWindow: HUB_BARE_ANNOUNCES_PER_MINUTE, limit: "HUB_BARE_ANNOUNCES_PER_MINUTE" },
   refused: { perWindow: HUB_REFUSALS_PER_MINUTE, limit: "HUB_REFUSALS_PER_MINUTE" },
 };
 
@@ -116,7 +118,11 @@ export class AgentBudgets {
     this.#prune(now);
     let window = this.#windows.get(agentId);
     if (window === undefined || now - window.start >= this.#windowMs || now < window.start) {
-      window = { start: now, used: { discovery: 0, lookup: 0, confirm: 0, refused: 0 }, over: 0 };
+      window = {
+        start: now,
+        used: { discovery: 0, lookup: 0, confirm: 0, announce: 0, refused: 0 },
+        over: 0,
+      };
       this.#windows.set(agentId, window);
     }
     return window;

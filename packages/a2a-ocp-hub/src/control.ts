@@ -146,7 +146,7 @@ export class HubControlHandler {
     const parsed = AgentControlSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) {
       const queryId = json.ok ? discoveryQueryId(json.value) : undefined;
-      if (this.#overBudget(session, "refused", queryId)) return;
+      if (this.overBudget(session, "refused", queryId)) return;
       const why = "malformed or unknown hub control frame";
       const issues = parsed.error.issues
         .slice(0, 4)
@@ -158,7 +158,7 @@ export class HubControlHandler {
     }
     const frame = parsed.data;
     if (frame.type === HUB_TYPES.DELIVERED) {
-      if (this.#overBudget(session, "confirm")) return;
+      if (this.overBudget(session, "confirm")) return;
       // Never beyond what this connection was sent: a confirmation cannot drop unsent messages.
       const seq = Math.min(frame.payload.seq, session.sentSeq);
       this.#store.confirm(session.agentId, seq).catch(this.#onError);
@@ -166,13 +166,13 @@ export class HubControlHandler {
     }
     if (frame.type === HUB_TYPES.DISCOVERY_QUERY) {
       const { queryId } = frame.payload;
-      if (this.#overBudget(session, "discovery", queryId)) return;
+      if (this.overBudget(session, "discovery", queryId)) return;
       const answer = this.#discover(session.agentId, frame.payload);
       session.connection.send(encodeHubControl(HUB_TYPES.DISCOVERY_RESULT, { queryId, ...answer }));
       return;
     }
     const agentId = frame.payload.agentId;
-    if (this.#overBudget(session, "lookup", undefined, { agentId })) return;
+    if (this.overBudget(session, "lookup", undefined, { agentId })) return;
     const answer = (found: LookupAnswer) => {
       if (session.connection.state !== "open") return;
       session.connection.send(encodeHubControl(HUB_TYPES.PROFILE, { agentId, ...found }));
@@ -187,7 +187,7 @@ export class HubControlHandler {
   }
 
   /** Spends one frame of `kind`; past the budget, answers `rate_limited` (or closes) and returns true. */
-  #overBudget(
+  overBudget(
     session: AgentSession,
     kind: BudgetKind,
     id?: string,

@@ -19,7 +19,7 @@ import { checkAuthorship } from "./authorship.js";
 import { AgentBudgets } from "./budget.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
-import { clusterStep, learnProfile, profileOf } from "./cluster.js";
+import { learnProfile, profileOf } from "./cluster.js";
 import {
   type AckInit,
   ackFrame,
@@ -28,13 +28,14 @@ import {
   rejectFrame,
 } from "./control.js";
 import { findCards, lookupCard } from "./discovery.js";
-import { HubSelf, transientSends, unconfirmedFeature } from "./hub-self.js";
+import { type DispatchContext, dispatch } from "./dispatch.js";
+import { HubSelf, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
+import { HubNegotiation } from "./negotiation.js";
 import { type HubListener, HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { readablePayload } from "./readable.js";
-import { route } from "./router.js";
 import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { HubStats } from "./stats.js";
@@ -75,6 +76,9 @@ export class OCPHub {
   readonly #observers: HubObservers;
   readonly #limits = new RecipientLimits(this.#known, () => this.#now());
   readonly #subscriptionContext: ApplyContext;
+  readonly #dispatch: DispatchContext;
+  readonly #negotiation: HubNegotiation;
+  readonly #mustVerify = (wire: WireMessage) => mustVerify(this.options, wire);
 
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
@@ -136,6 +140,37 @@ export class OCPHub {
       budgets: this.#budgets,
       now: this.#now,
       onError: this.#onError,
+    });
+    const ack = (session: AgentSession, init: AckInit) => this.#ack(session, init);
+    const reject = this.#reject.bind(this);
+    const counted = () => {
+      this.#counts.accepted += 1;
+    };
+    this.#dispatch = {
+      self: this.self,
+      bus,
+      subscriptions,
+      commits: this.#commits,
+      limits: this.#limits,
+      known: () => this.#known.keys(),
+      policy: () => this.#policy(),
+      accepted: (wire, payload, verified, routed) => {
+        counted();
+        this.#observers.accepted(wire, payload, verified, routed);
+      },
+      ack,
+      reject,
+      onError: this.#onError,
+    };
+    this.#negotiation = new HubNegotiation({
+      self: this.self,
+      overBudget: (session, kind) => this.#control.overBudget(session, kind),
+      accepted: (announce) => {
+        counted();
+        this.#observers.audit?.accepted(announce);
+      },
+      ack,
+      reject,
     });
   }
 
@@ -277,17 +312,14 @@ export class OCPHub {
       this.#control.handle(session, raw);
       return;
     }
-    const checked = checkInbound(
-      raw,
-      session.agentId,
-      (wire) => mustVerify(this.options, wire),
-      this.#check,
-    );
+    const checked = checkInbound(raw, session.agentId, this.#mustVerify, this.#check);
     if (!checked.ok) {
-      this.#reject(session, raw, checked.error.code, checked.error.message, checked.error.details);
+      const { code, message, details } = checked.error;
+      if (code === "invalid_message" && this.#negotiation.bare(session, raw)) return;
+      this.#reject(session, raw, code, message, details);
       return;
     }
-    const { wire, json, deadline } = checked.value;
+    const { wire, json, deadline, verified } = checked.value;
     const payload = readablePayload(wire, this.#decompress);
     if (payload === "undecodable") {
       this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
@@ -309,18 +341,12 @@ export class OCPHub {
     }
     const unconfirmed = unconfirmedFeature(session.features, wire.type);
     if (unconfirmed !== undefined) {
-      this.#reject(
-        session,
-        raw,
-        "feature_not_negotiated",
-        unconfirmed.message,
-        unconfirmed.details,
-        wire.id,
-      );
+      const { message, details } = unconfirmed;
+      this.#reject(session, raw, "feature_not_negotiated", message, details, wire.id);
       return;
     }
     if (wire.to === this.self.id) {
-      this.#toHub(session, wire, payload, deadline);
+      this.#negotiation.toHub(session, wire, payload, deadline);
       return;
     }
     const pending = holdSubscription(planned.change, this.#subscriptionContext);
@@ -328,82 +354,7 @@ export class OCPHub {
       this.#reject(session, raw, "rate_limited", pending.refused, undefined, wire.id);
       return;
     }
-    const verified = mustVerify(this.options, wire);
-    // Cluster (NATS bus): transient broadcasts and events route by subject (cluster.ts).
-    const policy = this.#policy();
-    const published = clusterStep(this.bus.cluster, wire, payload, raw, policy, this.#onError);
-    if (published !== undefined) {
-      const refused = () =>
-        this.#reject(session, undefined, "store_failed", "bus failed", {}, wire.id);
-      const ack = { id: wire.id, durable: false, recipients: 0, excluded: 0, expiresAt: deadline };
-      published
-        .then(
-          () => {
-            this.#counts.accepted += 1;
-            this.#observers.accepted(wire, payload, verified);
-            return pending.apply().catch(this.#onError);
-          },
-          (error: unknown) => {
-            pending.release();
-            throw error;
-          },
-        )
-        .then(() => this.#ack(session, ack), refused);
-      return;
-    }
-    const decided = route(wire, payload, {
-      known: () => this.#known.keys(),
-      attached: () => this.bus.attached(),
-      subscriptions: this.subscriptions,
-      policy,
-      clusterWide: this.bus.cluster !== undefined,
-    });
-    const limited = this.#limits.apply(wire, payload, decided); // §7.1 declared limits
-    if (limited.refused !== undefined) {
-      pending.release();
-      this.#reject(session, raw, "recipient_limit", limited.refused, undefined, wire.id);
-      return;
-    }
-    const accept = () => {
-      limited.settle(true);
-      this.#counts.accepted += 1;
-      this.#observers.accepted(wire, payload, verified, decided);
-      pending.apply().catch(this.#onError);
-    };
-    if (decided.durable) {
-      this.#commits.push({
-        stored: {
-          id: wire.id,
-          sender: wire.from,
-          raw,
-          expiresAt: deadline,
-          recipients: decided.recipients,
-        },
-        sender: session,
-        excluded: decided.excluded.length,
-        settled: (committed) => {
-          if (committed) accept();
-          else {
-            limited.settle(false);
-            pending.release();
-          }
-        },
-      });
-      return;
-    }
-    accept();
-    const sends = transientSends(this.self, { wire, json, payload, raw }, decided.recipients, {
-      match: (event) => this.subscriptions.match(event),
-    });
-    for (const [agent, bytes] of sends) this.bus.deliver(agent, { kind: "transient", bytes });
-    const { recipients, excluded } = decided;
-    this.#ack(session, {
-      id: wire.id,
-      durable: false,
-      recipients: recipients.length,
-      excluded: excluded.length,
-      expiresAt: deadline,
-    });
+    dispatch({ session, wire, json, payload, raw, deadline, verified, pending }, this.#dispatch);
   }
 
   /**
@@ -415,23 +366,6 @@ export class OCPHub {
     const teamOf = admittedTeams(this.#allowed);
     const { defaultVisibility = "workspace" } = this.options;
     return { teamOf: this.options.teamOf ?? teamOf, defaultVisibility };
-  }
-
-  /** A message addressed to the hub itself: §7.2 negotiation. */
-  #toHub(session: AgentSession, wire: WireMessage, payload: unknown, deadline: number): void {
-    const answer =
-      wire.type === "capability.announce" ? this.self.confirm(wire, payload) : undefined;
-    if (answer === undefined) {
-      const why = `the hub answers only capability.announce, not ${wire.type}`;
-      this.#reject(session, undefined, "recipient_unknown", why, undefined, wire.id);
-      return;
-    }
-    this.#counts.accepted += 1;
-    this.#observers.audit?.accepted(wire);
-    session.features = answer.confirmed;
-    const ack = { id: wire.id, durable: false, recipients: 1, excluded: 0, expiresAt: deadline };
-    this.#ack(session, ack);
-    if (session.open) session.connection.send(answer.raw);
   }
 
   #ack(session: AgentSession, ack: AckInit): void {

@@ -52,6 +52,13 @@ export const HUB_LOOKUPS_PER_MINUTE = 600;
 export const HUB_CONFIRMATIONS_PER_MINUTE = 12_000;
 
 /**
+ * Most bare §7.2 `capability.announce` frames (no envelope, unsigned) one
+ * agent may send per window; each is answered with a `capability.confirm`
+ * the hub signs. More are refused `rate_limited`.
+ */
+export const HUB_BARE_ANNOUNCES_PER_MINUTE = 60;
+
+/**
  * Most refused frames one agent may send per window: malformed or unknown
  * control frames and messages the hub refuses (parse, schema, signature,
  * freshness, replay, rate). Each within it is answered with its reason and

@@ -93,6 +93,16 @@ export const HubLookupSchema = z.looseObject({
   payload: z.looseObject({ agentId: AgentUriSchema }),
 });
 
+/**
+ * `payload.hub` of `ocp.connection.ack` and `ocp.connection.registered`: the
+ * identity of the party an agent connected to (a hub, or a listening agent):
+ * its id, its Ed25519 key and its self-signed profile.
+ */
+export const HubIdentitySchema = z
+  .looseObject({ id: z.string().min(1), publicKey: PublicKeySchema, profile: AgentProfileSchema })
+  .meta({ id: "HubIdentity", description: "payload.hub: the hub's id, key and signed profile" });
+export type HubIdentity = z.infer<typeof HubIdentitySchema>;
+
 export const HubAckSchema = z.looseObject({
   protocol: z.literal(PROTOCOL),
   type: z.literal(HUB_TYPES.ACK),
@@ -101,6 +111,8 @@ export const HubAckSchema = z.looseObject({
     /** Durable messages: the number of recipients it was committed for. */
     recipients: z.number().int().min(0),
     durable: z.boolean(),
+    /** Recipients left out by §8.5 visibility (a hub sends it; a listening agent does not). */
+    excluded: z.number().int().min(0).optional(),
     /**
      * When the hub stops delivering the message (ISO 8601): a durable one
      * stays in its store until then. Optional: hubs before it do not send it;

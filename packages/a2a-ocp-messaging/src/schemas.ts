@@ -24,6 +24,7 @@ export {
   HubDiscoveryQuerySchema,
   HubDiscoveryResultSchema,
   HubFrameSchema,
+  HubIdentitySchema,
   HubLookupSchema,
   HubProfileSchema,
   HubRejectSchema,

@@ -27,6 +27,7 @@ const ShareSchema = z.object({
           discovery: Count.optional(),
           lookup: Count.optional(),
           confirm: Count.optional(),
+          announce: Count.optional(),
           refused: Count.optional(),
         }),
       }),
