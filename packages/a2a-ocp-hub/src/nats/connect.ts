@@ -15,6 +15,7 @@ import {
   NATS_RECONNECT_WAIT_MS,
 } from "./limits.js";
 import { NatsBus } from "./nats-bus.js";
+import { dropStaleConnections } from "./stale.js";
 import { DEFAULT_WORKSPACE, Subjects } from "./subjects.js";
 
 export interface NatsClusterOptions {
@@ -79,6 +80,7 @@ export async function connectNats(options: NatsClusterOptions): Promise<NatsClus
     maxPingOut,
     reconnectTimeWait: NATS_RECONNECT_WAIT_MS,
   });
+  dropStaleConnections(connection);
   try {
     const store = await JetStreamStore.open({
       connection,

@@ -83,3 +83,10 @@ export const NATS_RECONNECT_WAIT_MS = 250;
  * was republished while the hub was cut off).
  */
 export const NATS_RESUME_ATTEMPTS = 5;
+
+/**
+ * NATS: how long the client may take to close a stale connection before the
+ * hub destroys its socket, ms (its closing flush never completes when the
+ * send buffer of a half-open connection is full: stale.ts).
+ */
+export const NATS_STALE_CLOSE_MS = 500;

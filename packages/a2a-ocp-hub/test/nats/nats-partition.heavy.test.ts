@@ -13,6 +13,7 @@
  * otherwise. Without root, see the hub README ("A half-open connection").
  */
 import { fileURLToPath } from "node:url";
+import { connect } from "@nats-io/transport-node";
 import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
 import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -30,6 +31,12 @@ import {
   transport,
 } from "@ocp/testkit/nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  NATS_MAX_PINGS_OUT,
+  NATS_PING_INTERVAL_MS,
+  NATS_RECONNECT_WAIT_MS,
+} from "../../src/nats/limits.js";
+import { dropStaleConnections } from "../../src/nats/stale.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const WORKSPACE = "partition";
@@ -265,6 +272,45 @@ describe.skipIf(unavailable !== undefined)(
       expect(got.map((m) => m.message.id)).toEqual(sent);
       const seqs = got.map((m) => m.seq ?? 0);
       expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
+    });
+
+    it("a stale connection whose send buffer is full (publishing into the blackhole) is still dropped and reconnected within 5 s", {
+      timeout: 60_000,
+    }, async () => {
+      const name = `stale-probe ${process.pid}`;
+      const nc = await connect({
+        servers: nodes[0]!.url,
+        name,
+        pingInterval: NATS_PING_INTERVAL_MS,
+        maxPingOut: NATS_MAX_PINGS_OUT,
+        reconnectTimeWait: NATS_RECONNECT_WAIT_MS,
+        maxReconnectAttempts: -1,
+      });
+      dropStaleConnections(nc);
+      const seen: Array<{ type: string; at: number }> = [];
+      const t0 = performance.now();
+      (async () => {
+        for await (const status of nc.status())
+          seen.push({ type: status.type, at: performance.now() - t0 });
+      })().catch(() => undefined);
+      const [port] = await connectionPorts(nodes[0]!, name);
+      blackhole = blackholeLoopback(nodes[0]!.port, port!);
+      // 20 MB/s into the blackhole: the kernel send buffer fills, the client's closing flush never ends.
+      const payload = new Uint8Array(1024);
+      const flood = setInterval(() => {
+        for (let i = 0; i < 200; i++) nc.publish("ocp.stale-probe", payload);
+      }, 10);
+      try {
+        await until(() => seen.some((s) => s.type === "reconnect"), "the reconnect", 10_000);
+      } finally {
+        clearInterval(flood);
+        blackhole.heal();
+        await nc.close().catch(() => undefined);
+      }
+      const stale = seen.find((s) => s.type === "staleConnection");
+      const reconnect = seen.find((s) => s.type === "reconnect")!;
+      expect(stale).toBeDefined();
+      expect(reconnect.at).toBeLessThan(ANSWER_BOUND_MS);
     });
   },
 );
