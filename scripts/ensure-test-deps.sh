@@ -1,14 +1,17 @@
 #!/bin/sh
 # Makes sure the programs the tests start themselves are installed:
-# nats-server (with JetStream, for the clustered-hub tests) and chromium (the
-# browser test of @ocp/a2a-ocp-messaging). Nothing to do when both are on
-# PATH. Otherwise installs what is missing from Debian's apt when it can (as
+# nats-server (with JetStream, for the clustered-hub tests), chromium (the
+# browser test of @ocp/a2a-ocp-messaging) and, when running as root, iptables
+# (the hub's NATS partition test blackholes a loopback connection with it; it
+# skips without root). Nothing to do when all are on PATH. Otherwise installs what is missing from Debian's apt when it can (as
 # root, or with passwordless sudo); when it cannot, says in one line what to
 # run and exits 1. `npm run fresh:test` (and so `.ci/run`) calls this first.
 set -eu
 
+programs="nats-server chromium"
+[ "$(id -u)" = 0 ] && programs="$programs iptables"
 missing=""
-for program in nats-server chromium; do
+for program in $programs; do
   command -v "$program" >/dev/null 2>&1 || missing="$missing $program"
 done
 missing="${missing# }"

@@ -97,7 +97,7 @@ export class CommitQueue {
           this.#hooks.onError(outcomes.failed);
           for (const item of batch) {
             item.settled?.(false);
-            this.#hooks.reject(item, "store_failed", "the message could not be committed");
+            this.#hooks.reject(item, "store_failed", storeFailure(outcomes.failed));
           }
         })
         .catch(this.#hooks.onError)
@@ -125,4 +125,12 @@ export class CommitQueue {
       this.#hooks.ack(item, outcome);
     }
   }
+}
+
+/** Why a commit failed, as the sender reads it: the store's own `store_failed` reason when it gave one. */
+function storeFailure(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "store_failed" && error instanceof Error
+    ? `the message could not be committed: ${error.message}`
+    : "the message could not be committed";
 }

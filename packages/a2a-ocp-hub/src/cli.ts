@@ -57,6 +57,11 @@ Options:
   --workspace NAME       cluster: the workspace (team) on that server (default "default")
   --nats-replicas N      cluster: JetStream replicas of streams and buckets (default 1;
                          3 on a NATS cluster of three servers)
+  --nats-ping-interval MS  cluster: ping the NATS server every MS ms (default 1000)
+  --nats-max-pings-out N   cluster: pings unanswered before the connection is stale
+                         (default 2); the hub then moves to another listed server and,
+                         until it has one, refuses durable sends at once with
+                         store_failed (resend them)
   --allow FILE           admit only the agents whose signed profiles this JSON file
                          lists ({"profiles": [...]} or an array), id and key both;
                          an agent's team is its entry's ({"profile": ..., "team": T},
@@ -161,6 +166,8 @@ const OptionsSchema = z.object({
     .regex(/^(nats|tls):\/\/[^\s]+$/, "--nats takes nats://host:port")
     .optional(),
   "nats-replicas": z.coerce.number().int().min(1).max(5).optional(),
+  "nats-ping-interval": z.coerce.number().int().min(100).max(600_000).optional(),
+  "nats-max-pings-out": z.coerce.number().int().min(1).max(100).optional(),
   workspace: z
     .string()
     .regex(WORKSPACE_PATTERN, "--workspace is letters, digits, - and _")
@@ -195,6 +202,8 @@ async function main(): Promise<void> {
         nats: { type: "string" },
         workspace: { type: "string" },
         "nats-replicas": { type: "string" },
+        "nats-ping-interval": { type: "string" },
+        "nats-max-pings-out": { type: "string" },
       },
       allowNegative: true,
       strict: true,
@@ -220,8 +229,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${(pkg as { version: string }).version}\n`);
     return;
   }
-  if (o.nats === undefined && (o.workspace !== undefined || o["nats-replicas"] !== undefined)) {
-    process.stderr.write(`ocp-hub: --workspace and --nats-replicas need --nats\n${HELP}`);
+  const natsOnly = ["workspace", "nats-replicas", "nats-ping-interval", "nats-max-pings-out"];
+  if (o.nats === undefined && natsOnly.some((name) => values[name] !== undefined)) {
+    process.stderr.write(`ocp-hub: --${natsOnly.join(", --")} need --nats\n${HELP}`);
     process.exit(2);
   }
   const limits: Record<string, number> = {};
@@ -237,6 +247,12 @@ async function main(): Promise<void> {
           servers: o.nats,
           ...(o.workspace === undefined ? {} : { workspace: o.workspace }),
           ...(o["nats-replicas"] === undefined ? {} : { replicas: o["nats-replicas"] }),
+          ...(o["nats-ping-interval"] === undefined
+            ? {}
+            : { pingIntervalMs: o["nats-ping-interval"] }),
+          ...(o["nats-max-pings-out"] === undefined
+            ? {}
+            : { maxPingsOut: o["nats-max-pings-out"] }),
           onError,
         });
   const allowed = o.allow === undefined ? undefined : await readAllowList(o.allow);

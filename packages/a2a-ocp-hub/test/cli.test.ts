@@ -36,6 +36,21 @@ describe("ocp-hub CLI", () => {
     ).toThrow(expect.objectContaining({ status: 2 }));
   });
 
+  it("refuses NATS ping settings out of range, or without --nats, with exit code 2", () => {
+    const nats = ["--nats", "nats://127.0.0.1:1"];
+    for (const args of [
+      [...nats, "--nats-ping-interval", "50"],
+      [...nats, "--nats-ping-interval", "1.5"],
+      [...nats, "--nats-max-pings-out", "0"],
+      ["--nats-ping-interval", "1000"],
+      ["--nats-max-pings-out", "2"],
+    ]) {
+      expect(() =>
+        execFileSync(process.execPath, [CLI, ...args], { encoding: "utf8", stdio: "pipe" }),
+      ).toThrow(expect.objectContaining({ status: 2 }));
+    }
+  });
+
   it("--help says loudly that registration is open without --allow, first come first pinned", () => {
     const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
     expect(help).toContain("--allow FILE");

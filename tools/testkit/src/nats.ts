@@ -57,10 +57,13 @@ export interface NatsServer {
   stop(): Promise<void>;
 }
 
-/** Starts `nats-server` with JetStream on a free loopback port, storing in `storeDir`. */
-export async function startNatsServer(storeDir: string): Promise<NatsServer> {
+/**
+ * Starts `nats-server` with JetStream on a free loopback port (or `port`: a
+ * server restarted where it was), storing in `storeDir`.
+ */
+export async function startNatsServer(storeDir: string, port?: number): Promise<NatsServer> {
   requireNatsServer();
-  const port = await freePort();
+  port ??= await freePort();
   const child = spawn(
     "nats-server",
     ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir],
@@ -300,4 +303,63 @@ export function natsCluster(
       closers.push(close);
     },
   };
+}
+
+/**
+ * Why this process cannot blackhole a loopback TCP connection (not root, or
+ * no working `iptables`), or `undefined` when it can. The partition tests
+ * skip with this reason.
+ */
+export function blackholeUnavailable(): string | undefined {
+  if (typeof process.getuid === "function" && process.getuid() !== 0) {
+    return "not root: iptables rules need root (run the heavy tests as root, e.g. in a container: see the hub README)";
+  }
+  const probe = spawnSync("iptables", ["-w", "-n", "-L", "INPUT"], { encoding: "utf8" });
+  if (probe.error !== undefined || probe.status !== 0) {
+    return `iptables is missing or does not work here (${probe.error?.message ?? probe.stderr.trim()}): apt-get install -y iptables`;
+  }
+  return undefined;
+}
+
+/** A silently dropped loopback TCP connection; `heal` deletes its rules (idempotent, never throws). */
+export interface Blackhole {
+  heal(): void;
+}
+
+/**
+ * Drops, in both directions, every packet of the one loopback TCP
+ * connection between `serverPort` and `clientPort` (iptables `INPUT` rules
+ * on `lo`): a half-open connection, as a partition or a dead middlebox
+ * leaves it. Other connections to the same server are untouched. Call
+ * `heal` in a `finally`/`afterAll`.
+ */
+export function blackholeLoopback(serverPort: number, clientPort: number): Blackhole {
+  const rules = [
+    ["--sport", String(serverPort), "--dport", String(clientPort)],
+    ["--sport", String(clientPort), "--dport", String(serverPort)],
+  ].map((ports) => ["INPUT", "-i", "lo", "-p", "tcp", ...ports, "-j", "DROP"]);
+  const inserted: string[][] = [];
+  const heal = () => {
+    for (const rule of inserted.splice(0)) {
+      spawnSync("iptables", ["-w", "-D", ...rule], { encoding: "utf8" });
+    }
+  };
+  for (const rule of rules) {
+    const run = spawnSync("iptables", ["-w", "-I", ...rule], { encoding: "utf8" });
+    if (run.error !== undefined || run.status !== 0) {
+      heal();
+      throw new Error(`iptables -I ${rule.join(" ")} failed: ${run.error?.message ?? run.stderr}`);
+    }
+    inserted.push(rule);
+  }
+  return { heal };
+}
+
+/** The client-side ports of the connections named `name` on a cluster node (its `/connz`). */
+export async function connectionPorts(node: NatsServer, name: string): Promise<number[]> {
+  const response = await fetch(`http://127.0.0.1:${node.monitorPort}/connz`);
+  const { connections } = (await response.json()) as {
+    connections?: Array<{ name?: string; port?: number }>;
+  };
+  return (connections ?? []).filter((c) => c.name === name).map((c) => c.port ?? 0);
 }

@@ -13,7 +13,7 @@
  */
 import { headers } from "@nats-io/transport-node";
 import type { CommitOutcome, StoredMessage } from "../store.js";
-import type { JsAck, JsPublisher } from "./js-publisher.js";
+import { connectionDown, type JsAck, type JsPublisher } from "./js-publisher.js";
 import { EXPIRES_HEADER, type Subjects } from "./subjects.js";
 
 export class JsCommitter {
@@ -34,6 +34,8 @@ export class JsCommitter {
   }
 
   commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]> {
+    // No connection: refused at once (the senders resend), not after the request timeout.
+    if (!this.#publisher.connected) return Promise.reject(connectionDown());
     const turn = this.#published.then(() => this.#publish(batch));
     // The next batch publishes after this one's publishes went out, failed or not.
     this.#published = turn.then(

@@ -5,9 +5,17 @@
  * store, which drains the connection.
  */
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { OcpError } from "@ocp/types";
 import { JetStreamStore } from "./jetstream-store.js";
-import { NATS_CONNECT_TIMEOUT_MS } from "./limits.js";
+import {
+  NATS_CONNECT_TIMEOUT_MS,
+  NATS_MAX_PINGS_OUT,
+  NATS_PING_INTERVAL_MS,
+  NATS_RECONNECT_GRACE_MS,
+  NATS_RECONNECT_WAIT_MS,
+} from "./limits.js";
 import { NatsBus } from "./nats-bus.js";
+import { dropStaleConnections } from "./stale.js";
 import { DEFAULT_WORKSPACE, Subjects } from "./subjects.js";
 
 export interface NatsClusterOptions {
@@ -21,6 +29,22 @@ export interface NatsClusterOptions {
   name?: string;
   /** Connect timeout, ms ({@link NATS_CONNECT_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /**
+   * How often the hub pings its NATS server, ms ({@link NATS_PING_INTERVAL_MS}).
+   * A connection with more than `maxPingsOut` pings unanswered is stale: the
+   * hub drops it and reconnects to another listed server, so a half-open
+   * connection (a partition, a dead middlebox) costs at most
+   * `(maxPingsOut + 1) × pingIntervalMs`.
+   */
+  pingIntervalMs?: number;
+  /** Pings left unanswered before the connection is stale ({@link NATS_MAX_PINGS_OUT}). */
+  maxPingsOut?: number;
+  /**
+   * How long commits in flight when the connection is lost wait for the
+   * reconnect, ms ({@link NATS_RECONNECT_GRACE_MS}); new ones are refused at
+   * once (`store_failed`) until it is back.
+   */
+  reconnectGraceMs?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -39,17 +63,32 @@ export async function connectNats(options: NatsClusterOptions): Promise<NatsClus
     typeof options.servers === "string"
       ? options.servers.split(",").map((s) => s.trim())
       : [...options.servers];
+  const pingInterval = options.pingIntervalMs ?? NATS_PING_INTERVAL_MS;
+  const maxPingOut = options.maxPingsOut ?? NATS_MAX_PINGS_OUT;
+  if (!Number.isSafeInteger(pingInterval) || pingInterval < 100 || pingInterval > 600_000) {
+    throw new OcpError("invalid_option", "pingIntervalMs is an integer from 100 to 600000 (ms)");
+  }
+  if (!Number.isSafeInteger(maxPingOut) || maxPingOut < 1 || maxPingOut > 100) {
+    throw new OcpError("invalid_option", "maxPingsOut is an integer from 1 to 100");
+  }
   const connection = await connect({
     servers,
     name: options.name ?? `ocp-hub ${subjects.workspace} pid ${process.pid}`,
     timeout: options.timeoutMs ?? NATS_CONNECT_TIMEOUT_MS,
     maxReconnectAttempts: -1,
+    pingInterval,
+    maxPingOut,
+    reconnectTimeWait: NATS_RECONNECT_WAIT_MS,
   });
+  dropStaleConnections(connection);
   try {
     const store = await JetStreamStore.open({
       connection,
       subjects,
       ownsConnection: true,
+      ...(options.reconnectGraceMs === undefined
+        ? {}
+        : { reconnectGraceMs: options.reconnectGraceMs }),
       ...(options.replicas === undefined ? {} : { replicas: options.replicas }),
     });
     const bus = await NatsBus.open({

@@ -25,30 +25,22 @@
 import { type JetStreamManager, jetstreamManager } from "@nats-io/jetstream";
 import { type KV, Kvm, KvWatchInclude } from "@nats-io/kv";
 import { type NatsConnection, nanos } from "@nats-io/transport-node";
-import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
-import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
-import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { OcpError, settlesWithin } from "@ocp/types";
-import { z } from "zod";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
 import { JsCommitter } from "./commit.js";
 import { readInbox } from "./inbox-read.js";
 import { JsPublisher } from "./js-publisher.js";
+import { parseProfile, parseSubscription } from "./kv-values.js";
 import {
   NATS_COMMIT_PIPELINE,
   NATS_INBOX_MAX_AGE_MS,
   NATS_PURGE_DELAY_MS,
+  NATS_RECONNECT_GRACE_MS,
   NATS_REQUEST_TIMEOUT_MS,
 } from "./limits.js";
 import { ConfirmedFloors } from "./purges.js";
 import { agentToken, type Subjects } from "./subjects.js";
-
-const SubscriptionSchema = z.object({
-  agentId: z.string().min(1),
-  subscriptionId: z.string().min(1),
-  eventTypes: z.array(z.string()),
-  filters: z.record(z.string(), z.unknown()).optional(),
-});
 
 export interface JetStreamStoreOptions {
   /** The connection. */
@@ -69,6 +61,12 @@ export interface JetStreamStoreOptions {
    * default clock skew). Raise it for a hub with a larger `maxClockSkewMs`.
    */
   maxAgeMs?: number;
+  /**
+   * How long commits in flight when the connection is lost wait for the
+   * reconnect, ms ({@link NATS_RECONNECT_GRACE_MS}); meanwhile new ones are
+   * refused at once (`store_failed`).
+   */
+  reconnectGraceMs?: number;
 }
 
 export class JetStreamStore implements HubStore {
@@ -99,10 +97,11 @@ export class JetStreamStore implements HubStore {
     jsm: JetStreamManager,
     agents: KV,
     subs: KV,
+    reconnectGraceMs: number,
   ) {
     this.#nc = nc;
     this.subjects = subjects;
-    this.#publisher = new JsPublisher(nc);
+    this.#publisher = new JsPublisher(nc, NATS_REQUEST_TIMEOUT_MS, reconnectGraceMs);
     this.#committer = new JsCommitter(this.#publisher, subjects, (agent) =>
       this.ensureInbox(agent),
     );
@@ -128,10 +127,17 @@ export class JetStreamStore implements HubStore {
     if (!Number.isSafeInteger(maxAgeMs) || maxAgeMs < 1) {
       throw new OcpError("invalid_option", "maxAgeMs is a positive integer (ms)");
     }
+    const graceMs = options.reconnectGraceMs ?? NATS_RECONNECT_GRACE_MS;
+    if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > NATS_REQUEST_TIMEOUT_MS) {
+      throw new OcpError(
+        "invalid_option",
+        `reconnectGraceMs is an integer from 0 to ${NATS_REQUEST_TIMEOUT_MS} (ms)`,
+      );
+    }
     const kvm = new Kvm(nc);
     const agents = await kvm.create(options.subjects.agentsBucket, { history: 1, replicas });
     const subs = await kvm.create(options.subjects.subscriptionsBucket, { history: 1, replicas });
-    const store = new JetStreamStore(nc, options.subjects, jsm, agents, subs);
+    const store = new JetStreamStore(nc, options.subjects, jsm, agents, subs, graceMs);
     store.#owns = options.ownsConnection === true;
     store.#replicas = replicas;
     store.#maxAgeMs = maxAgeMs;
@@ -213,6 +219,30 @@ export class JetStreamStore implements HubStore {
     const stream = this.subjects.inboxStream(agentId);
     const from = Math.max(afterSeq, this.#floors.floor(stream));
     return readInbox(this.#jsm, stream, from, limit, now);
+  }
+
+  /**
+   * The last delivery stored in `agentId`'s inbox, unexpired at `now`
+   * (`undefined` when there is none). After a reconnect the bus hands it to
+   * the attached session: one it had, or the next, or a gap it catches up
+   * from its last sequence (deliveries republished while the hub was cut off
+   * never reached it).
+   */
+  async lastDelivery(agentId: string, now: number): Promise<PendingDelivery | undefined> {
+    const stream = this.subjects.inboxStream(agentId);
+    let last: number;
+    try {
+      last = (await this.#jsm.streams.info(stream)).state.last_seq;
+    } catch {
+      return undefined;
+    }
+    if (last < 1 || last <= this.#floors.floor(stream)) return undefined;
+    return (await readInbox(this.#jsm, stream, last - 1, 1, now))[0];
+  }
+
+  /** Whether the store's NATS connection is up (false while lost or stale, until it reconnects). */
+  get connected(): boolean {
+    return this.#publisher.connected;
   }
 
   async confirm(agentId: string, seq: number): Promise<void> {
@@ -359,30 +389,4 @@ export class JetStreamStore implements HubStore {
   get connection(): NatsConnection {
     return this.#nc;
   }
-}
-
-/** A profile read from the shared bucket: parsed and its self-signature checked. */
-function parseProfile(text: string): AgentProfile | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const verified = verifyAgentProfile(value, nativeEd25519);
-  return verified.ok ? verified.value : undefined;
-}
-
-/** A subscription read from the shared bucket, parsed with its schema. */
-function parseSubscription(text: string): EventSubscription | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = SubscriptionSchema.safeParse(value);
-  if (!parsed.success) return undefined;
-  const { filters, ...rest } = parsed.data;
-  return filters === undefined ? rest : { ...rest, filters };
 }

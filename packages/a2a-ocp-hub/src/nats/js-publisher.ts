@@ -21,7 +21,11 @@
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
 import { type Deadline, Deadlines, OcpError } from "@ocp/types";
-import { NATS_PUBLISH_RETRY_MS, NATS_REQUEST_TIMEOUT_MS } from "./limits.js";
+import {
+  NATS_PUBLISH_RETRY_MS,
+  NATS_RECONNECT_GRACE_MS,
+  NATS_REQUEST_TIMEOUT_MS,
+} from "./limits.js";
 
 /** What JetStream answered to one publish. */
 export interface JsAck {
@@ -83,14 +87,22 @@ export class JsPublisher {
   readonly #prefix: string;
   readonly #outstanding = new Map<number, Outstanding>();
   readonly #timeoutMs: number;
+  readonly #reconnectGraceMs: number;
+  /** The connection is lost or stale, not yet reconnected. */
+  #down = false;
   /** The ack deadlines; a hub's NATS connection holds the process, these do not. */
   readonly #deadlines = new Deadlines({ holdsProcess: false });
   #next = 0;
   #closed = false;
 
-  constructor(nc: NatsConnection, timeoutMs = NATS_REQUEST_TIMEOUT_MS) {
+  constructor(
+    nc: NatsConnection,
+    timeoutMs = NATS_REQUEST_TIMEOUT_MS,
+    reconnectGraceMs = NATS_RECONNECT_GRACE_MS,
+  ) {
     this.#nc = nc;
     this.#timeoutMs = timeoutMs;
+    this.#reconnectGraceMs = reconnectGraceMs;
     this.#prefix = `${createInbox()}.`;
     nc.subscribe(`${this.#prefix}*`, {
       callback: (error, msg) => {
@@ -99,10 +111,15 @@ export class JsPublisher {
       },
     });
     // A lost connection loses the acks on it: once reconnected (to another node of the
-    // cluster), what still waits is published again with the same `Nats-Msg-Id`.
+    // cluster), what still waits is published again with the same `Nats-Msg-Id`. Until
+    // then, new publishes are refused at once and those in flight wait the grace at most.
     (async () => {
       for await (const status of nc.status()) {
-        if (status.type === "reconnect") this.#republish();
+        if (status.type === "disconnect" || status.type === "staleConnection") this.#lost();
+        else if (status.type === "reconnect") {
+          this.#down = false;
+          this.#republish();
+        }
       }
     })().catch(() => undefined);
     // The connection's end rejects every publish still waiting for its ack.
@@ -110,6 +127,11 @@ export class JsPublisher {
       (error) => this.#failAll(error ?? new OcpError("store_failed", "the NATS connection closed")),
       () => undefined,
     );
+  }
+
+  /** Whether the connection is up (not lost or stale, waiting for a reconnect). */
+  get connected(): boolean {
+    return !this.#down && !this.#closed && !this.#nc.isClosed();
   }
 
   /** Acks outstanding now. */
@@ -120,12 +142,14 @@ export class JsPublisher {
   /**
    * Publishes `data` to `subject` (a stream's subject); resolves with the
    * ack. Publishes go out in call order on the connection, so a stream
-   * stores them in that order.
+   * stores them in that order. While the connection is down (lost, or
+   * declared stale by its pings) it is refused at once.
    */
   publish(subject: string, data: string | Uint8Array, headers: MsgHdrs): Promise<JsAck> {
     if (this.#closed) {
       return Promise.reject(new OcpError("store_failed", "the JetStream publisher is closed"));
     }
+    if (this.#down) return Promise.reject(connectionDown());
     const id = this.#next++;
     return new Promise<JsAck>((resolve, reject) => {
       const timer = this.#deadlines.add(this.#timeoutMs, () => this.#expire(id));
@@ -183,6 +207,24 @@ export class JsPublisher {
     return true;
   }
 
+  /**
+   * The connection is lost or stale: publishes in flight wait for the
+   * reconnect at most `reconnectGraceMs` more (their acks may still come
+   * after it, by the republish); then they fail `store_failed`.
+   */
+  #lost(): void {
+    if (this.#down) return;
+    this.#down = true;
+    const grace = performance.now() + this.#reconnectGraceMs;
+    for (const [id, waiting] of this.#outstanding) {
+      if (waiting.timer.at <= grace) continue;
+      this.#deadlines.clear(waiting.timer);
+      waiting.timer = this.#deadlines.add(this.#reconnectGraceMs, () =>
+        this.#expire(id, "the NATS connection was lost and not restored in time"),
+      );
+    }
+  }
+
   /** Publishes again everything still waiting for its ack (after a reconnect). */
   #republish(): void {
     for (const [id, waiting] of this.#outstanding) {
@@ -199,12 +241,16 @@ export class JsPublisher {
   }
 
   /** `id` had no ack in time. */
-  #expire(id: number): void {
+  #expire(id: number, why?: string): void {
     const waiting = this.#outstanding.get(id);
     if (waiting === undefined) return;
     this.#outstanding.delete(id);
     waiting.reject(
-      new OcpError("store_failed", `JetStream did not ack within ${this.#timeoutMs} ms`),
+      why === undefined
+        ? new OcpError("store_failed", `JetStream did not ack within ${this.#timeoutMs} ms`)
+        : new OcpError("store_failed", `${why}: not known to be stored, send it again`, {
+            details: { nats: "disconnected" },
+          }),
     );
   }
 
@@ -216,6 +262,15 @@ export class JsPublisher {
       w.reject(error);
     }
   }
+}
+
+/** The refusal of a publish while the hub has no NATS connection: retryable. */
+export function connectionDown(): OcpError {
+  return new OcpError(
+    "store_failed",
+    "the hub's NATS connection is down (reconnecting to another server): not stored, send it again",
+    { details: { nats: "disconnected" } },
+  );
 }
 
 /** JetStream answered "not now" (status 503): worth publishing again shortly. */

@@ -58,3 +58,41 @@ export const NATS_BUDGET_SHARE_INTERVAL_MS = 250;
 
 /** Largest budget-share message a hub publishes or reads, bytes (a larger one is split, or ignored). */
 export const NATS_BUDGET_SHARE_MAX_BYTES = 512 * 1024;
+
+/**
+ * NATS: how often the hub pings its NATS server, ms (the client's
+ * `pingInterval`; `--nats-ping-interval`). With {@link NATS_MAX_PINGS_OUT} it
+ * bounds how long a hub stays on a half-open connection (a partition, a dead
+ * middlebox): at most `(NATS_MAX_PINGS_OUT + 1) × NATS_PING_INTERVAL_MS`
+ * without a pong, then it reconnects to another listed server. Suited to a
+ * LAN; raise both on a slow WAN.
+ */
+export const NATS_PING_INTERVAL_MS = 1000;
+
+/** NATS: pings left unanswered before the connection is declared stale (`maxPingOut`; `--nats-max-pings-out`). */
+export const NATS_MAX_PINGS_OUT = 2;
+
+/**
+ * NATS: how long publishes in flight when the connection is lost wait for
+ * the reconnect, ms (they are then published again, with the same
+ * `Nats-Msg-Id`); after it they are answered `store_failed`. While the hub
+ * has no connection, a new durable message is refused at once.
+ */
+export const NATS_RECONNECT_GRACE_MS = 1000;
+
+/** NATS: the client's pause before dialling the same server again, ms (`reconnectTimeWait`). */
+export const NATS_RECONNECT_WAIT_MS = 250;
+
+/**
+ * NATS: attempts, `NATS_PUBLISH_RETRY_MS` apart, to read an attached agent's
+ * last stored delivery after a reconnect (its session then catches up what
+ * was republished while the hub was cut off).
+ */
+export const NATS_RESUME_ATTEMPTS = 5;
+
+/**
+ * NATS: how long the client may take to close a stale connection before the
+ * hub destroys its socket, ms (its closing flush never completes when the
+ * send buffer of a half-open connection is full: stale.ts).
+ */
+export const NATS_STALE_CLOSE_MS = 500;

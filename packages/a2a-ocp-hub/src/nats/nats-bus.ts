@@ -24,6 +24,7 @@ import type {
 } from "../bus.js";
 import { shareBudgets } from "./budget-share.js";
 import type { JetStreamStore } from "./jetstream-store.js";
+import { NATS_PUBLISH_RETRY_MS, NATS_RESUME_ATTEMPTS } from "./limits.js";
 import { FROM_HEADER, ID_HEADER, SEQ_HEADER, type Subjects } from "./subjects.js";
 
 /** Header of a message the server republished from a stream: its stream sequence. */
@@ -36,7 +37,8 @@ export interface NatsBusOptions {
    * Where event subscriptions are read from (watched, so an attaching agent's
    * are at hand), and whether an inbox stream republishes its deliveries.
    */
-  store: Pick<JetStreamStore, "watchSubscriptions"> & Partial<Pick<JetStreamStore, "republishes">>;
+  store: Pick<JetStreamStore, "watchSubscriptions"> &
+    Partial<Pick<JetStreamStore, "republishes" | "lastDelivery">>;
   onError?: (error: unknown) => void;
 }
 
@@ -70,12 +72,20 @@ export class NatsBus implements HubBus {
   readonly #republishes: ((agentId: string) => boolean) | undefined;
   /** Stops sharing budgets with the other hubs (`shareBudgets`). */
   #stopSharing: (() => void) | undefined;
+  readonly #lastDelivery: JetStreamStore["lastDelivery"] | undefined;
 
   constructor(options: NatsBusOptions) {
     this.#nc = options.connection;
     this.#subjects = options.subjects;
+    // Deliveries republished while the connection was lost or stale never reached this hub.
+    (async () => {
+      for await (const status of options.connection.status()) {
+        if (status.type === "reconnect") this.#resume();
+      }
+    })().catch(() => undefined);
     this.#onError = options.onError ?? (() => undefined);
     this.#republishes = options.store.republishes?.bind(options.store);
+    this.#lastDelivery = options.store.lastDelivery?.bind(options.store);
     this.#broadcast = this.#nc.subscribe(this.#subjects.broadcast, {
       callback: (error, msg) => {
         if (error !== null) return this.#onError(error);
@@ -185,6 +195,34 @@ export class NatsBus implements HubBus {
       this.#nc.publish(subject, delivery.raw, { headers: h });
     }
     return true;
+  }
+
+  /**
+   * After a reconnect: hands each attached agent's session the last delivery
+   * stored in its inbox. The session drops it (it had it), sends it (the
+   * next one), or catches up from its last sequence through the store: the
+   * durable deliveries resume where the agent is, nothing skipped, nothing
+   * twice.
+   */
+  #resume(): void {
+    const last = this.#lastDelivery;
+    if (last === undefined) return;
+    for (const [agentId, attached] of this.#local) {
+      const nudge = async () => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await last(agentId, Date.now());
+          } catch (error) {
+            if (attempt >= NATS_RESUME_ATTEMPTS) throw error;
+            await new Promise((resolve) => setTimeout(resolve, NATS_PUBLISH_RETRY_MS).unref());
+          }
+        }
+      };
+      nudge().then((delivery) => {
+        if (delivery === undefined || this.#local.get(agentId) !== attached) return;
+        attached.sink({ kind: "durable", seq: delivery.seq, raw: delivery.raw });
+      }, this.#onError);
+    }
   }
 
   /** Attached to this hub (the cluster does not keep a global list: subjects route). */
