@@ -6,12 +6,62 @@
 //   --dashboard: the hub also serves its live dashboard (printed URL); the demo
 //   pauses between steps so it can be watched, and waits for Ctrl-C at the end.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const HELP = `Usage: ocp-team-demo [--dashboard]
+
+Runs the a2a+ocp team demo: an ocp-hub process (SQLite in a temporary
+directory) and four agent processes over real WebSockets share knowledge,
+ask the team, vote on a proposal and report a blocker; prints a transcript,
+then stops everything and removes its files.
+
+Options:
+  --dashboard    the hub also serves its live dashboard (URL printed); the demo
+                 pauses between steps and waits for Ctrl-C at the end
+  -h, --help     show this help
+  -v, --version  print the version and exit
+`;
+
+/** Bad usage: one line naming the problem and a hint, exit 2, before anything starts. */
+function usageError(message) {
+  const line = message.replace(/\s*\n\s*/g, " ");
+  process.stderr.write(`ocp-team-demo: ${line}\nrun "ocp-team-demo --help" for usage\n`);
+  process.exit(2);
+}
+
+// `pnpm demo:team -- --dashboard` passes the `--` on: a leading one is not an argument.
+const argv = process.argv.slice(2);
+if (argv[0] === "--") argv.shift();
+let options;
+try {
+  ({ values: options } = parseArgs({
+    args: argv,
+    options: {
+      dashboard: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (error) {
+  usageError(error instanceof Error ? error.message : String(error));
+}
+if (options.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+if (options.version) {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  process.stdout.write(`${pkg.version}\n`);
+  process.exit(0);
+}
 
 const here = dirname(fileURLToPath(import.meta.url));
 const hubCli = join(
@@ -20,7 +70,7 @@ const hubCli = join(
   "cli.js",
 );
 const STEP_TIMEOUT_MS = 20_000;
-const DASHBOARD = process.argv.slice(2).includes("--dashboard");
+const DASHBOARD = options.dashboard === true;
 /** With --dashboard, a pause between steps so that each shows on the dashboard. */
 const pause = () =>
   DASHBOARD ? new Promise((resolve) => setTimeout(resolve, 2500)) : Promise.resolve();

@@ -100,8 +100,10 @@ export function formatVerdict(verdict: ChainVerdict): string {
     : `audit log broken at entry ${verdict.seq}: ${verdict.reason}`;
 }
 
+/** Bad usage: one line naming the problem and a hint, exit 2. */
 function usage(message: string): never {
-  process.stderr.write(`ocp-hub audit: ${message}\n${AUDIT_HELP}`);
+  const line = message.replace(/\s*\n\s*/g, " ");
+  process.stderr.write(`ocp-hub audit: ${line}\nrun "ocp-hub audit --help" for usage\n`);
   process.exit(2);
 }
 

@@ -93,6 +93,17 @@ profiles in a file and pass --allow FILE.
 Prints the hub's URL on the first line of stdout (the dashboard's goes to stderr).
 `;
 
+/**
+ * Bad usage: one line naming the problem and a hint, exit 2 (the usage text
+ * itself is for `--help`; a screenful on every typo hides the one line that
+ * matters).
+ */
+function usageError(message: string): never {
+  const line = message.replace(/\s*\n\s*/g, " ");
+  process.stderr.write(`ocp-hub: ${line}\nrun "ocp-hub --help" for usage\n`);
+  process.exit(2);
+}
+
 /** The signed profiles of an allow-list file: `{"profiles": [...]}` or an array; exits 2 when unreadable. */
 async function readAllowList(path: string): Promise<unknown[]> {
   try {
@@ -209,15 +220,16 @@ async function main(): Promise<void> {
       strict: true,
     }));
   } catch (error) {
-    process.stderr.write(
-      `ocp-hub: ${error instanceof Error ? error.message : String(error)}\n${HELP}`,
-    );
-    process.exit(2);
+    usageError(error instanceof Error ? error.message : String(error));
   }
   const parsed = OptionsSchema.safeParse(values);
   if (!parsed.success) {
-    process.stderr.write(`ocp-hub: ${parsed.error.issues[0]?.message ?? "bad options"}\n${HELP}`);
-    process.exit(2);
+    const issue = parsed.error.issues[0];
+    const flag = issue?.path[0];
+    const message = issue?.message ?? "bad options";
+    usageError(
+      typeof flag === "string" && !message.startsWith("--") ? `--${flag}: ${message}` : message,
+    );
   }
   const o = parsed.data;
   if (o.help) {
@@ -231,8 +243,7 @@ async function main(): Promise<void> {
   }
   const natsOnly = ["workspace", "nats-replicas", "nats-ping-interval", "nats-max-pings-out"];
   if (o.nats === undefined && natsOnly.some((name) => values[name] !== undefined)) {
-    process.stderr.write(`ocp-hub: --${natsOnly.join(", --")} need --nats\n${HELP}`);
-    process.exit(2);
+    usageError(`--${natsOnly.join(", --")} need --nats`);
   }
   const limits: Record<string, number> = {};
   if (o["messages-per-minute"] !== undefined) limits["messages"] = o["messages-per-minute"];

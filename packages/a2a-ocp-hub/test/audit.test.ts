@@ -172,7 +172,10 @@ describe("ocp-hub audit: the refusals of a tampered and a replayed message", () 
     );
     for (const [i, result] of results.entries()) {
       expect(result.code, cases[i]!.join(" ")).toBe(2);
-      expect(result.stderr).toContain("Usage: ocp-hub audit");
+      // One line naming the problem and a hint, not the usage text.
+      expect(result.stderr).toMatch(
+        /^ocp-hub audit: [^\n]+\nrun "ocp-hub audit --help" for usage\n$/,
+      );
     }
     const missing = await cli(["audit", "--db", join(d, "none.sqlite")]);
     expect(missing.code).toBe(1);

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -30,10 +30,9 @@ describe("ocp-hub CLI", () => {
     }
   }, 30_000);
 
-  it("refuses an invalid option value with exit code 2", () => {
-    expect(() =>
-      execFileSync(process.execPath, [CLI, "--port", "-5"], { encoding: "utf8", stdio: "pipe" }),
-    ).toThrow(expect.objectContaining({ status: 2 }));
+  it("-h prints the same usage as --help and exits 0", () => {
+    const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
+    expect(execFileSync(process.execPath, [CLI, "-h"], { encoding: "utf8" })).toBe(help);
   });
 
   it("refuses NATS ping settings out of range, or without --nats, with exit code 2", () => {
@@ -50,6 +49,36 @@ describe("ocp-hub CLI", () => {
       ).toThrow(expect.objectContaining({ status: 2 }));
     }
   });
+
+  it.each([
+    [["--bogus"], "Unknown option '--bogus'"],
+    [["--port", "-5"], "Option '--port' argument is ambiguous"],
+    [["--port=-5"], "--port: "],
+    [["--synchronous", "OFF"], "--synchronous: "],
+    [
+      ["--workspace", "team"],
+      "--workspace, --nats-replicas, --nats-ping-interval, --nats-max-pings-out need --nats",
+    ],
+    [["extra"], "Unexpected argument 'extra'"],
+    [["--allow-origin", "nonsense"], "--allow-origin takes an origin"],
+  ])(
+    "bad usage %j exits 2 with one line naming the problem and a hint, not the usage",
+    (args, reason) => {
+      const result = spawnSync(process.execPath, [CLI, ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 15_000,
+      });
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe("");
+      const lines = result.stderr.split("\n");
+      expect(lines).toHaveLength(3);
+      expect(lines[0]).toMatch(/^ocp-hub: /);
+      expect(lines[0]).toContain(reason);
+      expect(lines[1]).toBe('run "ocp-hub --help" for usage');
+      expect(lines[2]).toBe("");
+    },
+  );
 
   it("--help says loudly that registration is open without --allow, first come first pinned", () => {
     const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });

@@ -28,7 +28,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (parsed.kind === "usage-error") {
-    process.stderr.write(`ocp-inspect: ${parsed.message}\n\n${USAGE}`);
+    // One line naming the problem and a hint, not the whole usage text.
+    process.stderr.write(`ocp-inspect: ${parsed.message}\nrun "ocp-inspect --help" for usage\n`);
     return EXIT_CODES.usage;
   }
   let report: ConformanceReport;

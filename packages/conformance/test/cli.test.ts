@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -70,15 +70,63 @@ describe("ocp-inspect", () => {
   it.each([
     [[], "missing command"],
     [["stdio", "node", "x.js"], "put the provider command after --"],
+    [["--bogus"], 'unknown command "--bogus"'],
+    [["stdio", "--bogus", "--", "node", "x.js"], "unknown option --bogus for stdio"],
+    [["http", "ftp://example.com/"], "not an http(s) URL"],
   ])(
-    "bad usage %j exits 2 with the reason on stderr and nothing on stdout",
+    "bad usage %j exits 2 with one line naming the problem and a hint, not the usage",
     async (args, reason) => {
       const { code, stdout, stderr } = await inspect(args);
       expect(code).toBe(2);
       expect(stdout).toBe("");
-      expect(stderr).toContain(reason);
+      const lines = stderr.split("\n");
+      expect(lines).toHaveLength(3);
+      expect(lines[0]).toMatch(/^ocp-inspect: /);
+      expect(lines[0]).toContain(reason);
+      expect(lines[1]).toBe('run "ocp-inspect --help" for usage');
+      expect(lines[2]).toBe("");
     },
   );
+
+  describe("ocp-fixture-provider", () => {
+    const run = (args: readonly string[]) =>
+      spawnSync(process.execPath, [FIXTURE, ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 30_000,
+      });
+
+    it("--help and -h print the usage and exit 0", () => {
+      for (const flag of ["--help", "-h"]) {
+        const { status, stdout, stderr } = run([flag]);
+        expect(status).toBe(0);
+        expect(stdout).toMatch(/^usage: ocp-fixture-provider /);
+        expect(stdout).toContain("--misbehave MODE");
+        expect(stderr).toBe("");
+      }
+    });
+
+    it("--version and -v print the package version and exit 0", () => {
+      const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+      for (const flag of ["--version", "-v"]) {
+        const { status, stdout } = run([flag]);
+        expect(status).toBe(0);
+        expect(stdout).toBe(`${(pkg as { version: string }).version}\n`);
+      }
+    });
+
+    it.each([
+      [["--bogus"], "unknown argument: --bogus"],
+      [["--misbehave", "nonsense"], "unknown --misbehave mode: nonsense"],
+    ])("bad usage %j exits 2 with one line and a hint, not the usage", (args, reason) => {
+      const { status, stdout, stderr } = run(args);
+      expect(status).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr).toBe(
+        `ocp-fixture-provider: ${reason}\nrun "ocp-fixture-provider --help" for usage\n`,
+      );
+    });
+  });
 
   it("stdio --json against the honest fixture prints only the JSON report and exits 0", async () => {
     const { code, stdout } = await inspect(["stdio", "--json", "--", process.execPath, FIXTURE]);

@@ -92,12 +92,21 @@ export function namedEnv(names: readonly string[] | undefined): Record<string, s
   return env;
 }
 
-/** Runs a CLI's `main`: exit status 2 on a usage error, 1 on any other failure, message on stderr. */
+/**
+ * Runs a CLI's `main`: exit status 2 on a usage error (one line naming the
+ * problem, then `run "BIN --help" for usage`), 1 on any other failure,
+ * message on stderr.
+ */
 export function runCli(bin: string, main: () => Promise<void>): void {
   main().catch((error: unknown) => {
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${bin}: ${message}${code === "usage" ? `\nTry ${bin} --help.` : ""}\n`);
-    process.exit(code === "usage" ? 2 : 1);
+    if (code === "usage") {
+      const line = message.replace(/\s*\n\s*/g, " ");
+      process.stderr.write(`${bin}: ${line}\nrun "${bin} --help" for usage\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${bin}: ${message}\n`);
+    process.exit(1);
   });
 }

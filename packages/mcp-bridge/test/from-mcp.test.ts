@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type StdioProvider, spawnStdioProvider } from "@ocp/transport-stdio";
 import { isOcpError, totalTokenCost } from "@ocp/types";
 import { afterEach, describe, expect, it } from "vitest";
@@ -161,18 +162,29 @@ describe("ocp-from-mcp", () => {
   it(
     "CLI: --help, --version, exit 2 on bad usage, exit 1 when the MCP server cannot start",
     async () => {
-      const help = await run(process.execPath, [fromMcpCli, "--help"], { timeout: SLOW });
-      expect(help.stdout).toContain("Usage:\n  ocp-from-mcp [options] -- COMMAND");
-      const version = await run(process.execPath, [fromMcpCli, "--version"], { timeout: SLOW });
-      expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+      const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+      for (const flag of ["--help", "-h"]) {
+        const help = await run(process.execPath, [fromMcpCli, flag], { timeout: SLOW });
+        expect(help.stdout).toContain("Usage:\n  ocp-from-mcp [options] -- COMMAND");
+      }
+      for (const flag of ["--version", "-v"]) {
+        const version = await run(process.execPath, [fromMcpCli, flag], { timeout: SLOW });
+        expect(version.stdout).toBe(`${(pkg as { version: string }).version}\n`);
+      }
+      // Bad usage: exit 2, one line naming the problem and a hint, not the usage text.
+      const hint = '\nrun "ocp-from-mcp --help" for usage\n';
       const usage = await run(process.execPath, [fromMcpCli], { timeout: SLOW }).catch((e) => e);
       expect(usage.code).toBe(2);
-      expect(usage.stderr).toContain("give either -- COMMAND");
+      expect(usage.stderr).toBe(
+        `ocp-from-mcp: give either -- COMMAND [ARG...] or --url URL${hint}`,
+      );
       const other = await run(process.execPath, [fromMcpCli, "--grant", "x", "--", "y"], {
         timeout: SLOW,
       }).catch((e) => e);
       expect(other.code).toBe(2);
-      expect(other.stderr).toContain("Unknown option '--grant'");
+      expect(other.stderr).toMatch(/^ocp-from-mcp: Unknown option '--grant'[^\n]*\n/);
+      expect(other.stderr.endsWith(hint)).toBe(true);
+      expect(other.stderr.split("\n")).toHaveLength(3);
       const missing = await run(process.execPath, [fromMcpCli, "--", "no-such-mcp-server-cmd"], {
         timeout: SLOW,
       }).catch((e) => e);

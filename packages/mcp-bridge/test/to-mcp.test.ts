@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -200,10 +201,15 @@ describe("ocp-to-mcp", () => {
   it(
     "CLI: --help, --version, exit 2 on bad usage, exit 1 when the provider cannot start",
     async () => {
-      const help = await run(process.execPath, [toMcpCli, "--help"], { timeout: SLOW });
-      expect(help.stdout).toContain("Usage:\n  ocp-to-mcp [options] -- COMMAND");
-      const version = await run(process.execPath, [toMcpCli, "-v"], { timeout: SLOW });
-      expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+      const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+      for (const flag of ["--help", "-h"]) {
+        const help = await run(process.execPath, [toMcpCli, flag], { timeout: SLOW });
+        expect(help.stdout).toContain("Usage:\n  ocp-to-mcp [options] -- COMMAND");
+      }
+      for (const flag of ["--version", "-v"]) {
+        const version = await run(process.execPath, [toMcpCli, flag], { timeout: SLOW });
+        expect(version.stdout).toBe(`${(pkg as { version: string }).version}\n`);
+      }
       const usage = await run(process.execPath, [toMcpCli, "--timeout", "0", "--", "x"], {
         timeout: SLOW,
       }).catch((e) => e);
@@ -218,8 +224,12 @@ describe("ocp-to-mcp", () => {
           (e) => e,
         );
         expect(bad.code).toBe(2);
-        expect(bad.stderr).toContain(says);
-        expect(bad.stderr).toContain("Try ocp-to-mcp --help.");
+        // One line naming the problem and a hint, not the usage text.
+        const lines = bad.stderr.split("\n");
+        expect(lines).toHaveLength(3);
+        expect(lines[0]).toMatch(/^ocp-to-mcp: /);
+        expect(lines[0]).toContain(says);
+        expect(lines[1]).toBe('run "ocp-to-mcp --help" for usage');
       }
       const missing = await run(process.execPath, [toMcpCli, "--", "no-such-provider-cmd"], {
         timeout: SLOW,

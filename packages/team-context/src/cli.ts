@@ -43,11 +43,17 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
+/** Bad usage: one line naming the problem and a hint (not the usage text), exit 2. */
+function usage(message: string): never {
+  const line = message.replace(/\s*\n\s*/g, " ");
+  fail(`${line}\nrun "ocp-team-context --help" for usage`, 2);
+}
+
 function whole(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > 2_147_483_647)
-    fail(`--${name} takes a whole number from ${min}, not "${value}"`, 2);
+    usage(`--${name} takes a whole number from ${min}, not "${value}"`);
   return n;
 }
 
@@ -77,7 +83,7 @@ async function main(): Promise<void> {
   try {
     values = parse().values;
   } catch (error) {
-    fail(`${(error as Error).message}\nTry --help.`, 2);
+    usage((error as Error).message);
   }
   const version = (
     JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -86,22 +92,21 @@ async function main(): Promise<void> {
   ).version;
   if (values.help) return void process.stdout.write(`${HELP}\n`);
   if (values.version) return void process.stdout.write(`${version}\n`);
-  const hubUrl = values.hub ?? fail("--hub URL is required\nTry --help.", 2);
-  const file = values.identity ?? fail("--identity FILE is required\nTry --help.", 2);
-  if (!/^wss?:\/\//.test(hubUrl)) fail(`--hub takes a ws:// or wss:// URL, not "${hubUrl}"`, 2);
+  const hubUrl = values.hub ?? usage("--hub URL is required");
+  const file = values.identity ?? usage("--identity FILE is required");
+  if (!/^wss?:\/\//.test(hubUrl)) usage(`--hub takes a ws:// or wss:// URL, not "${hubUrl}"`);
   const deadlineMs = whole("deadline-ms", values["deadline-ms"], 1);
   const teamWaitMs = whole("team-wait-ms", values["team-wait-ms"], 1);
   const port = whole("http", values.http, 0);
-  if (port !== undefined && port > 65_535) fail(`--http takes a port number, not ${port}`, 2);
+  if (port !== undefined && port > 65_535) usage(`--http takes a port number, not ${port}`);
 
   let identity: Awaited<ReturnType<typeof loadIdentity>>;
   if (existsSync(file)) {
     identity = await loadIdentity(file);
     if (values["agent-id"] !== undefined && values["agent-id"] !== identity.id)
-      fail(`${file} holds ${identity.id}, not ${values["agent-id"]}`, 2);
+      usage(`${file} holds ${identity.id}, not ${values["agent-id"]}`);
   } else {
-    const id =
-      values["agent-id"] ?? fail(`${file} does not exist: give --agent-id to create it`, 2);
+    const id = values["agent-id"] ?? usage(`${file} does not exist: give --agent-id to create it`);
     identity = generateIdentity(id);
     await saveIdentity(file, identity);
     process.stderr.write(`ocp-team-context: created ${identity.id} in ${file}\n`);
