@@ -27,7 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_CODES.conformant;
   }
   if (parsed.kind === "usage-error") {
-    process.stderr.write(`ocp-test: ${parsed.message}\n\n${USAGE}`);
+    process.stderr.write(`ocp-test: ${parsed.message}\nrun "ocp-test --help" for usage\n`);
     return EXIT_CODES.usage;
   }
   const report = await runCompatibility(parsed.target, {

@@ -2,7 +2,7 @@
  * `ocp-test` as a child process: against our own hub (`ocp-hub`, SQLite)
  * every deciding check passes; usage errors exit 2; --json is pure JSON.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -104,6 +104,32 @@ describe("ocp-test", () => {
     );
     expect(fixture).toBe(version.stdout);
   }, 120_000);
+
+  it("every bin: --help exits 0, bad usage exits 2 with one line naming the problem and a hint (not the usage)", () => {
+    const bins = {
+      "ocp-test": join(here, "..", "dist", "cli.js"),
+      "ocp-test-fixture-hub": join(here, "..", "dist", "fixture", "cli.js"),
+      "ocp-test-fixture-agent": join(here, "..", "dist", "fixture", "agent-cli.js"),
+    };
+    for (const [bin, file] of Object.entries(bins)) {
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [file, ...args], {
+          encoding: "utf8",
+          timeout: 15_000,
+          env: { ...process.env, OCP_HUB_URL: "" },
+        });
+      const help = run("--help");
+      expect(help.status, bin).toBe(0);
+      expect(help.stdout, bin).toMatch(/usage/);
+      const bad = run("--bogus");
+      expect(bad.status, bin).toBe(2);
+      expect(bad.stdout, bin).toBe("");
+      const lines = bad.stderr.split("\n");
+      expect(lines, bin).toHaveLength(3);
+      expect(lines[0], bin).toMatch(new RegExp(`^${bin}: .*--bogus`));
+      expect(lines[1], bin).toBe(`run "${bin} --help" for usage`);
+    }
+  });
 
   it("exits 1 against a hub that is not there", async () => {
     const { code, stdout } = await ocpTest([
