@@ -53,9 +53,9 @@ export type ChainRow = z.infer<typeof ChainRowSchema>;
 export const CHAIN_COLUMNS =
   "seq, at, keep_until, event, message_id, type, sender, recipients, code, reason, detail, hash";
 
-/** The hash of `row` chained after `previous`: SHA-256 over both, hex. */
-export function chainHash(previous: string, row: Omit<ChainRow, "hash">): string {
-  const content = JSON.stringify([
+/** The values of a row's columns but `hash`, in {@link CHAIN_COLUMNS} order: what is hashed and inserted. */
+export function chainValues(row: Omit<ChainRow, "hash">): Array<string | number | null> {
+  return [
     row.seq,
     row.at,
     row.keep_until,
@@ -67,7 +67,12 @@ export function chainHash(previous: string, row: Omit<ChainRow, "hash">): string
     row.code,
     row.reason,
     row.detail,
-  ]);
+  ];
+}
+
+/** The hash of `row` chained after `previous`: SHA-256 over both, hex. */
+export function chainHash(previous: string, row: Omit<ChainRow, "hash">): string {
+  const content = JSON.stringify(chainValues(row));
   return createHash("sha256").update(previous).update("\n").update(content).digest("hex");
 }
 

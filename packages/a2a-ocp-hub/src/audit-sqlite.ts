@@ -32,6 +32,7 @@ import {
   ChainRowSchema,
   type ChainVerdict,
   chainHash,
+  chainValues,
   PrunedDetailSchema,
   pruneIndex,
   retentionOf,
@@ -196,20 +197,7 @@ export class SqliteAuditLog implements AuditLog {
       const seq = head.seq + 1;
       const row = { ...unhashed, seq, keep_until: unhashed.at + this.retentionMs };
       const hash = chainHash(head.hash, row);
-      this.#insert!.run(
-        seq,
-        row.at,
-        row.keep_until,
-        row.event,
-        row.message_id,
-        row.type,
-        row.sender,
-        row.recipients,
-        row.code,
-        row.reason,
-        row.detail,
-        hash,
-      );
+      this.#insert!.run(...chainValues(row), hash);
       head = { seq, hash };
     }
     this.#head = head;
