@@ -12,31 +12,15 @@ import {
   signAuthorship,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
-import { type RawAgent, rawAgent } from "@ocp/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OCPHub } from "../src/index.js";
-import { identity, node, startHub, tempDir, until } from "./support.js";
+import type { RawAgent } from "@ocp/testkit";
+import { describe, expect, it } from "vitest";
+import { hubPerTest, identity, node, until } from "./support.js";
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const raws: RawAgent[] = [];
-
-beforeEach(async () => {
-  dir = tempDir();
-  hub = await startHub(dir.dir);
-});
-
-afterEach(async () => {
-  for (const raw of raws.splice(0)) raw.close();
-  await hub.close();
-  dir.cleanup();
-});
+const hubs = hubPerTest();
 
 async function raw(name: string): Promise<{ id: AgentIdentity; agent: RawAgent }> {
   const id = identity(name);
-  const agent = await rawAgent(hub.url, id);
-  raws.push(agent);
-  return { id, agent };
+  return { id, agent: await hubs.raw(id) };
 }
 
 /** Sends a signed message from `from`; resolves with the hub's answer (ack or reject). */

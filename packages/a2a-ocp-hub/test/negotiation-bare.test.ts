@@ -16,36 +16,21 @@ import {
   signObject,
   verifyObject,
 } from "@ocp/a2a-ocp-messaging";
-import { type RawAgent, rawAgent } from "@ocp/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { HUB_BARE_ANNOUNCES_PER_MINUTE, type OCPHub } from "../src/index.js";
-import { startHub, tempDir, until } from "./support.js";
+import { HUB_BARE_ANNOUNCES_PER_MINUTE } from "../src/index.js";
+import { hubPerTest, until } from "./support.js";
 
 const verbatim = readFileSync(
   new URL("../../../examples/a2a-ocp/spec-verbatim/capability-announce.json", import.meta.url),
   "utf8",
 );
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const raws: RawAgent[] = [];
-
-beforeEach(async () => {
-  dir = tempDir();
-  hub = await startHub(dir.dir);
-});
-
-afterEach(async () => {
-  for (const raw of raws.splice(0)) raw.close();
-  await hub.close();
-  dir.cleanup();
-});
+const hubs = hubPerTest();
 
 async function agent(id: string) {
   const identity = generateIdentity(id);
-  const raw = await rawAgent(hub.url, identity);
-  raws.push(raw);
+  const raw = await hubs.raw(identity);
   /** Sends a signed message with the full envelope; returns its id. */
   const send = (init: { type: string; to: string; payload: unknown }): string => {
     const message = createMessage({ ...init, from: identity.id } as never) as Record<
@@ -81,11 +66,11 @@ describe("§7.2 the specification's bare capability.announce on a registered con
     alice.raw.send(verbatim);
     await until(() => alice.confirms().length === 1, "capability.confirm");
     const confirm = alice.confirms()[0];
-    expect(confirm.from).toBe(hub.self.id);
+    expect(confirm.from).toBe(hubs.hub.self.id);
     expect(confirm.to).toBe("a2a://alice");
     expect(typeof confirm.correlation_id).toBe("string");
     expect(confirm.payload.supportedFeatures).toEqual(["knowledge_streaming", "collective_query"]);
-    expect(verifyObject(confirm, profilePublicKey(hub.self.profile))).toBe(true);
+    expect(verifyObject(confirm, profilePublicKey(hubs.hub.self.profile))).toBe(true);
     expect(alice.raw.controls().filter((c) => c.type === "ocp.hub.reject")).toEqual([]);
   });
 
@@ -219,7 +204,7 @@ describe("frames without an envelope the hub refuses", () => {
   });
 
   it("before registration the bare announce is a malformed registration: refused and closed (4001), as before", async () => {
-    const ws = new WebSocket(hub.url, ["a2a-ocp-v1"]);
+    const ws = new WebSocket(hubs.hub.url, ["a2a-ocp-v1"]);
     const frames: string[] = [];
     const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
     ws.on("message", (data) => {
@@ -233,6 +218,6 @@ describe("frames without an envelope the hub refuses", () => {
       reason: "the announcement is malformed",
       code: 4001,
     });
-    expect(hub.connectedAgents()).toEqual([]);
+    expect(hubs.hub.connectedAgents()).toEqual([]);
   });
 });

@@ -8,10 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
-import { type RawAgent, rawAgent } from "@ocp/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OCPHub } from "../src/index.js";
-import { startHub, tempDir, until } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { hubPerTest, until } from "./support.js";
 
 const verbatimDir = fileURLToPath(
   new URL("../../../examples/a2a-ocp/spec-verbatim", import.meta.url),
@@ -20,26 +18,11 @@ const examples = readdirSync(verbatimDir)
   .filter((file) => file.endsWith(".json") && !file.startsWith("capability"))
   .sort();
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const raws: RawAgent[] = [];
-
-beforeEach(async () => {
-  dir = tempDir();
-  hub = await startHub(dir.dir);
-});
-
-afterEach(async () => {
-  for (const raw of raws.splice(0)) raw.close();
-  await hub.close();
-  dir.cleanup();
-});
+const hubs = hubPerTest();
 
 async function agent(id: string) {
   const identity = generateIdentity(id);
-  const raw = await rawAgent(hub.url, identity);
-  raws.push(raw);
-  return { identity, raw };
+  return { identity, raw: await hubs.raw(identity) };
 }
 
 describe("the specification's example messages at the hub", () => {

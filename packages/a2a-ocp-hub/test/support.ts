@@ -1,4 +1,6 @@
-import { testHubOptions } from "@ocp/testkit";
+import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
+import { type RawAgent, rawAgent, tempDir, testHubOptions } from "@ocp/testkit";
+import { afterEach, beforeEach } from "vitest";
 import { OCPHub, type OCPHubOptions } from "../src/index.js";
 
 export { accessNode as node, client, identity, tempDir, until, within } from "@ocp/testkit";
@@ -6,4 +8,37 @@ export { accessNode as node, client, identity, tempDir, until, within } from "@o
 /** A hub on 127.0.0.1:0 with a real SQLite file in `dir`; generous rate limits unless given. */
 export function startHub(dir: string, options: OCPHubOptions = {}): Promise<OCPHub> {
   return OCPHub.start({ ...testHubOptions(dir), ...options });
+}
+
+/**
+ * A fresh hub for each test of the calling file (a real SQLite file in a temp
+ * dir), and raw agents on it that are closed after each test: registers the
+ * `beforeEach`/`afterEach` pair the file would otherwise write itself.
+ */
+export function hubPerTest(options: () => OCPHubOptions = () => ({})) {
+  let dir: { dir: string; cleanup: () => void } | undefined;
+  let current: OCPHub | undefined;
+  const raws: RawAgent[] = [];
+  beforeEach(async () => {
+    dir = tempDir();
+    current = await startHub(dir.dir, options());
+  });
+  afterEach(async () => {
+    for (const raw of raws.splice(0)) raw.close();
+    await current?.close();
+    dir?.cleanup();
+  });
+  return {
+    /** The current test's hub. */
+    get hub(): OCPHub {
+      if (current === undefined) throw new Error("hubPerTest: no hub outside a test");
+      return current;
+    },
+    /** A raw agent registered as `id` on the current hub, closed after the test. */
+    async raw(id: AgentIdentity): Promise<RawAgent> {
+      const agent = await rawAgent(this.hub.url, id);
+      raws.push(agent);
+      return agent;
+    },
+  };
 }
