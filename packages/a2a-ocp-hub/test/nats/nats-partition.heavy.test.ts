@@ -245,10 +245,11 @@ describe.skipIf(unavailable !== undefined)(
       });
       await until(() => got.length === 1, "the first delivery");
       // Hub 0's connection cut in the first test goes once healed (its node's next write is reset).
-      let current: Array<{ node: number; port: number }> = [];
       const deadline = Date.now() + 30_000;
-      while ((current = await hubConnections(hubs[0]!)).length !== 1 && Date.now() < deadline) {
+      let current = await hubConnections(hubs[0]!);
+      while (current.length !== 1 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 200));
+        current = await hubConnections(hubs[0]!);
       }
       expect(current).toHaveLength(1);
       const cut = current[0]!;
