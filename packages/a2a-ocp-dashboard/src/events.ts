@@ -38,6 +38,8 @@ export interface DashboardHubStats {
   committed: number;
   slowConsumerCloses: number;
   peakOutboundBytes: number;
+  /** Whether the hub's store can be reached (absent: a hub that does not say; read as reachable). */
+  storeConnected?: boolean;
 }
 
 /** What the dashboard needs of a hub: an `OCPHub` is one. */

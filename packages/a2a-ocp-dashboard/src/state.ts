@@ -287,6 +287,7 @@ export class DashboardState {
       committed: s?.committed ?? 0,
       slowConsumerCloses: s?.slowConsumerCloses ?? 0,
       peakOutboundBytes: s?.peakOutboundBytes ?? 0,
+      storeConnected: s?.storeConnected ?? true,
       refusalsByReason: { ...this.#refusalsByReason },
       series: this.#series.map((line) => [...line]) as [number[], number[], number[], number[]],
     };

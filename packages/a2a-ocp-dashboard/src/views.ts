@@ -78,6 +78,8 @@ export interface HealthView {
   committed: number;
   slowConsumerCloses: number;
   peakOutboundBytes: number;
+  /** False while the hub's store (a cluster's NATS connection) cannot be reached. */
+  storeConnected: boolean;
   refusalsByReason: Record<string, number>;
   /** Time series, one point a second: [t (s), in/s, out/s, connected]. */
   series: [number[], number[], number[], number[]];

@@ -334,3 +334,28 @@ describe("what the model shows", () => {
     expect(p).toMatchObject({ status: "approved", tally: { approve: 2 } });
   });
 });
+
+describe("the store's health (issue 46)", () => {
+  it("shows the hub's store as unreachable while its stats say so, reachable when they do not say", () => {
+    const state = new DashboardState({
+      showAllVisibilities: false,
+      defaultVisibility: "workspace",
+    });
+    const stats = {
+      connected: 1,
+      known: 1,
+      accepted: 0,
+      rejected: 0,
+      delivered: 0,
+      committed: 0,
+      slowConsumerCloses: 0,
+      peakOutboundBytes: 0,
+    };
+    state.sample(stats);
+    expect(state.snapshot().health.storeConnected).toBe(true);
+    state.sample({ ...stats, storeConnected: false });
+    expect(state.snapshot().health.storeConnected).toBe(false);
+    state.sample({ ...stats, storeConnected: true });
+    expect(state.snapshot().health.storeConnected).toBe(true);
+  });
+});

@@ -45,6 +45,7 @@ export class HealthPanel {
 
   update(health: HealthView, refusals: RefusalView[]): void {
     const rows: Array<[string, string | number]> = [
+      ["Store", health.storeConnected ? "reachable" : "unreachable: durable sends refused"],
       ["Connections", health.connected],
       ["Agents known", health.known],
       ["Accepted", health.accepted],

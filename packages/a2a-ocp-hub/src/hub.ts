@@ -242,6 +242,7 @@ export class OCPHub {
       committed: this.#commits.committed,
       slowConsumerCloses: server?.slowConsumerCloses ?? 0,
       peakOutboundBytes: server?.peakOutboundBytes ?? 0,
+      storeConnected: this.store.connected ?? true,
     };
   }
 

@@ -15,4 +15,6 @@ export interface HubStats {
   slowConsumerCloses: number;
   /** Highest outbound buffer of any connection, bytes. */
   peakOutboundBytes: number;
+  /** Whether the store can be reached now (false while a clustered hub's NATS connection is down). */
+  storeConnected: boolean;
 }

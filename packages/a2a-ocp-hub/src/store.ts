@@ -47,6 +47,12 @@ export interface ExpiredDelivery {
 
 export interface HubStore {
   /**
+   * Optional: whether the store can be reached now — false while a clustered
+   * store's NATS connection is down (the hub then refuses durable messages
+   * `store_failed`). Absent: always reachable (an embedded file).
+   */
+  readonly connected?: boolean;
+  /**
    * Optional: the longest the store keeps a delivery, ms after its commit,
    * whatever its `expiresAt` (a JetStream inbox stream's `max_age`). Absent:
    * kept until `expiresAt`. The hub refuses a store whose retention is
