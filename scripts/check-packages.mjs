@@ -10,10 +10,14 @@
  *   an install brings: the module itself is a dependency (or peer) that
  *   ships types, or its `@types/` package is a dependency. A type package
  *   left in `devDependencies` gives every TypeScript user TS7016.
+ * - source maps: every file a built `.map` names in `sources` is shipped
+ *   (inside a folder or file its `files` lists), so a stack trace or a
+ *   debugger in a user's install reaches the source.
  *
  * `node scripts/check-packages.mjs [root]` checks every published package
  * (declarations only for those built); exits 1 on a problem.
- * `checkLicenses({ root })` and `checkDeclarations({ dir })` are the same as
+ * `checkLicenses({ root })`, `checkDeclarations({ dir })` and
+ * `checkSourceMaps({ dir })` are the same as
  * functions (packages/types/test/published-packages.test.ts and
  * packages/transport-ws/test/declarations.test.ts run them).
  */
@@ -145,11 +149,44 @@ export function checkDeclarations({ dir }) {
   return { files: seen.size, problems };
 }
 
+/** The `.map` files under `dir`, recursively. */
+function mapsUnder(dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) mapsUnder(path, out);
+    else if (entry.name.endsWith(".map")) out.push(path);
+  }
+  return out;
+}
+
+/** Every source a built map of the package at `dir` names is inside what its `files` ship. */
+export function checkSourceMaps({ dir }) {
+  const pkg = readJson(join(dir, "package.json"));
+  const shipped = (pkg.files ?? []).map((entry) => normalize(entry).replace(/[/\\]+$/, ""));
+  const problems = [];
+  const missing = new Set();
+  const maps = existsSync(join(dir, "dist")) ? mapsUnder(join(dir, "dist")) : [];
+  for (const map of maps) {
+    const { sources = [], sourceRoot = "" } = readJson(map);
+    for (const source of sources) {
+      const path = relative(dir, join(dirname(map), sourceRoot, source));
+      const top = path.split(sep)[0];
+      const inside = shipped.some((entry) => path === entry || path.startsWith(`${entry}${sep}`));
+      if (!inside || top === ".." || !existsSync(join(dir, path))) missing.add(path);
+    }
+  }
+  for (const path of [...missing].sort().slice(0, 3))
+    problems.push(`${pkg.name}: a source map names ${path}, which the package does not ship`);
+  if (missing.size > 3) problems.push(`${pkg.name}: … and ${missing.size - 3} more unshipped sources`);
+  return { maps: maps.length, problems };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), "..");
   const problems = [...checkLicenses({ root }).problems];
   for (const dir of publishedPackages(root))
-    if (existsSync(join(dir, "dist"))) problems.push(...checkDeclarations({ dir }).problems);
+    if (existsSync(join(dir, "dist")))
+      problems.push(...checkDeclarations({ dir }).problems, ...checkSourceMaps({ dir }).problems);
   for (const problem of problems) process.stdout.write(`${problem}\n`);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

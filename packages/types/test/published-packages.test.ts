@@ -20,9 +20,13 @@ import { afterAll, describe, expect, it } from "vitest";
  * then breaks it in a copy and expects the checker to name the package.
  */
 const root = fileURLToPath(new URL("../../..", import.meta.url));
-const { checkLicenses } = (await import(
+const { checkLicenses, checkSourceMaps, publishedPackages } = (await import(
   pathToFileURL(join(root, "scripts", "check-packages.mjs")).href
-)) as { checkLicenses: (options: { root: string }) => { packages: number; problems: string[] } };
+)) as {
+  checkLicenses: (options: { root: string }) => { packages: number; problems: string[] };
+  checkSourceMaps: (options: { dir: string }) => { maps: number; problems: string[] };
+  publishedPackages: (root: string) => string[];
+};
 
 const copies: string[] = [];
 afterAll(() => {
@@ -70,6 +74,26 @@ describe("published packages", () => {
     expect(checkLicenses({ root: copy }).problems).toEqual(["the repository has no LICENSE file"]);
   });
 
+  it("issue 43: every source a built source map names is shipped (src is in files), so stack traces reach it", () => {
+    let maps = 0;
+    for (const dir of publishedPackages(root)) {
+      const checked = checkSourceMaps({ dir });
+      maps += checked.maps;
+      expect(checked.problems).toEqual([]);
+    }
+    expect(maps).toBeGreaterThan(100);
+    // A package that ships dist only: its maps name sources it does not ship.
+    const pkg = mkdtempSync(join(tmpdir(), "ocp-maps-"));
+    copies.push(pkg);
+    cpSync(join(root, "packages", "types", "dist"), join(pkg, "dist"), { recursive: true });
+    cpSync(join(root, "packages", "types", "src"), join(pkg, "src"), { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "x", files: ["dist"] }));
+    const problems = checkSourceMaps({ dir: pkg }).problems;
+    expect(problems[0]).toMatch(
+      /^x: a source map names src\/.+\.ts, which the package does not ship$/,
+    );
+  });
+
   it("npm pack puts LICENSE in the tarball of @ocp/types", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
       cwd: join(root, "packages", "types"),
@@ -78,5 +102,6 @@ describe("published packages", () => {
     });
     const [pack] = JSON.parse(out) as [{ files: { path: string }[] }];
     expect(pack.files.map((file) => file.path)).toContain("LICENSE");
+    expect(pack.files.map((file) => file.path)).toContain("src/index.ts");
   }, 60_000);
 });
