@@ -177,7 +177,8 @@ export function checkSourceMaps({ dir }) {
   }
   for (const path of [...missing].sort().slice(0, 3))
     problems.push(`${pkg.name}: a source map names ${path}, which the package does not ship`);
-  if (missing.size > 3) problems.push(`${pkg.name}: … and ${missing.size - 3} more unshipped sources`);
+  if (missing.size > 3)
+    problems.push(`${pkg.name}: … and ${missing.size - 3} more unshipped sources`);
   return { maps: maps.length, problems };
 }
 
