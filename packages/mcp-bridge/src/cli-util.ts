@@ -110,3 +110,28 @@ export function runCli(bin: string, main: () => Promise<void>): void {
     process.exit(1);
   });
 }
+
+/**
+ * Calls `onOver` once when `stream` brings more than `limit` bytes without a
+ * newline: the bound the SDK's stdio `ReadBuffer` applies (unread bytes plus
+ * the new chunk), checked first so the reason is known before the SDK closes
+ * the transport. Attach it before the SDK's transport starts reading.
+ */
+export function watchLineLength(
+  stream: NodeJS.ReadableStream,
+  limit: number,
+  onOver: () => void,
+): void {
+  let pending = 0;
+  const watch = (chunk: Buffer | string) => {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    if (pending + bytes.length > limit) {
+      stream.off("data", watch);
+      onOver();
+      return;
+    }
+    const newline = bytes.lastIndexOf(10);
+    pending = newline === -1 ? pending + bytes.length : bytes.length - newline - 1;
+  };
+  stream.on("data", watch);
+}

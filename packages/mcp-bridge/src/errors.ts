@@ -4,9 +4,13 @@ import { isOcpError, OcpError, type WireErrorCode } from "@ocp/types";
 export const BRIDGE_ERROR_CODES = {
   usage: "bad command line (exit status 2)",
   connect_failed: "the MCP server or provider could not be started or reached",
+  mcp_unsupported:
+    "the MCP server declares no resources capability (or no tools capability for --tool)",
   mcp_crashed: "the MCP server exited or closed the connection",
   mcp_timeout: "the MCP server did not answer within the timeout",
   mcp_malformed: "the MCP server answered with a result that fails the MCP schema",
+  mcp_too_large:
+    "the MCP server wrote a message over MAX_MCP_LINE_BYTES (the connection is closed)",
   mcp_error: "the MCP server answered a JSON-RPC error",
   tool_error: "the MCP tool answered with isError, or has no string argument for the goal",
   provider_failed: "the Open Context provider failed, crashed or timed out",
@@ -29,9 +33,11 @@ export function bridgeError(
 const WIRE: Record<BridgeErrorCode, WireErrorCode> = {
   usage: "bad_request",
   connect_failed: "unavailable",
+  mcp_unsupported: "unavailable",
   mcp_crashed: "unavailable",
   mcp_timeout: "unavailable",
   mcp_malformed: "internal",
+  mcp_too_large: "internal",
   mcp_error: "internal",
   tool_error: "internal",
   provider_failed: "unavailable",

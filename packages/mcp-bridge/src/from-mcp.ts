@@ -64,6 +64,12 @@ export async function connectMcpProvider(options: McpProviderOptions): Promise<M
     positiveLimit("connectTimeoutMs", options.connectTimeoutMs, CONNECT_TIMEOUT_MS),
   );
   const connection = await session.get();
+  try {
+    await requireCapability(connection, options.tool === undefined ? "resources" : "tools");
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
   const provider = new McpProvider(options, session, connection);
   if (options.tool !== undefined) {
     try {
@@ -74,6 +80,39 @@ export async function connectMcpProvider(options: McpProviderOptions): Promise<M
     }
   }
   return provider;
+}
+
+/**
+ * Fails with `mcp_unsupported` when the server did not declare, at
+ * `initialize`, the capability the bridge uses: `resources` (the default
+ * mode) or `tools` (with a tool named). A tools-only server would otherwise
+ * handshake as healthy and then fail every query with `-32601`.
+ */
+async function requireCapability(
+  connection: McpConnection,
+  needed: "resources" | "tools",
+): Promise<void> {
+  const declared = connection.client.getServerCapabilities() ?? {};
+  if (declared[needed] !== undefined) return;
+  const name = connection.server.name;
+  let hint = "";
+  if (needed === "resources" && declared.tools !== undefined) {
+    // Best effort: name its tools so the user can pick one for --tool.
+    const listed = await connection.client
+      .listTools(undefined, { timeout: CONNECT_TIMEOUT_MS })
+      .catch(() => undefined);
+    const tools = listed?.tools.map((tool) => tool.name) ?? [];
+    hint = ` (serve one of its tools with --tool NAME${tools.length > 0 ? `; it has: ${tools.slice(0, 20).join(", ")}` : ""})`;
+  }
+  const what =
+    needed === "resources"
+      ? "ocp-from-mcp bridges resources"
+      : "ocp-from-mcp --tool needs the tools capability";
+  throw bridgeError(
+    "mcp_unsupported",
+    `the MCP server ${name} declares no ${needed} capability; ${what}${hint}`,
+    { server: name, capability: needed },
+  );
 }
 
 /**
@@ -136,7 +175,7 @@ export class McpProvider implements ContextProvider {
     const listed = await connection.client
       .listTools(undefined, { timeout: this.#timeout })
       .catch((error: unknown) => {
-        throw this.#session.classify(error, "tools/list", connection.stderr());
+        throw this.#session.classify(error, "tools/list", connection);
       });
     const tool = listed.tools.find((candidate: Tool) => candidate.name === name);
     if (tool === undefined) {
@@ -172,7 +211,7 @@ export class McpProvider implements ContextProvider {
       const result = await connection.client
         .callTool({ name, arguments: { [argument]: query.goal } }, undefined, request)
         .catch((error: unknown) => {
-          throw this.#session.classify(error, `tools/call ${name}`, connection.stderr());
+          throw this.#session.classify(error, `tools/call ${name}`, connection);
         });
       if (!("content" in result) || !Array.isArray(result.content)) {
         throw bridgeError("mcp_malformed", `tool "${name}" answered without a content array`, {
@@ -195,7 +234,7 @@ export class McpProvider implements ContextProvider {
       const read = await connection.client
         .readResource({ uri }, request)
         .catch((error: unknown) => {
-          throw this.#session.classify(error, `resources/read ${uri}`, connection.stderr());
+          throw this.#session.classify(error, `resources/read ${uri}`, connection);
         });
       const text = read.contents
         .map((item) => ("text" in item && typeof item.text === "string" ? item.text : ""))
@@ -229,7 +268,7 @@ export class McpProvider implements ContextProvider {
       const page = await connection.client
         .listResources(cursor === undefined ? undefined : { cursor }, { timeout: this.#timeout })
         .catch((error: unknown) => {
-          throw this.#session.classify(error, "resources/list", connection.stderr());
+          throw this.#session.classify(error, "resources/list", connection);
         });
       resources.push(...page.resources);
       cursor = page.nextCursor;

@@ -22,6 +22,12 @@ export const SHUTDOWN_GRACE_MS = 2_000;
 /** Longest JSON-RPC line read from an MCP server's stdout, in bytes. */
 export const MAX_MCP_LINE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Longest JSON-RPC line `ocp-to-mcp` reads from its MCP client on stdin, in
+ * bytes (the SDK's stdio default); a longer one ends it with exit status 1.
+ */
+export const MAX_CLIENT_LINE_BYTES = 10 * 1024 * 1024;
+
 /** How much of an MCP server's stderr is kept for error messages (the latest bytes). */
 export const MAX_STDERR_BYTES = 16 * 1024;
 

@@ -35,6 +35,8 @@ export interface McpConnection {
   readonly server: Implementation;
   /** The server's stderr so far (stdio only). */
   stderr(): string;
+  /** The line limit the server broke (the connection was closed for it), if it did (stdio only). */
+  overflow(): number | undefined;
 }
 
 /**
@@ -95,6 +97,7 @@ export class McpSession {
       client,
       server,
       stderr: () => (transport instanceof McpStdioTransport ? transport.stderr() : ""),
+      overflow: () => (transport instanceof McpStdioTransport ? transport.overflow() : undefined),
     };
   }
 
@@ -108,13 +111,26 @@ export class McpSession {
   }
 
   /**
-   * The bridge error for a failed MCP request: `mcp_timeout`, `mcp_crashed`
-   * (and the next call reconnects), `mcp_malformed` for a result that fails
-   * the MCP schema, `mcp_error` for a JSON-RPC error.
+   * The bridge error for a failed MCP request on `connection`:
+   * `mcp_too_large` when the server wrote a line over the limit (the
+   * connection was closed for it), `mcp_timeout`, `mcp_crashed` (and the
+   * next call reconnects), `mcp_malformed` for a result that fails the MCP
+   * schema, `mcp_error` for a JSON-RPC error.
    */
-  classify(error: unknown, what: string, stderr = ""): BridgeError {
+  classify(error: unknown, what: string, connection?: McpConnection): BridgeError {
     if (isOcpError(error)) return error as BridgeError;
     const name = describeTarget(this.target);
+    const overflow = connection?.overflow();
+    if (overflow !== undefined) {
+      this.#current = undefined;
+      return bridgeError(
+        "mcp_too_large",
+        `MCP server ${name} answered ${what} with a message over MAX_MCP_LINE_BYTES (${overflow} bytes); the connection was closed`,
+        { target: name, limit: "MAX_MCP_LINE_BYTES", bytes: overflow },
+        error,
+      );
+    }
+    const stderr = connection?.stderr() ?? "";
     const tail = stderr.trim() === "" ? "" : ` (stderr: ${stderr.trim().slice(-300)})`;
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout) {

@@ -32,6 +32,7 @@ export class McpStdioTransport implements Transport {
   #child: ChildProcess | undefined;
   #stderr = "";
   #closed = false;
+  #overflow: number | undefined;
   #exited: Promise<void> = Promise.resolve();
 
   constructor(options: McpStdioOptions) {
@@ -42,6 +43,14 @@ export class McpStdioTransport implements Transport {
   /** The latest bytes the server wrote to stderr. */
   stderr(): string {
     return this.#stderr;
+  }
+
+  /**
+   * The line limit, in bytes, once the server wrote a line over it (and the
+   * connection was closed for it); undefined otherwise.
+   */
+  overflow(): number | undefined {
+    return this.#overflow;
   }
 
   get pid(): number | undefined {
@@ -84,10 +93,12 @@ export class McpStdioTransport implements Transport {
   }
 
   #read(chunk: Buffer): void {
+    if (this.#overflow !== undefined) return;
     try {
       this.#buffer.append(chunk);
     } catch (error) {
       // A line over the bound: the stream cannot be trusted any more.
+      this.#overflow = this.#options.maxLineBytes ?? MAX_MCP_LINE_BYTES;
       this.onerror?.(error as Error);
       void this.close();
       return;

@@ -1,8 +1,20 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { namedEnv, packageVersion, parseCli, positiveInt, runCli } from "./cli-util.js";
+import {
+  namedEnv,
+  packageVersion,
+  parseCli,
+  positiveInt,
+  runCli,
+  watchLineLength,
+} from "./cli-util.js";
 import { bridgeError } from "./errors.js";
-import { CONNECT_TIMEOUT_MS, PROVIDER_QUERY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from "./limits.js";
+import {
+  CONNECT_TIMEOUT_MS,
+  MAX_CLIENT_LINE_BYTES,
+  PROVIDER_QUERY_TIMEOUT_MS,
+  SHUTDOWN_GRACE_MS,
+} from "./limits.js";
 import { ProviderHandle, type ProviderTarget } from "./provider-handle.js";
 import { createOcpMcpServer } from "./to-mcp.js";
 
@@ -33,7 +45,8 @@ Options:
   -v, --version          print the version and exit
 
 Exit status: 0 when the MCP client closes stdin; 2 on bad usage; 1 when the
-provider cannot be started or reached.
+provider cannot be started or reached, or a line on stdin is over
+MAX_CLIENT_LINE_BYTES.
 `;
 
 async function main(): Promise<void> {
@@ -76,19 +89,33 @@ async function main(): Promise<void> {
     log,
   });
   let closing = false;
+  let status = 0;
   const close = () => {
     if (closing) return;
     closing = true;
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS * 2).unref();
+    setTimeout(() => process.exit(status), SHUTDOWN_GRACE_MS * 2).unref();
     void handle
       .shutdown()
       .catch((error: unknown) => log(`provider shutdown failed: ${(error as Error).message}`))
-      .finally(() => process.exit(0));
+      .finally(() => process.exit(status));
   };
   process.stdin.once("end", close);
   process.stdin.once("close", close);
   server.server.onclose = close;
-  await server.connect(new StdioServerTransport());
+  // Before the SDK's transport reads: the reason is set before it closes.
+  watchLineLength(process.stdin, MAX_CLIENT_LINE_BYTES, () => {
+    if (closing) return;
+    status = 1;
+    process.stderr.write(
+      `ocp-to-mcp: a line on stdin is over MAX_CLIENT_LINE_BYTES (${MAX_CLIENT_LINE_BYTES} bytes); closing\n`,
+    );
+    close();
+  });
+  await server.connect(
+    new StdioServerTransport(process.stdin, process.stdout, {
+      maxBufferSize: MAX_CLIENT_LINE_BYTES,
+    }),
+  );
 }
 
 runCli("ocp-to-mcp", main);

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -6,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MAX_CLIENT_LINE_BYTES } from "../src/limits.js";
 import { demoProviderCli, run, SLOW, toMcpCli, trickyProvider } from "./helpers.js";
 
 const clients: Client[] = [];
@@ -238,6 +240,44 @@ describe("ocp-to-mcp", () => {
       expect(missing.stderr).toContain(
         "cannot connect to Open Context provider no-such-provider-cmd",
       );
+    },
+    SLOW,
+  );
+
+  it(
+    "a line on stdin over MAX_CLIENT_LINE_BYTES ends ocp-to-mcp with exit status 1 and one stderr line naming the limit",
+    async () => {
+      const child = spawn(process.execPath, [toMcpCli, "--", process.execPath, trickyProvider], {
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        stdout += chunk;
+      });
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+      });
+      child.stdin.on("error", () => {});
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "test-client", version: "1.0.0" },
+        },
+      };
+      child.stdin.write(`${JSON.stringify(initialize)}\n`);
+      // It serves normally until the long line: the initialize answer comes first.
+      await expect.poll(() => stdout, { timeout: SLOW }).toContain('"id":1');
+      child.stdin.write(Buffer.alloc(MAX_CLIENT_LINE_BYTES + 1, "x"));
+      expect(await exited).toBe(1);
+      expect(stderr.trim().split("\n")).toEqual([
+        `ocp-to-mcp: a line on stdin is over MAX_CLIENT_LINE_BYTES (${MAX_CLIENT_LINE_BYTES} bytes); closing`,
+      ]);
     },
     SLOW,
   );
