@@ -341,16 +341,7 @@ describe("the store's health (issue 46)", () => {
       showAllVisibilities: false,
       defaultVisibility: "workspace",
     });
-    const stats = {
-      connected: 1,
-      known: 1,
-      accepted: 0,
-      rejected: 0,
-      delivered: 0,
-      committed: 0,
-      slowConsumerCloses: 0,
-      peakOutboundBytes: 0,
-    };
+    const stats = fakeHub().stats(); // A hub that does not say: reachable.
     state.sample(stats);
     expect(state.snapshot().health.storeConnected).toBe(true);
     state.sample({ ...stats, storeConnected: false });

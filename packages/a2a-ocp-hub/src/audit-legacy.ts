@@ -7,17 +7,17 @@
 import { AUDIT_EVENTS, type AuditEntry } from "@ocp/a2a-ocp-messaging";
 import type Database from "better-sqlite3";
 import { z } from "zod";
+import { ChainRowSchema } from "./audit-chain.js";
 
-const RowSchema = z.object({
-  at: z.number(),
-  event: z.enum(AUDIT_EVENTS),
-  message_id: z.string().nullable(),
-  type: z.string().nullable(),
-  sender: z.string(),
-  recipients: z.string(),
-  code: z.string().nullable(),
-  reason: z.string().nullable(),
-});
+/** An entry's columns, in either table: the chained row's, with a legacy row's looser `at` and its events only. */
+const RowSchema = ChainRowSchema.pick({
+  message_id: true,
+  type: true,
+  sender: true,
+  recipients: true,
+  code: true,
+  reason: true,
+}).extend({ at: z.number(), event: z.enum(AUDIT_EVENTS) });
 
 /** A row (of either table) as an {@link AuditEntry}. */
 export function entryOf(row: unknown): AuditEntry {
