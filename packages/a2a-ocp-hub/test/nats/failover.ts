@@ -1,11 +1,34 @@
 import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
-import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, createMessage, signObject } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { accessNode as node, until } from "@ocp/testkit";
 import type { ClusterContext } from "@ocp/testkit/nats";
 import { expect, it } from "vitest";
 
 /** Kills hub 2 with SIGKILL mid-stream; run it last. */
+/** Durable stream `i` of `from` to `to`, signed: one node, the producer's sequence number `i`. */
+export function signedStream(
+  from: AgentIdentity,
+  to: string[],
+  i: number,
+): Record<string, unknown> {
+  return signObject(
+    createMessage({
+      type: "ocp.knowledge.stream",
+      from: from.id,
+      to,
+      payload: {
+        streamId: from.id,
+        nodes: [node(from.id, `${from.id}#${i}`)],
+        isIncremental: true,
+        sequenceNumber: i,
+      },
+    }) as Record<string, unknown>,
+    from.secretKey,
+    nativeEd25519,
+  );
+}
+
 export function failoverTests(ctx: ClusterContext): void {
   it("SIGKILL of a hub mid-stream: its agents move to another hub, every acknowledged message is delivered exactly once", async () => {
     const PER_PRODUCER = 60;
@@ -34,20 +57,10 @@ export function failoverTests(ctx: ClusterContext): void {
     const acked = new Set<string>();
     const produce = async (p: (typeof producers)[number]) => {
       for (let i = 0; i < PER_PRODUCER; i++) {
-        const wire = signObject(
-          createMessage({
-            type: "ocp.knowledge.stream",
-            from: p.id.id,
-            to: inbox.map((r) => r.id.id),
-            payload: {
-              streamId: p.id.id,
-              nodes: [node(p.id.id, `${p.id.id}#${i}`)],
-              isIncremental: true,
-              sequenceNumber: i,
-            },
-          }) as Record<string, unknown>,
-          p.id.secretKey,
-          nativeEd25519,
+        const wire = signedStream(
+          p.id,
+          inbox.map((r) => r.id.id),
+          i,
         );
         let resent = false;
         for (;;) {

@@ -15,9 +15,7 @@
 import { fileURLToPath } from "node:url";
 import { connect } from "@nats-io/transport-node";
 import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
-import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
-import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { client, identity, accessNode as node, tempDir, until } from "@ocp/testkit";
+import { client, identity, tempDir, until } from "@ocp/testkit";
 import {
   type Blackhole,
   blackholeLoopback,
@@ -37,6 +35,7 @@ import {
   NATS_RECONNECT_WAIT_MS,
 } from "../../src/nats/limits.js";
 import { dropStaleConnections } from "../../src/nats/stale.js";
+import { signedStream } from "./failover.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const WORKSPACE = "partition";
@@ -112,20 +111,10 @@ describe.skipIf(unavailable !== undefined)(
       let longestWhat = "";
       let stop = false;
       const sendOne = async (p: Awaited<ReturnType<typeof join>>, i: number, measured: boolean) => {
-        const wire = signObject(
-          createMessage({
-            type: "ocp.knowledge.stream",
-            from: p.id.id,
-            to: sinks.map((s) => s.id.id),
-            payload: {
-              streamId: p.id.id,
-              nodes: [node(p.id.id, `${p.id.id}#${i}`)],
-              isIncremental: true,
-              sequenceNumber: i,
-            },
-          }) as Record<string, unknown>,
-          p.id.secretKey,
-          nativeEd25519,
+        const wire = signedStream(
+          p.id,
+          sinks.map((s) => s.id.id),
+          i,
         );
         const id = String(wire["id"]);
         let resent = false;
