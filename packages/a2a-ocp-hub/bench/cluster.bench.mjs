@@ -76,7 +76,7 @@ const offline = RECIPIENTS === "offline";
  * Messages each arm carries before the timed rounds. A fresh hub process runs
  * its first several thousand messages with V8's optimizing compiler busy on
  * background threads and about twice the CPU per message of its steady state
- * (README, "Cluster"); the rounds measure the steady state, the warm-up line
+ * (bench/RESULTS.md, "Cluster"); the rounds measure the steady state, the warm-up line
  * prints the cold start.
  */
 const WARMUP = Number(process.env.BENCH_WARMUP_MESSAGES ?? 12_000);

@@ -10,7 +10,7 @@
  * deliveries were cut off. The rules are deleted in `finally` and `afterAll`.
  *
  * Needs root and iptables (`.ci/run` has both); skips with the reason
- * otherwise. Without root, see the hub README ("A half-open connection").
+ * otherwise. Without root, see the hub's docs/cluster.md ("A half-open connection").
  */
 import { fileURLToPath } from "node:url";
 import { connect } from "@nats-io/transport-node";
