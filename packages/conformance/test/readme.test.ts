@@ -1,0 +1,90 @@
+/**
+ * The README against the code: the provider and host check tables list the
+ * suite's checks in report order with their requirement ids and whether they
+ * decide, the fixture tables list every misbehave mode with the check it
+ * trips, and the limits table gives each constant's value.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  CHECK_SPECS,
+  type CheckSpec,
+  HOST_CHECK_SPECS,
+  HTTP_MISBEHAVE_MODES,
+  limits,
+  MISBEHAVE_MODES,
+} from "../src/index.js";
+
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+
+/** The text between `## heading` and the next `## `. */
+function chapter(heading: string): string {
+  const start = readme.indexOf(`\n## ${heading}`);
+  expect(start, `## ${heading}`).toBeGreaterThan(-1);
+  const end = readme.indexOf("\n## ", start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+/** The body rows of every table in `text` whose first cell is a backquoted name, as trimmed cells. */
+function rows(text: string): string[][] {
+  return [...text.matchAll(/^\| `([^`]+)` .*$/gm)].map(([line]) =>
+    line!
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim().replace(/^`|`$/g, "")),
+  );
+}
+
+/** `H1, H2` and `F1–F3` as the ids they name. */
+function ids(cell: string): string[] {
+  return cell.split(", ").flatMap((id) => {
+    const range = /^([A-Z])(\d+)–\1(\d+)$/.exec(id);
+    if (!range) return [id];
+    const out: string[] = [];
+    for (let n = Number(range[2]); n <= Number(range[3]); n++) out.push(`${range[1]}${n}`);
+    return out;
+  });
+}
+
+const spec = (check: CheckSpec) => [
+  check.name,
+  check.requirements.join(", "),
+  check.advisory ? "advisory" : "deciding",
+];
+
+describe("README", () => {
+  it("Provider checks: every check in report order, its ids and whether it decides", () => {
+    const table = rows(chapter("Provider checks")).map(([name, cell, status]) => [
+      name,
+      ids(cell!).join(", "),
+      status,
+    ]);
+    expect(table).toEqual(CHECK_SPECS.map(spec));
+  });
+
+  it("Host checks: every host check in report order with its ids", () => {
+    const table = rows(chapter("Host checks")).map(([name, cell]) => [name, ids(cell!).join(", ")]);
+    expect(table).toEqual(HOST_CHECK_SPECS.map((check) => spec(check).slice(0, 2)));
+  });
+
+  it("The fixture provider: every misbehave mode with the check it trips", () => {
+    const table = rows(chapter("The fixture provider")).map(([mode, check]) => [mode, check]);
+    expect(table).toEqual(
+      Object.entries({ ...MISBEHAVE_MODES, ...HTTP_MISBEHAVE_MODES }).map(([mode, check]) => [
+        mode,
+        check,
+      ]),
+    );
+  });
+
+  it("Limits: every constant it lists has that value (MiB = 1024 × 1024 bytes)", () => {
+    const table = rows(chapter("Limits"));
+    expect(table.length).toBeGreaterThan(8);
+    for (const [name, shown] of table) {
+      const actual = (limits as Record<string, unknown>)[name!];
+      expect(actual, `${name} is a limit of src/limits.ts`).toBeTypeOf("number");
+      const mib = /^(\d+) MiB$/.exec(shown!);
+      expect(mib ? Number(mib[1]) * 1024 * 1024 : Number(shown), name).toBe(actual);
+    }
+  });
+});
