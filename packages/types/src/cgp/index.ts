@@ -33,6 +33,7 @@ export {
   isWellFormedDigest,
 } from "./formats.js";
 export * from "./frame.js";
+export { canonicalDigest, canonicalJson } from "./jcs.js";
 export { CGP_ENVELOPE_SCHEMA_ID, cgpEnvelopeJsonSchema } from "./json-schema.js";
 export * from "./payloads.js";
 export { CGP_RULES, type CgpRuleId, cgpRuleOf, rulesFor } from "./rules.js";
