@@ -157,6 +157,7 @@ describe("egress scopes (§4.1, C5) and error codes (X1, X2)", () => {
     expect(scopesConsistent({ egress: false, egress_scopes: ["third-party-model"] })).toBe(false);
     expect(scopesConsistent({ egress: false, egress_scopes: ["acme:vault"] })).toBe(false);
     expect(scopesConsistent({ egress: true, egress_scopes: ["third-party-model"] })).toBe(true);
+    expect(scopesConsistent({ egress: true, egress_scopes: ["notnamespaced"] })).toBe(false);
     expect(
       offMachineScopes({ egress_scopes: ["local-only", "org-tenant", "org-tenant", "x:y"] }),
     ).toEqual(["org-tenant", "x:y"]);

@@ -33,6 +33,13 @@ export {
   isWellFormedDigest,
 } from "./formats.js";
 export * from "./frame.js";
+export {
+  type CgpAckLike,
+  type CgpHandshakeRule,
+  cgpHandshakeViolations,
+  embeddingFits,
+  type HandshakeViolation,
+} from "./handshake.js";
 export { canonicalDigest, canonicalJson } from "./jcs.js";
 export { CGP_ENVELOPE_SCHEMA_ID, cgpEnvelopeJsonSchema } from "./json-schema.js";
 export * from "./payloads.js";
