@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { NonEmptyStringSchema, U32Schema } from "../primitives.js";
 import { CGP_TIMESTAMP_PATTERN, EMBEDDINGS_FINGERPRINT_PATTERN } from "./formats.js";
-import { CgpRepresentationSchema } from "./frame.js";
+import { absentIfNull, CgpRepresentationSchema } from "./frame.js";
 import {
   CGP_FRAME_KINDS,
   EGRESS_SCOPES,
@@ -33,7 +33,7 @@ export const CgpDataFlowSchema = z.object({
   reads: z.boolean().default(false),
   writes: z.boolean().default(false),
   egress: z.boolean().default(false),
-  egress_scopes: z.array(z.string()).optional(),
+  egress_scopes: absentIfNull(z.array(z.string())),
 });
 export type CgpDataFlow = z.infer<typeof CgpDataFlowSchema>;
 
@@ -77,7 +77,7 @@ export const CgpQuerySchema = z.object({
   max_frames: U32Schema,
   max_tokens: U32Schema,
   as_of: z.string().nullish(),
-  representation_preferences: RepresentationListSchema.optional(),
+  representation_preferences: absentIfNull(RepresentationListSchema),
 });
 export type CgpQuery = z.infer<typeof CgpQuerySchema>;
 export type CgpQueryInit = z.input<typeof CgpQuerySchema>;
