@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  budgetFromModelTokens,
+  CGP_HOST_SAFETY_FACTOR,
   cgpErrorCode,
   cgpVersionsCompatible,
   EGRESS_SCOPES,
@@ -128,6 +130,23 @@ describe("bytes and formats", () => {
     expect(fingerprintDimensions("bge-small-en-v1.5/384/l2")).toBe(384);
     expect(fingerprintDimensions("model/8")).toBe(8);
     expect(fingerprintDimensions("model")).toBeUndefined();
+  });
+});
+
+describe("budget tokens are an accounting unit (§7.2)", () => {
+  it("a host maps its model budget with the 1.35 safety factor, rounding down", () => {
+    expect(CGP_HOST_SAFETY_FACTOR).toBe(1.35);
+    expect(budgetFromModelTokens(1350)).toBe(1000);
+    expect(budgetFromModelTokens(1000)).toBe(740);
+    expect(budgetFromModelTokens(1000, 1)).toBe(1000);
+    expect(budgetFromModelTokens(0)).toBe(0);
+  });
+  it("a factor below 1, not finite, or a bad budget is a RangeError naming it (never an unbounded budget)", () => {
+    expect(() => budgetFromModelTokens(1000, 0)).toThrow(/factor/);
+    expect(() => budgetFromModelTokens(1000, Number.NaN)).toThrow(/factor/);
+    expect(() => budgetFromModelTokens(1000, 0.5)).toThrow(/factor/);
+    expect(() => budgetFromModelTokens(-1)).toThrow(/modelTokens/);
+    expect(() => budgetFromModelTokens(1.5)).toThrow(/modelTokens/);
   });
 });
 

@@ -10,7 +10,15 @@ export {
   familyOfVersion,
   type ProtocolFamily,
 } from "../family.js";
-export { canonicalTokenCost, sha256, sha256Digest, utf8ByteLength, utf8Encode } from "./bytes.js";
+export {
+  budgetFromModelTokens,
+  CGP_HOST_SAFETY_FACTOR,
+  canonicalTokenCost,
+  sha256,
+  sha256Digest,
+  utf8ByteLength,
+  utf8Encode,
+} from "./bytes.js";
 export {
   type CgpDecoded,
   type CgpDecodeFailure,
