@@ -16,7 +16,12 @@
  * compressed bytes. Sealed (§8.4) messages are never compressed: the message
  * layer's schema forbids combining the two.
  */
-import type { CompressedMessage, Compression, PlainMessage } from "@ocp/a2a-ocp-messaging";
+import type {
+  CompressedMessage,
+  Compression,
+  EncryptedMessage,
+  PlainMessage,
+} from "@ocp/a2a-ocp-messaging";
 import { BROADCAST } from "@ocp/a2a-ocp-messaging";
 import { compressMessage, decompressMessage } from "@ocp/a2a-ocp-messaging/node";
 import { AGENT_COMPRESSION_THRESHOLD_BYTES, COMPRESSION_CARDS_MAX_AGE_MS } from "./limits.js";
@@ -88,14 +93,22 @@ export class OutboundCompression {
     this.#now = now;
   }
 
-  /** `message` (unsigned) as it goes on the wire: compressed, or unchanged. Never throws. */
-  async prepare(message: PlainMessage): Promise<PlainMessage | CompressedMessage> {
+  /**
+   * `message` (unsigned) as it goes on the wire: compressed, or unchanged.
+   * A sealed (§8.4) message is returned as it is: sealed wins, the two are
+   * never combined. Never throws.
+   */
+  async prepare<M extends PlainMessage | EncryptedMessage>(
+    message: M,
+  ): Promise<M | CompressedMessage> {
+    if ((message as { encrypted?: unknown }).encrypted === true || !("payload" in message))
+      return message;
     if (!this.#enabled || !COMPRESSED_TYPES.has(message.type)) return message;
     const size = Buffer.byteLength(JSON.stringify(message.payload), "utf8");
     if (size < this.#threshold || message.to === BROADCAST) return message;
     const recipients = typeof message.to === "string" ? [message.to] : message.to;
     if (recipients.length === 0 || !(await this.#allAccept(recipients))) return message;
-    const compressed = compressMessage(message, {
+    const compressed = compressMessage(message as PlainMessage, {
       algorithm: this.#algorithm,
       thresholdBytes: this.#threshold,
     });

@@ -60,7 +60,7 @@ describe("§12.2 outbound compression decisions", () => {
     expect(inflatedPayload(out as never)).toEqual(message.payload);
   });
 
-  it("sends plain: below the threshold, a broadcast, a type outside streams/sync/answers, a recipient without the card entry, one of several without it, compression disabled", async () => {
+  it("sends plain: below the threshold, a broadcast, a type outside streams/sync/answers, a recipient without the card entry, one of several without it, a sealed message, compression disabled", async () => {
     const { link } = directory([card("a2a://bob", ["gzip"]), card("a2a://carol")]);
     const c = new OutboundCompression(link);
     const edge = stream("a2a://bob", 0);
@@ -86,6 +86,8 @@ describe("§12.2 outbound compression decisions", () => {
       },
     }) as PlainMessage;
     expect(await c.prepare(event)).toBe(event);
+    const sealed = { ...stream("a2a://bob", big), encrypted: true } as never;
+    expect(await c.prepare(sealed)).toBe(sealed); // sealed wins: never compressed too
     const off = new OutboundCompression(link, { enabled: false });
     expect(await off.prepare(stream("a2a://bob", big))).not.toHaveProperty("compression");
   });
