@@ -12,6 +12,7 @@ import type {
 import type { ConsensusDecision } from "./agent-consensus.js";
 import type { EdgeConflict } from "./agent-knowledge.js";
 import type { KnowledgeRefusal } from "./authority.js";
+import type { CompressionOptions } from "./compression.js";
 import type { ConsensusStore, VoteMessage, VoteRejection } from "./consensus.js";
 import type { KnowledgeGraph } from "./graph.js";
 import type { AgentLink } from "./link.js";
@@ -51,6 +52,12 @@ export interface OCPAgentOptions {
    * (a peer listener's), else {@link DEFAULT_VISIBILITY_POLICY}.
    */
   readonly visibility?: VisibilityPolicy;
+  /**
+   * §12.2: streams, sync pages and collective answers at least
+   * `AGENT_COMPRESSION_THRESHOLD_BYTES` go compressed to recipients whose
+   * cards announce it (compression.ts). `{ enabled: false }` sends all plain.
+   */
+  readonly compression?: CompressionOptions;
 }
 
 /** Events an agent emits. */

@@ -37,6 +37,7 @@ import {
   type OCPAgentOptions,
 } from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
+import { OutboundCompression } from "./compression.js";
 import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
 import type { AgentContext, SendOptions } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
@@ -52,12 +53,10 @@ import { replyAddress } from "./reply.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
 
 /**
- * An agent of an OCP team (§5): what a developer embeds in an agent. It
- * signs everything it sends with its identity, keeps a local knowledge
- * graph, streams knowledge to its subscribers, merges what it receives by
- * version vectors, syncs deltas, answers and asks collective queries,
- * proposes and votes, keeps a presence table, and publishes and subscribes
- * to events.
+ * An agent of an OCP team (§5): what a developer embeds in an agent. It signs everything it
+ * sends with its identity, keeps a local knowledge graph, streams knowledge to its subscribers,
+ * merges what it receives by version vectors, syncs deltas, answers and asks collective queries,
+ * proposes and votes, keeps a presence table, and publishes and subscribes to events.
  */
 export class OCPAgent extends Emitter<OCPAgentEvents> {
   readonly id: string;
@@ -76,6 +75,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   readonly #collective: CollectiveService;
   readonly #events: EventService;
   readonly #awarenessWaiters = new Waiters<AwarenessResponsePayload>();
+  readonly #compression: OutboundCompression;
   #off: (() => void) | undefined;
   #chain: Promise<void> = Promise.resolve();
 
@@ -89,6 +89,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.visibility = options.visibility ?? options.link.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.lookupKey = options.link.lookupKey;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
+    this.#compression = new OutboundCompression(options.link, options.compression, now);
     this.#ctx = {
       id: this.id,
       graph: this.graph,
@@ -138,9 +139,11 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   start(): this {
     if (this.#off === undefined) {
       // One message at a time, in arrival order: merges and tallies never interleave.
-      this.#off = this.#link.onMessage((message) => {
+      const offRefused = this.#link.onRefused?.((error) => this.emit("error", error, undefined));
+      const offMessages = this.#link.onMessage((message) => {
         this.#chain = this.#chain.then(() => this.#dispatch(message));
       });
+      this.#off = () => [offMessages(), offRefused?.()];
       this.#consensus.resume();
     }
     return this;
@@ -323,10 +326,8 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
       ...(priority === undefined ? {} : { priority }),
     });
-    const signed = signObject(
-      message as Record<string, unknown>,
-      this.#identity.secretKey,
-    ) as MessageOf<T>;
+    const wire = await this.#compression.prepare(message as PlainMessage); // §12.2
+    const signed = signObject(wire, this.#identity.secretKey) as MessageOf<T>;
     await this.#link.send(signed as Record<string, unknown>);
     return signed;
   }

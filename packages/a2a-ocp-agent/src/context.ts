@@ -29,7 +29,8 @@ export interface AgentContext {
   readonly signItem: ItemSigner;
   /**
    * Builds (with the `ttl` its type's lifetime gives), signs and sends a
-   * message; resolves with the signed message once the hub acknowledged it.
+   * message; resolves with the signed message once the hub acknowledged it
+   * (as sent: a stream, sync page or answer may be §12.2-compressed).
    */
   send<T extends KnownMessageType>(
     type: T,

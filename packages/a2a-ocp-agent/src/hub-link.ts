@@ -1,6 +1,7 @@
 import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
 import type { PlainMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
 import type { AgentLink } from "./link.js";
+import { clientRefusals } from "./refusals.js";
 
 /**
  * An {@link AgentLink} over a connected `HubClient`: sends resolve on the
@@ -22,6 +23,7 @@ export function hubLink(client: HubClient): AgentLink {
       client.on("message", listener);
       return () => client.off("message", listener);
     },
+    onRefused: (handler) => clientRefusals(client, handler),
     async close() {
       await client.close();
     },

@@ -31,6 +31,13 @@ export {
 } from "./authority.js";
 export { PresenceTable } from "./awareness.js";
 export {
+  ACCEPTED_COMPRESSION,
+  announceCompression,
+  COMPRESSED_TYPES,
+  type CompressionOptions,
+  cardCompression,
+} from "./compression.js";
+export {
   type ConsensusStore,
   countVote,
   countVotes,

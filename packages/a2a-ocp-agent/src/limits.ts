@@ -47,6 +47,14 @@ export const PEER_DISCOVERY_QUERIES_PER_MINUTE = 60;
 export const PEER_CONTROL_FRAMES_PER_MINUTE = 600;
 /** Most JSON bytes of cards in one discovery answer of a listener (as a hub's). */
 export const PEER_DISCOVERY_MAX_BYTES = 256 * 1024;
+/**
+ * §12.2: a stream, sync page or collective answer whose payload JSON is at
+ * least this many bytes goes compressed to recipients that announced support
+ * (smaller ones gain little once base64 adds a third, and cost CPU).
+ */
+export const AGENT_COMPRESSION_THRESHOLD_BYTES = 2048;
+/** How long the recipients' cards read for §12.2 (who announced compression) are trusted before re-reading, ms. */
+export const COMPRESSION_CARDS_MAX_AGE_MS = 60_000;
 
 // Message lifetimes: the `ttl` (seconds) of what the runtime sends, by meaning.
 

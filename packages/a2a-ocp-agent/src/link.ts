@@ -6,6 +6,7 @@ import {
   type VisibilityPolicy,
   verifyMessage,
 } from "@ocp/a2a-ocp-messaging";
+import type { OcpError } from "@ocp/types";
 
 /**
  * What an {@link OCPAgent} needs from its connection: send a signed message
@@ -26,6 +27,17 @@ export interface AgentLink {
    * list); an agent on this link uses it unless given `visibility`.
    */
   readonly visibility?: VisibilityPolicy;
+  /**
+   * The signed cards of the agents this link reaches, where it knows them
+   * without a directory (a peer listener: its peers'); else `findAgents`.
+   */
+  cards?(): Promise<readonly unknown[]>;
+  /**
+   * Registers the handler of inbound messages the link refused before they
+   * reached `onMessage` (a corrupt or oversized compressed payload, ...),
+   * each a typed error with its named `code`; returns its remover.
+   */
+  onRefused?(handler: (error: OcpError) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -19,10 +19,11 @@ import {
   type VisibilityPolicy,
   verifyAnnouncement,
 } from "@ocp/a2a-ocp-messaging";
-import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, LimitOptions } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
-import { parseJsonText } from "@ocp/types";
+import { type OcpError, parseJsonText } from "@ocp/types";
+import { inflatedPayload } from "./compression.js";
 import { agentError } from "./errors.js";
 import { hubLink } from "./hub-link.js";
 import type { AgentLink } from "./link.js";
@@ -140,6 +141,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   const lookupKey = (id: string) => (id === identity.id ? identity.publicKey : allowList.keyOf(id));
   const connected = new Map<string, Peer>();
   const handlers = new Set<(message: PlainMessage) => void>();
+  const refusedHandlers = new Set<(error: OcpError) => void>();
   const audit = options.audit === undefined ? undefined : new PeerAudit(options.audit);
   const replay = new ReplayWindow({});
   // One limiter for all connections: a peer that reconnects keeps its buckets.
@@ -203,6 +205,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     const accepted = await peer.pipeline.accept(raw);
     if (!accepted.ok) {
       audit?.refused(agentId, raw, accepted.error.code, accepted.error.message);
+      for (const handler of refusedHandlers) handler(accepted.error);
       const parsed = parseJsonText(raw);
       const id = parsed.ok ? (parsed.value as { id?: unknown }).id : undefined;
       reply(peer, HUB_TYPES.REJECT, {
@@ -236,6 +239,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
       pipeline: new InboundPipeline({
         lookupKey,
         ed25519: nativeEd25519,
+        decompress: createDecompressor(), // §12.2, capped at MAX_DECOMPRESSED_BYTES
         replay,
         rateLimiter,
       }),
@@ -257,10 +261,12 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
       const to = message["to"];
       const targets =
         to === BROADCAST ? [...connected.keys()] : typeof to === "string" ? [to] : (to as string[]);
+      // §8.5 reads the payload a recipient gets: a compressed one inflated (§12.2).
+      const payload = inflatedPayload(message);
       const nodes = accessControlledNodes(
         String(message["type"]),
         String(message["from"]),
-        message["payload"],
+        payload,
       );
       const raw = JSON.stringify(message);
       let recipients = 0;
@@ -284,6 +290,11 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    onRefused(handler) {
+      refusedHandlers.add(handler);
+      return () => refusedHandlers.delete(handler);
+    },
+    cards: async () => [...profiles.values()],
     async close() {
       await server.close(CLOSE_CODES.GOING_AWAY, "agent leaving");
       await audit?.close();

@@ -321,11 +321,13 @@ export class OCPHub {
       return;
     }
     const { wire, json, deadline, verified } = checked.value;
-    const payload = readablePayload(wire, this.#decompress);
-    if (payload === "undecodable") {
-      this.#reject(session, raw, "decompression_failed", "the compressed payload cannot be read");
+    const readable = readablePayload(wire, this.#decompress);
+    if ("refused" in readable) {
+      const { code, message } = readable.refused;
+      this.#reject(session, raw, code, message, undefined, wire.id);
       return;
     }
+    const { payload } = readable;
     const authored = checkAuthorship(wire, payload, this.#check.keyOf, this.#check.ed25519);
     if (!authored.ok) {
       const { code, message, details } = authored.error;

@@ -27,6 +27,14 @@ export const SPEC_BROADCASTS_PER_MINUTE = 10;
 /** §12.3: collective queries per agent per minute. */
 export const SPEC_COLLECTIVE_QUERIES_PER_MINUTE = 5;
 
+/**
+ * What the zip bomb of the agent-compression check inflates to, in bytes:
+ * a valid stream padded with JSON whitespace, sent gzip-compressed (about
+ * 90 KB on the wire). Far past the reference's `MAX_DECOMPRESSED_BYTES`
+ * (4 MiB), so an agent with any sane cap refuses it.
+ */
+export const ZIP_BOMB_INFLATED_BYTES = 64 * 1024 * 1024;
+
 /** The size-limits check sends one message of this many bytes (past the reference's 1 MiB). */
 export const OVERSIZED_MESSAGE_BYTES = 2 * 1024 * 1024;
 

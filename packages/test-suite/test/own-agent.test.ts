@@ -28,6 +28,8 @@ describe("our agent runtime", () => {
     expect(report.checks.find((c) => c.name === "agent-vote")?.status).toBe("pass");
     // Advisory, so not among the deciding ones: another agent cannot overwrite an author's node.
     expect(report.checks.find((c) => c.name === "agent-authorship")?.status).toBe("pass");
+    // §12.2: reads a compressed stream; the zip bomb is dropped by its HubClient (an error event).
+    expect(report.checks.find((c) => c.name === "agent-compression")?.status).toBe("pass");
     // Found through the card in its signed profile; anonymous callers refused, signed ones answered.
     const a2a = report.checks.find((c) => c.name === "agent-a2a-fallback");
     expect(a2a?.status).toBe("pass");

@@ -1,5 +1,6 @@
 import { agentA2AFallback } from "./a2a-check.js";
 import { agentAuthorship } from "./authority-checks.js";
+import { agentCompression } from "./compression-checks.js";
 import type { AgentCheck } from "./context.js";
 import {
   agentCollectiveQuery,
@@ -17,6 +18,7 @@ export const AGENT_CHECKS: readonly AgentCheck[] = [
   agentVisibility,
   agentKnowledgeUpdates,
   agentAuthorship,
+  agentCompression,
   agentVote,
   agentPresence,
   agentA2AFallback,
