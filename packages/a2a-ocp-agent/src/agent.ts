@@ -13,14 +13,12 @@ import type {
 } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
-  createMessage,
   type KnownMessageType,
   type MessageOf,
   maySee,
   type PayloadInit,
   type PlainMessage,
   signAuthorship,
-  signObject,
 } from "@ocp/a2a-ocp-messaging";
 import {
   type CollectiveQueryOptions,
@@ -38,18 +36,20 @@ import {
 } from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
 import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
-import type { AgentContext, SendOptions } from "./context.js";
+import type { AgentContext } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
 import type { ApplyResult, KnowledgeGraph } from "./graph.js";
-import { messageTtl } from "./lifetimes.js";
 import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
 import type { MessageReceipt } from "./receipt.js";
 import { replyAddress } from "./reply.js";
+import { Outbound, type SealingSendOptions } from "./sealing.js";
+import { RecipientKeys } from "./sealing-keys.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
+import { isSealed, Opener } from "./unsealing.js";
 
 /**
  * An agent of an OCP team (§5): what a developer embeds in an agent. It
@@ -75,6 +75,8 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   readonly #consensus: ConsensusService;
   readonly #collective: CollectiveService;
   readonly #events: EventService;
+  readonly #outbound: Outbound;
+  readonly #opener: Opener;
   readonly #awarenessWaiters = new Waiters<AwarenessResponsePayload>();
   #off: (() => void) | undefined;
   #chain: Promise<void> = Promise.resolve();
@@ -89,6 +91,15 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.visibility = options.visibility ?? options.link.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.lookupKey = options.link.lookupKey;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
+    const keys = new RecipientKeys(options.identity, options.link.findAgents?.bind(options.link), now);
+    this.#outbound = new Outbound(options.identity, this.#link, keys, now, options.sealDirect ?? false);
+    this.#opener = new Opener({
+      agentId: this.id,
+      secretKey: options.identity.encryption?.secretKey,
+      retired: options.retiredEncryptionKeys ?? [],
+      lookupKey: options.link.lookupKey,
+      now,
+    });
     this.#ctx = {
       id: this.id,
       graph: this.graph,
@@ -96,7 +107,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       signItem: (item) => signAuthorship(item, this.id, options.identity.secretKey),
       now,
       maySee: (node, recipient) => maySee(node, recipient, this.visibility),
-      send: (type, to, payload, options) => this.#send(type, to, payload, options),
+      send: (type, to, payload, options) => this.#outbound.send(type, to, payload, options),
     };
     this.#knowledge = new KnowledgeService(this.#ctx, {
       knowledge: (nodes, from, receipt) => this.emit("knowledge", nodes, from, receipt),
@@ -254,11 +265,11 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   /** Broadcasts this agent's status and records it in its own presence table. */
   async beacon(awareness: AwarenessBeaconPayload): Promise<void> {
     this.presence.beacon(this.id, awareness);
-    await this.#send("ocp.awareness.beacon", BROADCAST, awareness);
+    await this.#outbound.send("ocp.awareness.beacon", BROADCAST, awareness);
   }
   async updateAwareness(changes: Partial<AwarenessBeaconPayload>): Promise<void> {
     this.presence.update(this.id, { changes });
-    await this.#send("ocp.awareness.update", BROADCAST, { changes });
+    await this.#outbound.send("ocp.awareness.update", BROADCAST, { changes });
   }
   /** Who is doing what: from the local presence table, or asked of `peer` when given. */
   async queryAwareness(
@@ -271,7 +282,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       agentError("sync_failed", `no awareness response from ${peer}`),
     );
     try {
-      await this.#send("ocp.awareness.query", peer, {
+      await this.#outbound.send("ocp.awareness.query", peer, {
         queryId,
         ...(filters === undefined ? {} : { filters }),
       });
@@ -307,34 +318,20 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     return this.#events.unsubscribe(subscriptionId);
   }
 
-  async #send<T extends KnownMessageType>(
+  /** Sends one message this agent builds and signs; `sensitive` seals it to its named recipients (§8.4). */
+  send<T extends KnownMessageType>(
     type: T,
     to: string | string[],
     payload: PayloadInit<T>,
-    options: SendOptions = {},
+    options: SealingSendOptions = {},
   ): Promise<MessageOf<T>> {
-    const { correlationId, deadline, priority } = options;
-    const message = createMessage({
-      type,
-      from: this.id,
-      to,
-      payload,
-      ttl: messageTtl(type, this.#ctx.now(), deadline),
-      ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
-      ...(priority === undefined ? {} : { priority }),
-    });
-    const signed = signObject(
-      message as Record<string, unknown>,
-      this.#identity.secretKey,
-    ) as MessageOf<T>;
-    await this.#link.send(signed as Record<string, unknown>);
-    return signed;
+    return this.#outbound.send(type, to, payload, options);
   }
 
   async #dispatch(message: PlainMessage): Promise<void> {
     try {
       if (message.from === this.id) return;
-      await this.#route(message);
+      await this.#route(isSealed(message) ? await this.#opener.open(message) : message);
     } catch (error) {
       this.emit("error", error, message);
     }
@@ -376,7 +373,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
         return;
       case "ocp.awareness.query":
-        await this.#send(
+        await this.#outbound.send(
           "ocp.awareness.response",
           replyAddress(m),
           { queryId: m.payload.queryId, agents: this.presence.query(m.payload.filters) },
