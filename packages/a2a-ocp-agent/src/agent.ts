@@ -91,8 +91,18 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.visibility = options.visibility ?? options.link.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.lookupKey = options.link.lookupKey;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
-    const keys = new RecipientKeys(options.identity, options.link.findAgents?.bind(options.link), now);
-    this.#outbound = new Outbound(options.identity, this.#link, keys, now, options.sealDirect ?? false);
+    const keys = new RecipientKeys(
+      options.identity,
+      options.link.findAgents?.bind(options.link),
+      now,
+    );
+    this.#outbound = new Outbound(
+      options.identity,
+      this.#link,
+      keys,
+      now,
+      options.sealDirect ?? false,
+    );
     this.#opener = new Opener({
       agentId: this.id,
       secretKey: options.identity.encryption?.secretKey,

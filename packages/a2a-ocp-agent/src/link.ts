@@ -3,9 +3,9 @@ import type { AgentProfile, PlainMessage } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
   cardMatches,
-  verifyAgentProfile,
   type KeyLookup,
   type VisibilityPolicy,
+  verifyAgentProfile,
   verifyMessage,
 } from "@ocp/a2a-ocp-messaging";
 

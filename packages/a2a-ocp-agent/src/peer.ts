@@ -265,7 +265,8 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
         message["payload"],
       );
       // §8.4 a sealed message: its declaration is checked as at a hub, then it goes to declared recipients only.
-      const sealed = message["encrypted"] === true ? checkSealedEnvelope(message, visibility) : undefined;
+      const sealed =
+        message["encrypted"] === true ? checkSealedEnvelope(message, visibility) : undefined;
       if (sealed !== undefined && !sealed.ok) throw sealed.error;
       const raw = JSON.stringify(message);
       let recipients = 0;
@@ -273,7 +274,10 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
       for (const id of targets) {
         const peer = connected.get(id);
         if (peer === undefined) continue;
-        if (!mayReceive(nodes, id, visibility) || (sealed?.ok && !sealed.value.recipients.includes(id))) {
+        if (
+          !mayReceive(nodes, id, visibility) ||
+          (sealed?.ok && !sealed.value.recipients.includes(id))
+        ) {
           excluded += 1;
           continue;
         }
@@ -287,7 +291,9 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     },
     // §8.4 the verified profiles peers announced: where this agent finds their encryption keys.
     findAgents: async (query) => {
-      const agents = [...profiles.values()].filter((card) => cardMatches(card, { queryId: "", ...query }));
+      const agents = [...profiles.values()].filter((card) =>
+        cardMatches(card, { queryId: "", ...query }),
+      );
       return { agents, truncated: false, unverified: 0 };
     },
     onMessage(handler) {

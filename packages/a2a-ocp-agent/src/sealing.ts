@@ -48,7 +48,8 @@ export function sealingPlan(
 ): { recipients: string[]; access: ReturnType<typeof sealedAccessOf> } | undefined {
   const access = sealedAccessOf(message.type, message.from, message.payload);
   const readers = sealedReaders(access);
-  const named = message.to === BROADCAST ? [] : typeof message.to === "string" ? [message.to] : [...message.to];
+  const named =
+    message.to === BROADCAST ? [] : typeof message.to === "string" ? [message.to] : [...message.to];
   if (readers !== undefined) {
     for (const agent of named) {
       if (!readers.includes(agent)) {

@@ -65,7 +65,10 @@ export class Opener {
   /** The readable message; throws an agent error with the reason it cannot be opened. */
   async open(message: EncryptedMessage): Promise<PlainMessage> {
     const details = { messageId: message.id, from: message.from, type: message.type };
-    const signed = await verifyMessage(message as unknown as Record<string, unknown>, this.#lookupKey);
+    const signed = await verifyMessage(
+      message as unknown as Record<string, unknown>,
+      this.#lookupKey,
+    );
     if (!signed.ok) {
       throw agentError(
         "sealed_signature_invalid",
@@ -75,7 +78,11 @@ export class Opener {
     }
     const declared = sealedEnvelopeOf(message as unknown as Record<string, unknown>);
     if (declared === undefined) {
-      throw agentError("sealed_envelope_invalid", `sealed message ${message.id} declares no ocpSealed`, details);
+      throw agentError(
+        "sealed_envelope_invalid",
+        `sealed message ${message.id} declares no ocpSealed`,
+        details,
+      );
     }
     if (!message.payload.recipientKeys.some((k) => k.agentId === this.#agentId)) {
       throw agentError(
@@ -87,7 +94,9 @@ export class Opener {
     const now = this.#now();
     const keys = [
       ...(this.#current === undefined ? [] : [this.#current]),
-      ...this.#retired.filter((k) => now - k.retiredAt <= ENCRYPTION_KEY_GRACE_MS).map((k) => k.secretKey),
+      ...this.#retired
+        .filter((k) => now - k.retiredAt <= ENCRYPTION_KEY_GRACE_MS)
+        .map((k) => k.secretKey),
     ];
     let opened: PlainMessage | undefined;
     for (const secretKey of keys) {
