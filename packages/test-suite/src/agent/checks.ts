@@ -7,6 +7,7 @@ import {
   agentSignatures,
   agentVisibility,
 } from "./knowledge-checks.js";
+import { agentSealedNoLeak, agentSealedRead } from "./sealing-checks.js";
 import { agentPresence, agentRegistration, agentVote } from "./team-checks.js";
 
 /** Every agent check, in report order. */
@@ -17,6 +18,8 @@ export const AGENT_CHECKS: readonly AgentCheck[] = [
   agentVisibility,
   agentKnowledgeUpdates,
   agentAuthorship,
+  agentSealedRead,
+  agentSealedNoLeak,
   agentVote,
   agentPresence,
   agentA2AFallback,
