@@ -46,10 +46,9 @@ import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
 import type { MessageReceipt } from "./receipt.js";
 import { replyAddress } from "./reply.js";
-import { Outbound, type SealingSendOptions } from "./sealing.js";
-import { RecipientKeys } from "./sealing-keys.js";
+import { type Outbound, type SealingSendOptions, sealing } from "./sealing.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
-import { isSealed, Opener } from "./unsealing.js";
+import { isSealed, type Opener } from "./unsealing.js";
 
 /**
  * An agent of an OCP team (§5): what a developer embeds in an agent. It
@@ -91,25 +90,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.visibility = options.visibility ?? options.link.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.lookupKey = options.link.lookupKey;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
-    const keys = new RecipientKeys(
-      options.identity,
-      options.link.findAgents?.bind(options.link),
-      now,
-    );
-    this.#outbound = new Outbound(
-      options.identity,
-      this.#link,
-      keys,
-      now,
-      options.sealDirect ?? false,
-    );
-    this.#opener = new Opener({
-      agentId: this.id,
-      secretKey: options.identity.encryption?.secretKey,
-      retired: options.retiredEncryptionKeys ?? [],
-      lookupKey: options.link.lookupKey,
-      now,
-    });
+    ({ outbound: this.#outbound, opener: this.#opener } = sealing(options, now));
     this.#ctx = {
       id: this.id,
       graph: this.graph,

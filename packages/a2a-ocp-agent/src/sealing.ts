@@ -29,11 +29,13 @@ import {
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { encryptMessage } from "@ocp/a2a-ocp-messaging/node";
+import type { OCPAgentOptions } from "./agent-types.js";
 import type { SendOptions } from "./context.js";
 import { agentError } from "./errors.js";
 import { messageTtl } from "./lifetimes.js";
 import type { AgentLink } from "./link.js";
-import type { RecipientKeys } from "./sealing-keys.js";
+import { RecipientKeys } from "./sealing-keys.js";
+import { Opener } from "./unsealing.js";
 
 /** Per-call options of a send, with §8.4 `sensitive`. */
 export interface SealingSendOptions extends SendOptions {
@@ -121,4 +123,23 @@ export class Outbound {
     await this.#link.send(sign(encryptMessage(declared as PlainMessage, keys)));
     return signed as MessageOf<T>;
   }
+}
+
+/** An agent's sending and opening sides of §8.4, from its options. */
+export function sealing(
+  options: OCPAgentOptions,
+  now: () => number,
+): { outbound: Outbound; opener: Opener } {
+  const { identity, link } = options;
+  const keys = new RecipientKeys(identity, link.findAgents?.bind(link), now);
+  return {
+    outbound: new Outbound(identity, link, keys, now, options.sealDirect ?? false),
+    opener: new Opener({
+      agentId: identity.id,
+      secretKey: identity.encryption?.secretKey,
+      retired: options.retiredEncryptionKeys ?? [],
+      lookupKey: link.lookupKey,
+      now,
+    }),
+  };
 }
