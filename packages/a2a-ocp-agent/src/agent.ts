@@ -1,6 +1,5 @@
 import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
 import type {
-  AgentIdentity,
   AwarenessBeaconPayload,
   AwarenessQueryPayload,
   AwarenessResponsePayload,
@@ -67,7 +66,6 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   /** An agent's public key, found as this agent verifies (its link's: the hub's verified profiles). */
   readonly lookupKey: KeyLookup;
   readonly #link: AgentLink;
-  readonly #identity: AgentIdentity;
   readonly #ctx: AgentContext;
   readonly #knowledge: KnowledgeService;
   readonly #sync: SyncService;
@@ -82,7 +80,6 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
 
   constructor(options: OCPAgentOptions) {
     super();
-    this.#identity = options.identity;
     this.id = options.identity.id;
     this.#link = options.link;
     this.graph = options.graph ?? new MemoryGraph(this.id);
