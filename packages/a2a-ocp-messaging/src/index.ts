@@ -235,6 +235,17 @@ export {
 } from "./rate-limit.js";
 export { ReplayWindow } from "./replay.js";
 export {
+  checkSealedEnvelope,
+  type DeclaredAccess,
+  SEALED_ENVELOPE_FIELD,
+  type SealedEnvelope,
+  SealedEnvelopeSchema,
+  sameAccess,
+  sealedAccessOf,
+  sealedEnvelopeOf,
+  sealedReaders,
+} from "./sealed-envelope.js";
+export {
   defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,
   ED25519_SECRET_KEY_BYTES,
@@ -270,17 +281,6 @@ export {
   semverMajor,
   versionsCompatible,
 } from "./version.js";
-export {
-  checkSealedEnvelope,
-  type DeclaredAccess,
-  SEALED_ENVELOPE_FIELD,
-  type SealedEnvelope,
-  SealedEnvelopeSchema,
-  sameAccess,
-  sealedAccessOf,
-  sealedEnvelopeOf,
-  sealedReaders,
-} from "./sealed-envelope.js";
 export {
   ACCESS_FIELDS,
   accessControlledNodes,
