@@ -37,7 +37,7 @@ describe("README", () => {
         name,
       ),
     );
-    expect(names.length).toBe(26);
+    expect(names.length).toBe(27);
     for (const name of names) {
       const value = String((api as Record<string, unknown>)[name]);
       expect(limits).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
