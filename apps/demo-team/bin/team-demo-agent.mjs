@@ -6,10 +6,11 @@ import { createInterface } from "node:readline";
 import { hubLink, OCPAgent } from "@ocp/a2a-ocp-agent";
 import { SqliteGraph } from "@ocp/a2a-ocp-agent/sqlite";
 import { HubClient } from "@ocp/a2a-ocp-client";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { generateIdentityWithEncryption } from "@ocp/a2a-ocp-messaging/node";
 
 const [name, url, dir] = process.argv.slice(2);
-const identity = generateIdentity(`a2a://${name}`);
+// With an X25519 key in its signed profile: private knowledge shared with it reaches it sealed (§8.4).
+const identity = generateIdentityWithEncryption(`a2a://${name}`);
 const out = (ev, data = {}) =>
   process.stdout.write(`${JSON.stringify({ ev, agent: name, ...data })}\n`);
 
@@ -51,9 +52,13 @@ const node = (title, extra = {}) => ({
 
 async function run(cmd) {
   switch (cmd.cmd) {
-    case "know":
-      await agent.streamKnowledge(cmd.nodes.map((n) => node(n.title, n)));
-      return {};
+    case "know": {
+      const nodes = cmd.nodes.map((n) => node(n.title, n));
+      await agent.streamKnowledge(nodes);
+      return { ids: nodes.map((n) => n.id) };
+    }
+    case "has":
+      return { has: agent.node(cmd.nodeId) !== undefined };
     case "subscribe":
       return {
         subscriptionId: await agent.subscribe(`a2a://${cmd.to}`, {

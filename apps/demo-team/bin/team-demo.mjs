@@ -6,7 +6,7 @@
 //   --dashboard: the hub also serves its live dashboard (printed URL); the demo
 //   pauses between steps so it can be watched, and waits for Ctrl-C at the end.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -18,7 +18,8 @@ const HELP = `Usage: ocp-team-demo [--dashboard]
 
 Runs the a2a+ocp team demo: an ocp-hub process (SQLite in a temporary
 directory) and four agent processes over real WebSockets share knowledge,
-ask the team, vote on a proposal and report a blocker; prints a transcript,
+ask the team, vote on a proposal, report a blocker and share a private fix
+end to end encrypted; prints a transcript,
 then stops everything and removes its files.
 
 Options:
@@ -317,6 +318,50 @@ async function main() {
     say(
       `alice   sees     ${a.agentId} is ${a.awareness.status} on "${a.awareness.currentContext?.task}": ${a.awareness.currentContext?.blockedOn}`,
     );
+
+  say("");
+
+  await pause();
+  say("== 5. Alice shares a private fix with Bob only, end to end encrypted");
+  await carol.run({ cmd: "subscribe", to: "alice", filters: { domains: ["backend"] } });
+  await alice.run({ cmd: "ping" });
+  const fix = "Rotate the leaked deploy key";
+  const sealedFix = bob.waitFor((e) => e.ev === "knowledge" && e.titles.includes(fix), "the fix");
+  const {
+    ids: [fixId],
+  } = await alice.run({
+    cmd: "know",
+    nodes: [
+      {
+        title: fix,
+        description: "Revoke the old key in the vault, then redeploy with the new one.",
+        tags: ["security", "fix"],
+        metadata: { domain: "backend" },
+        visibility: "private",
+        sharedWith: ["a2a://bob"],
+      },
+    ],
+  });
+  say(`alice   streams  "${fix}" (private, shared with bob: sealed for alice and bob)`);
+  await sealedFix;
+  say(`bob     receives "${fix}" and opens it with his own key`);
+  const { has } = await carol.run({ cmd: "has", nodeId: fixId });
+  say(
+    `carol   ${has ? "HAS the fix: a leak" : "does not have it (subscribed too, but not in sharedWith)"}`,
+  );
+  // What the hub wrote: its SQLite files, read as raw bytes.
+  const stored = Buffer.concat(
+    readdirSync(dir)
+      .filter((name) => name.startsWith("hub.sqlite"))
+      .map((name) => readFileSync(join(dir, name))),
+  );
+  const inClear = stored.includes(fix) || stored.includes("Revoke the old key");
+  say(
+    inClear
+      ? "hub     stored the fix IN CLEAR"
+      : "hub     stored the fix as ciphertext: no byte of its title or text in its SQLite files",
+  );
+  if (has || inClear) throw new Error("the private fix was not kept end to end encrypted");
 
   await Promise.all(
     [alice, bob, carol, dave].map((a) => a.run({ cmd: "quit" }).catch(() => undefined)),

@@ -31,6 +31,10 @@ describe("team demo (bin/team-demo.mjs, against dist)", () => {
       /learns: achieved approved \(2 approve, 1 reject, 0 abstain\); signed votes verified: true/,
     );
     expect(stdout).toContain("a2a://carol is blocked");
+    // §8.4: the private fix reaches bob only, and the hub's SQLite files hold none of it.
+    expect(stdout).toContain('bob     receives "Rotate the leaked deploy key"');
+    expect(stdout).toContain("carol   does not have it");
+    expect(stdout).toContain("hub     stored the fix as ciphertext");
     expect(stdout).toContain("temporary files removed");
   }, 120_000); // above the demo's own 90 s bound
 });

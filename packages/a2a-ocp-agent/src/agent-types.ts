@@ -18,6 +18,7 @@ import type { KnowledgeGraph } from "./graph.js";
 import type { AgentLink } from "./link.js";
 import type { MessageReceipt } from "./receipt.js";
 import type { Synthesizer } from "./synthesis.js";
+import type { RetiredEncryptionKey } from "./unsealing.js";
 
 /**
  * The hub's defaults: an absent visibility means `workspace`; no agent has a
@@ -58,6 +59,18 @@ export interface OCPAgentOptions {
    * cards announce it (compression.ts). `{ enabled: false }` sends all plain.
    */
   readonly compression?: CompressionOptions;
+  /**
+   * §8.4 seal every message addressed to named agents (a per-agent
+   * "sensitive" default; `send(..., { sensitive })` decides per call).
+   * Messages carrying a `private` node with `sharedWith` are sealed always.
+   * Default false.
+   */
+  readonly sealDirect?: boolean;
+  /**
+   * Encryption keys this agent rotated away from: sealed messages for them
+   * still open for `ENCRYPTION_KEY_GRACE_MS` after `retiredAt` (key-rotation.ts).
+   */
+  readonly retiredEncryptionKeys?: readonly RetiredEncryptionKey[];
 }
 
 /** Events an agent emits. */
@@ -83,6 +96,10 @@ export interface OCPAgentEvents extends Record<string, unknown[]> {
   awareness: [agentId: string, awareness: AwarenessBeaconPayload];
   event: [event: EventPublishPayload, subscriptionId: string];
   synthesis: [synthesis: CollectiveSynthesisPayload, from: string];
-  /** A message that could not be handled (never thrown into the link). */
+  /**
+   * A message that could not be handled (never thrown into the link); a
+   * sealed message that cannot be opened, with the reason as the error's
+   * code (`sealed_tampered`, `sealed_not_for_us`, ...: unsealing.ts).
+   */
   error: [error: unknown, message: PlainMessage | undefined];
 }

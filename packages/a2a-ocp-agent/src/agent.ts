@@ -1,6 +1,5 @@
 import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
 import type {
-  AgentIdentity,
   AwarenessBeaconPayload,
   AwarenessQueryPayload,
   AwarenessResponsePayload,
@@ -13,14 +12,12 @@ import type {
 } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
-  createMessage,
   type KnownMessageType,
   type MessageOf,
   maySee,
   type PayloadInit,
   type PlainMessage,
   signAuthorship,
-  signObject,
 } from "@ocp/a2a-ocp-messaging";
 import {
   type CollectiveQueryOptions,
@@ -37,20 +34,20 @@ import {
   type OCPAgentOptions,
 } from "./agent-types.js";
 import { PresenceTable } from "./awareness.js";
-import { OutboundCompression } from "./compression.js";
 import { MemoryConsensusStore, type VoteMessage } from "./consensus.js";
-import type { AgentContext, SendOptions } from "./context.js";
+import type { AgentContext } from "./context.js";
 import { Emitter, Waiters } from "./emitter.js";
 import { agentError } from "./errors.js";
 import type { ApplyResult, KnowledgeGraph } from "./graph.js";
-import { messageTtl } from "./lifetimes.js";
 import { SYNC_STEP_TIMEOUT_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
 import { MemoryGraph } from "./memory-graph.js";
 import type { VersionedItem } from "./merge.js";
 import type { MessageReceipt } from "./receipt.js";
 import { replyAddress } from "./reply.js";
+import { type Outbound, type SealingSendOptions, sealing } from "./sealing.js";
 import { ExtractiveSynthesizer } from "./synthesis.js";
+import { isSealed, type Opener } from "./unsealing.js";
 
 /**
  * An agent of an OCP team (§5): what a developer embeds in an agent. It signs everything it
@@ -67,21 +64,20 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   /** An agent's public key, found as this agent verifies (its link's: the hub's verified profiles). */
   readonly lookupKey: KeyLookup;
   readonly #link: AgentLink;
-  readonly #identity: AgentIdentity;
   readonly #ctx: AgentContext;
   readonly #knowledge: KnowledgeService;
   readonly #sync: SyncService;
   readonly #consensus: ConsensusService;
   readonly #collective: CollectiveService;
   readonly #events: EventService;
+  readonly #outbound: Outbound;
+  readonly #opener: Opener;
   readonly #awarenessWaiters = new Waiters<AwarenessResponsePayload>();
-  readonly #compression: OutboundCompression;
   #off: (() => void) | undefined;
   #chain: Promise<void> = Promise.resolve();
 
   constructor(options: OCPAgentOptions) {
     super();
-    this.#identity = options.identity;
     this.id = options.identity.id;
     this.#link = options.link;
     this.graph = options.graph ?? new MemoryGraph(this.id);
@@ -89,7 +85,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     this.visibility = options.visibility ?? options.link.visibility ?? DEFAULT_VISIBILITY_POLICY;
     this.lookupKey = options.link.lookupKey;
     this.presence = new PresenceTable(options.presenceStaleMs, now);
-    this.#compression = new OutboundCompression(options.link, options.compression, now);
+    ({ outbound: this.#outbound, opener: this.#opener } = sealing(options, now));
     this.#ctx = {
       id: this.id,
       graph: this.graph,
@@ -97,7 +93,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       signItem: (item) => signAuthorship(item, this.id, options.identity.secretKey),
       now,
       maySee: (node, recipient) => maySee(node, recipient, this.visibility),
-      send: (type, to, payload, options) => this.#send(type, to, payload, options),
+      send: (type, to, payload, options) => this.#outbound.send(type, to, payload, options),
     };
     this.#knowledge = new KnowledgeService(this.#ctx, {
       knowledge: (nodes, from, receipt) => this.emit("knowledge", nodes, from, receipt),
@@ -257,11 +253,11 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
   /** Broadcasts this agent's status and records it in its own presence table. */
   async beacon(awareness: AwarenessBeaconPayload): Promise<void> {
     this.presence.beacon(this.id, awareness);
-    await this.#send("ocp.awareness.beacon", BROADCAST, awareness);
+    await this.#outbound.send("ocp.awareness.beacon", BROADCAST, awareness);
   }
   async updateAwareness(changes: Partial<AwarenessBeaconPayload>): Promise<void> {
     this.presence.update(this.id, { changes });
-    await this.#send("ocp.awareness.update", BROADCAST, { changes });
+    await this.#outbound.send("ocp.awareness.update", BROADCAST, { changes });
   }
   /** Who is doing what: from the local presence table, or asked of `peer` when given. */
   async queryAwareness(
@@ -274,7 +270,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
       agentError("sync_failed", `no awareness response from ${peer}`),
     );
     try {
-      await this.#send("ocp.awareness.query", peer, {
+      await this.#outbound.send("ocp.awareness.query", peer, {
         queryId,
         ...(filters === undefined ? {} : { filters }),
       });
@@ -310,32 +306,20 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
     return this.#events.unsubscribe(subscriptionId);
   }
 
-  async #send<T extends KnownMessageType>(
+  /** Sends one message this agent builds and signs; `sensitive` seals it to its named recipients (§8.4). */
+  send<T extends KnownMessageType>(
     type: T,
     to: string | string[],
     payload: PayloadInit<T>,
-    options: SendOptions = {},
+    options: SealingSendOptions = {},
   ): Promise<MessageOf<T>> {
-    const { correlationId, deadline, priority } = options;
-    const message = createMessage({
-      type,
-      from: this.id,
-      to,
-      payload,
-      ttl: messageTtl(type, this.#ctx.now(), deadline),
-      ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
-      ...(priority === undefined ? {} : { priority }),
-    });
-    const wire = await this.#compression.prepare(message as PlainMessage); // §12.2
-    const signed = signObject(wire, this.#identity.secretKey) as MessageOf<T>;
-    await this.#link.send(signed as Record<string, unknown>);
-    return signed;
+    return this.#outbound.send(type, to, payload, options);
   }
 
   async #dispatch(message: PlainMessage): Promise<void> {
     try {
       if (message.from === this.id) return;
-      await this.#route(message);
+      await this.#route(isSealed(message) ? await this.#opener.open(message) : message);
     } catch (error) {
       this.emit("error", error, message);
     }
@@ -377,7 +361,7 @@ export class OCPAgent extends Emitter<OCPAgentEvents> {
         this.emit("awareness", m.from, this.presence.get(m.from) as AwarenessBeaconPayload);
         return;
       case "ocp.awareness.query":
-        await this.#send(
+        await this.#outbound.send(
           "ocp.awareness.response",
           replyAddress(m),
           { queryId: m.payload.queryId, agents: this.presence.query(m.payload.filters) },

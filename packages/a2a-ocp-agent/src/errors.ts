@@ -27,6 +27,19 @@ export const AGENT_ERROR_CODES = {
     "knowledge: the writer is neither the item's author (createdBy) nor an editor its author listed",
   author_changed: "knowledge: a change of an item's createdBy (nobody may change it)",
   editors_changed: "knowledge: an editor changes an item's ocpEditors (only its author may)",
+  sealing_key_unknown:
+    "sealing: a recipient (or this agent) publishes no encryption key in a verified profile; nothing was sent",
+  sealed_recipient_not_allowed:
+    "sealing: a message carrying a private shared node is addressed to an agent its sharedWith does not name",
+  sealed_broadcast: "sealing: a sensitive message must name its recipients, not broadcast",
+  sealed_signature_invalid:
+    "sealing: a sealed message's signature does not verify over the sealed bytes (refused, not decrypted)",
+  sealed_envelope_invalid: "sealing: a sealed message lacks a valid ocpSealed declaration",
+  sealed_not_for_us: "sealing: a sealed message holds no wrapped key for this agent",
+  sealed_tampered:
+    "sealing: a wrapped key or the ciphertext fails authentication (changed, or sealed for a key this agent does not hold)",
+  sealed_access_mismatch:
+    "sealing: the decrypted payload carries other nodes' access fields than ocpSealed declared",
 } as const;
 
 /** A stable code of an agent runtime error. */

@@ -7,8 +7,8 @@ import { clientRefusals } from "./refusals.js";
  * An {@link AgentLink} over a connected `HubClient`: sends resolve on the
  * hub's ack (for durable messages, once committed), inbound messages arrive
  * verified and deduplicated, keys come from the profiles the hub serves.
- * Messages still encrypted (the client has no decryptor for them) are not
- * handed to the agent.
+ * A sealed (§8.4 encrypted) message is handed on as it came: the agent
+ * opens it with its own key, or reports why it cannot (unsealing.ts).
  */
 export function hubLink(client: HubClient): AgentLink {
   return {
@@ -17,7 +17,6 @@ export function hubLink(client: HubClient): AgentLink {
     findAgents: (query) => client.findAgents(query),
     onMessage(handler) {
       const listener = (delivered: DeliveredMessage) => {
-        if ((delivered.message as { encrypted?: unknown }).encrypted === true) return;
         handler(delivered.message as PlainMessage);
       };
       client.on("message", listener);

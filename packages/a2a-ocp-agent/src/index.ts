@@ -66,6 +66,12 @@ export {
   snapshot,
 } from "./graph.js";
 export { hubLink } from "./hub-link.js";
+export {
+  keysInGrace,
+  loadRetiredKeys,
+  rotateEncryptionKey,
+  saveRetiredKeys,
+} from "./key-rotation.js";
 export { type Lifetime, MESSAGE_LIFETIMES, messageTtl } from "./lifetimes.js";
 export * from "./limits.js";
 export { type AgentLink, MemoryNetwork } from "./link.js";
@@ -97,6 +103,8 @@ export type {
 } from "./peer-allow.js";
 export { findPeerCards } from "./peer-control.js";
 export { type MessageReceipt, messageDigest, receiptOf } from "./receipt.js";
+export { Outbound, type SealingSendOptions, sealingPlan } from "./sealing.js";
+export { RecipientKeys } from "./sealing-keys.js";
 export { excerptOf, type SearchOptions, searchNodes } from "./search.js";
 export { matchesFilters, nodeDomains, SubscriptionTable } from "./subscriptions.js";
 export {
@@ -108,6 +116,7 @@ export {
   verifyPage,
 } from "./sync.js";
 export { ExtractiveSynthesizer, type ReceivedResponse, type Synthesizer } from "./synthesis.js";
+export { isSealed, Opener, type RetiredEncryptionKey } from "./unsealing.js";
 export {
   compareVectors,
   mergeVectors,

@@ -85,3 +85,20 @@ export const EXCHANGE_TTL_SECONDS = SYNC_STEP_TIMEOUT_MS / 1000;
 export const PRESENCE_TTL_SECONDS = PRESENCE_STALE_MS / 1000;
 /** Events and event subscriptions: live notifications the hub routes at once (the message layer's default). */
 export const EVENT_TTL_SECONDS = DEFAULT_TTL_SECONDS;
+
+// §8.4 end-to-end encryption (sealing.ts, sealing-keys.ts, unsealing.ts).
+
+/**
+ * How long a recipient's encryption key, read from its signed profile as
+ * discovery returned it, is used before discovery is asked again: a key
+ * rotated in a re-signed profile reaches senders within this time.
+ */
+export const SEALING_KEY_MAX_AGE_MS = 60_000;
+/** Recipients' encryption keys an agent caches (the oldest is forgotten first). */
+export const SEALING_KEY_CACHE_MAX_ENTRIES = 4096;
+/**
+ * How long after a rotation an agent still opens messages sealed for its
+ * retired encryption key (senders pick up the new key within
+ * {@link SEALING_KEY_MAX_AGE_MS}; a hub keeps a message at most 24 h): 7 days.
+ */
+export const ENCRYPTION_KEY_GRACE_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,9 +1,11 @@
 import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
-import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
+import type { AgentProfile, PlainMessage } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
+  cardMatches,
   type KeyLookup,
   type VisibilityPolicy,
+  verifyAgentProfile,
   verifyMessage,
 } from "@ocp/a2a-ocp-messaging";
 import type { OcpError } from "@ocp/types";
@@ -17,7 +19,10 @@ import type { OcpError } from "@ocp/types";
  */
 export interface AgentLink {
   send(message: Record<string, unknown>): Promise<unknown>;
-  /** Registers the handler of verified inbound messages; returns its remover. */
+  /**
+   * Registers the handler of verified inbound messages; returns its remover.
+   * A sealed message (§8.4, `encrypted: true`) is handed on as it came.
+   */
   onMessage(handler: (message: PlainMessage) => void): () => void;
   readonly lookupKey: KeyLookup;
   /** §7.3 discovery, where the link has a directory (a hub); absent on links without one. */
@@ -49,11 +54,20 @@ export interface AgentLink {
 export class MemoryNetwork {
   readonly #keys = new Map<string, Uint8Array>();
   readonly #handlers = new Map<string, Set<(message: PlainMessage) => void>>();
+  readonly #profiles = new Map<string, AgentProfile>();
   readonly lookupKey: KeyLookup = (id) => this.#keys.get(id);
 
-  /** A link for `agentId`, whose messages verify with `publicKey`. */
-  link(agentId: string, publicKey: Uint8Array): AgentLink {
+  /**
+   * A link for `agentId`, whose messages verify with `publicKey`; its signed
+   * `profile`, when given and valid, is what `findAgents` returns for it
+   * (where §8.4 sealing finds its encryption key).
+   */
+  link(agentId: string, publicKey: Uint8Array, profile?: unknown): AgentLink {
     this.#keys.set(agentId, publicKey);
+    const verified = profile === undefined ? undefined : verifyAgentProfile(profile);
+    if (verified?.ok === true && verified.value.id === agentId) {
+      this.#profiles.set(agentId, verified.value);
+    }
     const handlers = new Set<(message: PlainMessage) => void>();
     this.#handlers.set(agentId, handlers);
     return {
@@ -80,6 +94,18 @@ export class MemoryNetwork {
         }
         return { recipients: recipients.length };
       },
+      // A directory only for an agent that published its profile (none: `discovery_unavailable`).
+      ...(this.#profiles.has(agentId)
+        ? {
+            findAgents: async (query: FindAgentsQuery) => ({
+              agents: [...this.#profiles.values()].filter((card) =>
+                cardMatches(card, { queryId: "", ...query }),
+              ),
+              truncated: false,
+              unverified: 0,
+            }),
+          }
+        : {}),
       onMessage: (handler) => {
         handlers.add(handler);
         return () => handlers.delete(handler);

@@ -5,6 +5,8 @@ import {
   type AuditLog,
   accessControlledNodes,
   BROADCAST,
+  cardMatches,
+  checkSealedEnvelope,
   createAgentProfile,
   encodeHubControl,
   HUB_TYPES,
@@ -229,8 +231,8 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
     const forUs =
       to === BROADCAST || to === identity.id || (Array.isArray(to) && to.includes(identity.id));
     reply(peer, HUB_TYPES.ACK, { id: message.id, recipients: forUs ? 1 : 0, durable: false });
-    if (forUs && (message as { encrypted?: unknown }).encrypted !== true)
-      for (const handler of handlers) handler(message);
+    // A sealed message is handed on as it came: the agent opens it (unsealing.ts).
+    if (forUs) for (const handler of handlers) handler(message);
   }
 
   server.on("connection", (connection, info) => {
@@ -268,13 +270,20 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
         String(message["from"]),
         payload,
       );
+      // §8.4 a sealed message: its declaration is checked as at a hub, then it goes to declared recipients only.
+      const sealed =
+        message["encrypted"] === true ? checkSealedEnvelope(message, visibility) : undefined;
+      if (sealed !== undefined && !sealed.ok) throw sealed.error;
       const raw = JSON.stringify(message);
       let recipients = 0;
       let excluded = 0;
       for (const id of targets) {
         const peer = connected.get(id);
         if (peer === undefined) continue;
-        if (!mayReceive(nodes, id, visibility)) {
+        if (
+          !mayReceive(nodes, id, visibility) ||
+          (sealed?.ok && !sealed.value.recipients.includes(id))
+        ) {
           excluded += 1;
           continue;
         }
@@ -285,6 +294,13 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
       if (recipients === 0 && excluded === 0 && to !== BROADCAST)
         throw agentError("not_connected", `no peer connection to ${String(to)}`);
       return { recipients, excluded };
+    },
+    // §8.4 the verified profiles peers announced: where this agent finds their encryption keys.
+    findAgents: async (query) => {
+      const agents = [...profiles.values()].filter((card) =>
+        cardMatches(card, { queryId: "", ...query }),
+      );
+      return { agents, truncated: false, unverified: 0 };
     },
     onMessage(handler) {
       handlers.add(handler);

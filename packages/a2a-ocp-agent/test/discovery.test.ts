@@ -1,10 +1,15 @@
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { describe, expect, it } from "vitest";
+import { OCPAgent } from "../src/agent.js";
+import { MemoryNetwork } from "../src/link.js";
 import { replyAddress } from "../src/reply.js";
-import { team } from "./support.js";
 
 describe("findAgents without a hub", () => {
   it("rejects with discovery_unavailable on a link with no directory", async () => {
-    const [solo] = team(["solo"]);
+    // A MemoryNetwork link given no profile has no directory.
+    const identity = generateIdentity("a2a://solo");
+    const link = new MemoryNetwork().link(identity.id, identity.publicKey);
+    const solo: OCPAgent | undefined = new OCPAgent({ identity, link }).start();
     try {
       await expect(solo?.findAgents({})).rejects.toMatchObject({ code: "discovery_unavailable" });
     } finally {

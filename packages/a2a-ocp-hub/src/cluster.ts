@@ -64,13 +64,14 @@ export function clusterStep(
   );
 }
 
-/** Whether `payload` carries a node that not every agent of the workspace may see. */
+/** Whether `payload` carries a node that not every agent of the workspace may see (or is sealed). */
 export function restricted(
-  wire: { type: string; from: string },
+  wire: { type: string; from: string; encrypted?: unknown },
   payload: unknown,
   policy: VisibilityPolicy,
 ): boolean {
-  if (payload === undefined) return false;
+  // A sealed message goes to its declared recipients only (sealed.ts), never to every hub's agents.
+  if (payload === undefined) return wire.encrypted === true;
   return accessControlledNodes(wire.type, wire.from, payload).some((node: NodeAccess) => {
     const level = node.visibility ?? policy.defaultVisibility;
     return level !== "public" && level !== "workspace";

@@ -15,7 +15,6 @@ import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
 import { admit, admittedTeams, allowList } from "./admission.js";
 import { pacerFor, RecipientLimits } from "./agent-limits.js";
-import { checkAuthorship } from "./authorship.js";
 import { AgentBudgets } from "./budget.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
@@ -36,6 +35,7 @@ import { HubNegotiation } from "./negotiation.js";
 import { type HubListener, HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { readablePayload } from "./readable.js";
+import { checkPayloadRules } from "./sealed.js";
 import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { HubStats } from "./stats.js";
@@ -328,7 +328,7 @@ export class OCPHub {
       return;
     }
     const { payload } = readable;
-    const authored = checkAuthorship(wire, payload, this.#check.keyOf, this.#check.ed25519);
+    const authored = checkPayloadRules(wire, payload, this.#check, () => this.#policy());
     if (!authored.ok) {
       const { code, message, details } = authored.error;
       this.#reject(session, raw, code, message, details, wire.id);

@@ -22,6 +22,7 @@ import {
   mayReceive,
   type VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
+import { sealedRoute } from "./sealed.js";
 import type { SubscriptionTable } from "./subscriptions.js";
 
 const DURABLE_PREFIXES = ["ocp.knowledge.", "ocp.sync.", "ocp.consensus."];
@@ -61,8 +62,9 @@ export interface Route {
 
 /**
  * Decides where a message goes. `payload` is its readable payload, or
- * `undefined` when encrypted (E2E encryption is its own access control: only
- * holders of a wrapped key can read it).
+ * `undefined` when encrypted: a sealed message goes only to the recipients
+ * its signed `ocpSealed` declares, which the hub checked against §8.5 first
+ * (sealed.ts).
  */
 export function route(
   message: { from: string; to: string | readonly string[]; type: string },
@@ -70,6 +72,7 @@ export function route(
   context: RouteContext,
 ): Route {
   const durable = isDurable(message);
+  if (payload === undefined) return sealedRoute(message, durable);
   let candidates: string[];
   if (message.to === BROADCAST) {
     if (message.type === "ocp.event.publish" && payload !== undefined) {
@@ -90,7 +93,6 @@ export function route(
   } else {
     candidates = [...new Set(typeof message.to === "string" ? [message.to] : message.to)];
   }
-  if (payload === undefined) return { durable, recipients: candidates, excluded: [] };
   const nodes = accessControlledNodes(message.type, message.from, payload);
   if (nodes.length === 0) return { durable, recipients: candidates, excluded: [] };
   const recipients: string[] = [];

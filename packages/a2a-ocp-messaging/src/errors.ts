@@ -29,6 +29,10 @@ export const MESSAGING_ERROR_CODES = {
   decompressed_too_large: "compression: the payload inflates past maxDecompressedBytes",
   not_a_recipient: "encryption: recipientKeys holds no key for this agent",
   decryption_failed: "encryption: a wrapped key or the ciphertext fails authentication",
+  sealed_envelope_invalid:
+    "sealing: an encrypted message lacks ocpSealed, or its recipients are not exactly the holders of a wrapped key",
+  sealed_recipient_not_allowed:
+    "sealing: a declared or addressed recipient may not see what the sealed message declares it carries",
   invalid_key: "identity: a key has the wrong length, encoding or type",
   invalid_profile: "identity: an agent profile is malformed or its self-signature fails",
   invalid_option: "configuration: an option is out of range (limits are finite and positive)",

@@ -146,6 +146,7 @@ export {
   MAX_MESSAGE_ID_LENGTH,
   MAX_MESSAGE_TYPE_LENGTH,
   MAX_RECIPIENTS,
+  MAX_SEALED_ACCESS_ENTRIES,
   MAX_TTL_SECONDS,
   NATIVE_KEY_CACHE_MAX_ENTRIES,
   RATE_LIMIT_BROADCASTS_PER_MINUTE,
@@ -233,6 +234,17 @@ export {
   type RateLimitOptions,
 } from "./rate-limit.js";
 export { ReplayWindow } from "./replay.js";
+export {
+  checkSealedEnvelope,
+  type DeclaredAccess,
+  SEALED_ENVELOPE_FIELD,
+  type SealedEnvelope,
+  SealedEnvelopeSchema,
+  sameAccess,
+  sealedAccessOf,
+  sealedEnvelopeOf,
+  sealedReaders,
+} from "./sealed-envelope.js";
 export {
   defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,

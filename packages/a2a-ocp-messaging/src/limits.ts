@@ -125,3 +125,9 @@ export const AUDIT_MAX_CODE_CHARS = 64;
 
 /** Longest refusal reason an audit entry stores, characters (a reason may quote input). */
 export const AUDIT_MAX_REASON_CHARS = 1000;
+
+/**
+ * §8.4 most access entries a sealed message's `ocpSealed.access` lists (the
+ * distinct `createdBy`/`visibility`/`sharedWith` triples of what it carries).
+ */
+export const MAX_SEALED_ACCESS_ENTRIES = 256;

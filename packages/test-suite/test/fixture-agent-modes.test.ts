@@ -43,9 +43,13 @@ describe("fixture agent (listening)", () => {
       const caught = report.checks.find((c) => c.name === catcher)!;
       // The catchers of rules the spec does not state are advisory (see the README).
       expect(caught.advisory).toBe(
-        catcher === "agent-a2a-fallback" ||
-          catcher === "agent-authorship" ||
-          catcher === "agent-compression",
+        [
+          "agent-a2a-fallback",
+          "agent-authorship",
+          "agent-compression",
+          "agent-sealed-read",
+          "agent-sealed-no-leak",
+        ].includes(catcher),
       );
       expect(caught.evidence.length).toBeGreaterThan(0);
       expect(report.conformant).toBe(false);

@@ -29,7 +29,7 @@ import { profileWithCard } from "@ocp/a2a-compat";
 import { A2AServer } from "@ocp/a2a-compat/server";
 import { hubLink, listenForPeers, OCPAgent } from "@ocp/a2a-ocp-agent";
 import { HubClient } from "@ocp/a2a-ocp-client";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { generateIdentityWithEncryption } from "@ocp/a2a-ocp-messaging/node";
 
 const args = process.argv.slice(2);
 let hub = process.env.OCP_HUB_URL;
@@ -49,7 +49,8 @@ for (let index = 0; index < args.length; index += 1) {
   }
 }
 
-const identity = generateIdentity(`a2a://ocp-test-agent-${randomUUID().slice(0, 8)}`);
+// With an encryption key in its profile (§8.4): the agent-sealed-* checks seal for it.
+const identity = generateIdentityWithEncryption(`a2a://ocp-test-agent-${randomUUID().slice(0, 8)}`);
 const a2a = await A2AServer.listen();
 const card = a2a.cardFor({ id: identity.id, ...(hub ? { endpoints: { websocket: hub } } : {}) });
 const profile = profileWithCard(identity, card);

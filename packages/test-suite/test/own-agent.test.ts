@@ -30,6 +30,10 @@ describe("our agent runtime", () => {
     expect(report.checks.find((c) => c.name === "agent-authorship")?.status).toBe("pass");
     // §12.2: reads a compressed stream; the zip bomb is dropped by its HubClient (an error event).
     expect(report.checks.find((c) => c.name === "agent-compression")?.status).toBe("pass");
+    // §8.4: it opens what is sealed for it, and a node sealed for it and its author reaches nobody else.
+    for (const name of ["agent-sealed-read", "agent-sealed-no-leak"]) {
+      expect(report.checks.find((c) => c.name === name)?.status).toBe("pass");
+    }
     // Found through the card in its signed profile; anonymous callers refused, signed ones answered.
     const a2a = report.checks.find((c) => c.name === "agent-a2a-fallback");
     expect(a2a?.status).toBe("pass");

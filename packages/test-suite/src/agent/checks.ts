@@ -8,6 +8,7 @@ import {
   agentSignatures,
   agentVisibility,
 } from "./knowledge-checks.js";
+import { agentSealedNoLeak, agentSealedRead } from "./sealing-checks.js";
 import { agentPresence, agentRegistration, agentVote } from "./team-checks.js";
 
 /** Every agent check, in report order. */
@@ -19,6 +20,8 @@ export const AGENT_CHECKS: readonly AgentCheck[] = [
   agentKnowledgeUpdates,
   agentAuthorship,
   agentCompression,
+  agentSealedRead,
+  agentSealedNoLeak,
   agentVote,
   agentPresence,
   agentA2AFallback,

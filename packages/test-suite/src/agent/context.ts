@@ -12,12 +12,11 @@ import { randomUUID } from "node:crypto";
 import {
   type AgentIdentity,
   createMessage,
-  generateIdentity,
   type MessageInit,
   signObject,
   verifyObject,
 } from "@ocp/a2a-ocp-messaging";
-import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { generateIdentityWithEncryption, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Verdict } from "../context.js";
 import { QUERY_TIMEOUT_MS } from "../limits.js";
 import type { CompatibilityCheckSpec } from "../report.js";
@@ -63,7 +62,8 @@ export class AgentCheckContext {
 
   identity(name: string): AgentIdentity {
     this.#counter += 1;
-    return generateIdentity(`a2a://ocp-test-${this.#run}-${name}-${this.#counter}`);
+    // With an X25519 key in its profile, so a tester can receive sealed messages (§8.4).
+    return generateIdentityWithEncryption(`a2a://ocp-test-${this.#run}-${name}-${this.#counter}`);
   }
 
   /** A fresh tester registered with the agent; closed when the check ends. */

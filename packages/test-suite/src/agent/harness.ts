@@ -6,7 +6,8 @@
  * agent as exact text, unchecked (so forgeries reach the agent, which must
  * verify them itself, §8.3); what the agent sends is acknowledged
  * (`ocp.hub.ack`) and handed to the testers it names (`broadcast`: all).
- * `ocp.hub.lookup` is answered with the testers' signed profiles.
+ * `ocp.hub.lookup` and `ocp.hub.discovery.query` are answered with the
+ * testers' signed profiles.
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
@@ -84,10 +85,16 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
 
   const fromAgent = (ws: WebSocket, text: string) => {
     if (isHubFrame(text)) {
-      let frame: { type?: unknown; payload?: { agentId?: unknown } } = {};
+      let frame: { type?: unknown; payload?: { agentId?: unknown; queryId?: unknown } } = {};
       try {
         frame = JSON.parse(text);
       } catch {}
+      if (frame.type === "ocp.hub.discovery.query") {
+        // §7.3 the testers' cards (where an agent finds their §8.4 encryption keys).
+        const cards = [...testers.values()].map((t) => t.profile);
+        const queryId = String(frame.payload?.queryId ?? "");
+        ws.send(encodeHubControl("ocp.hub.discovery.result", { queryId, cards, truncated: false }));
+      }
       if (frame.type === "ocp.hub.lookup") {
         const wanted = String(frame.payload?.agentId ?? "");
         const profile =

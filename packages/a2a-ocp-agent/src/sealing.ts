@@ -1,0 +1,158 @@
+/**
+ * §8.4 what the agent sends sealed (end-to-end encrypted), and the one place
+ * it builds, seals, signs and sends a message.
+ *
+ * Sealed by default: every message whose payload carries a node or edge that
+ * is `private` with a `sharedWith`, for exactly the agents allowed to read
+ * every such item (its author and `sharedWith`); and, when marked sensitive
+ * (the per-call `sensitive`, else the agent's `sealDirect`), a message to
+ * named agents, for them. Consensus messages are never sealed for being
+ * sensitive: their signed form is the evidence other agents check.
+ *
+ * The sealed message declares in its signed envelope field `ocpSealed` its
+ * recipients and the access fields of what it carries, so the hub applies
+ * §8.5 without reading it (docs/a2a-ocp-wire.md, "End-to-end encryption").
+ * A recipient without a verified encryption key stops the send
+ * (`sealing_key_unknown`); nothing goes in clear.
+ */
+import {
+  type AgentIdentity,
+  BROADCAST,
+  createMessage,
+  type KnownMessageType,
+  type MessageOf,
+  type PayloadInit,
+  type PlainMessage,
+  SEALED_ENVELOPE_FIELD,
+  sealedAccessOf,
+  sealedReaders,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
+import { encryptMessage } from "@ocp/a2a-ocp-messaging/node";
+import type { OCPAgentOptions } from "./agent-types.js";
+import type { SendOptions } from "./context.js";
+import { agentError } from "./errors.js";
+import { messageTtl } from "./lifetimes.js";
+import type { AgentLink } from "./link.js";
+import { OutboundCompression } from "./compression.js";
+import { RecipientKeys } from "./sealing-keys.js";
+import { Opener } from "./unsealing.js";
+
+/** Per-call options of a send, with §8.4 `sensitive`. */
+export interface SealingSendOptions extends SendOptions {
+  /** Seal this message to named agents (default: the agent's `sealDirect`). */
+  readonly sensitive?: boolean;
+}
+
+/** Whom `message` must be sealed for, or `undefined` to send it readable. */
+export function sealingPlan(
+  message: PlainMessage,
+  sensitive: boolean,
+): { recipients: string[]; access: ReturnType<typeof sealedAccessOf> } | undefined {
+  const access = sealedAccessOf(message.type, message.from, message.payload);
+  const readers = sealedReaders(access);
+  const named =
+    message.to === BROADCAST ? [] : typeof message.to === "string" ? [message.to] : [...message.to];
+  if (readers !== undefined) {
+    for (const agent of named) {
+      if (!readers.includes(agent)) {
+        throw agentError(
+          "sealed_recipient_not_allowed",
+          `${agent} may not read a private node this message carries`,
+          { agent },
+        );
+      }
+    }
+    return { recipients: readers, access };
+  }
+  if (!sensitive || message.type.startsWith("ocp.consensus.")) return undefined;
+  if (named.length === 0) {
+    throw agentError("sealed_broadcast", "a sensitive message must name its recipients");
+  }
+  return { recipients: [...new Set(named)].sort(), access };
+}
+
+/** Builds, seals where it must, signs and sends what an agent sends. */
+export class Outbound {
+  readonly #identity: AgentIdentity;
+  readonly #link: AgentLink;
+  readonly #keys: RecipientKeys;
+  readonly #now: () => number;
+  readonly #sealDirect: boolean;
+  readonly #compression: OutboundCompression;
+
+  constructor(
+    identity: AgentIdentity,
+    link: AgentLink,
+    keys: RecipientKeys,
+    now: () => number,
+    sealDirect: boolean,
+    compression: OutboundCompression,
+  ) {
+    this.#compression = compression;
+    this.#identity = identity;
+    this.#link = link;
+    this.#keys = keys;
+    this.#now = now;
+    this.#sealDirect = sealDirect;
+  }
+
+  /** Resolves with the signed readable message (what the agent keeps) once the link took it. */
+  async send<T extends KnownMessageType>(
+    type: T,
+    to: string | string[],
+    payload: PayloadInit<T>,
+    options: SealingSendOptions = {},
+  ): Promise<MessageOf<T>> {
+    const { correlationId, deadline, priority, sensitive } = options;
+    const message = createMessage({
+      type,
+      from: this.#identity.id,
+      to,
+      payload,
+      ttl: messageTtl(type, this.#now(), deadline),
+      ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
+      ...(priority === undefined ? {} : { priority }),
+    });
+    const sign = (m: unknown) =>
+      signObject(m as Record<string, unknown>, this.#identity.secretKey) as Record<string, unknown>;
+    const plan = sealingPlan(message as PlainMessage, sensitive ?? this.#sealDirect);
+    if (plan === undefined) {
+      // §12.2: a readable message may go compressed; a sealed one never does.
+      const wire = sign(await this.#compression.prepare(message as PlainMessage));
+      await this.#link.send(wire);
+      return wire as MessageOf<T>;
+    }
+    const signed = sign(message);
+    const keys = await this.#keys.recipients(plan.recipients);
+    const declared = { ...message, [SEALED_ENVELOPE_FIELD]: plan };
+    await this.#link.send(sign(encryptMessage(declared as PlainMessage, keys)));
+    return signed as MessageOf<T>;
+  }
+}
+
+/** An agent's sending and opening sides of §8.4, from its options. */
+export function sealing(
+  options: OCPAgentOptions,
+  now: () => number,
+): { outbound: Outbound; opener: Opener } {
+  const { identity, link } = options;
+  const keys = new RecipientKeys(identity, link.findAgents?.bind(link), now);
+  return {
+    outbound: new Outbound(
+      identity,
+      link,
+      keys,
+      now,
+      options.sealDirect ?? false,
+      new OutboundCompression(link, options.compression, now),
+    ),
+    opener: new Opener({
+      agentId: identity.id,
+      secretKey: identity.encryption?.secretKey,
+      retired: options.retiredEncryptionKeys ?? [],
+      lookupKey: link.lookupKey,
+      now,
+    }),
+  };
+}
