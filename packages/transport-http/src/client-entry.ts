@@ -16,4 +16,5 @@ export {
   MAX_CONNECTIONS,
   REQUEST_TIMEOUT_MS,
 } from "./limits.js";
+export { PROTOCOL_VERSION_HEADER } from "./headers.js";
 export { checkProviderUrl, isLoopbackHost } from "./url.js";
