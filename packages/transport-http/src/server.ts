@@ -233,6 +233,9 @@ export function createHttpProviderServer(
         );
       case "shutdown":
         return shutdown(reply);
+      case "ignore":
+        // §2.1: a notification gets no envelope; HTTP still owes a response.
+        return reply.code(204).send();
       default:
         return sendCgp(reply, 400, {
           type: "error",

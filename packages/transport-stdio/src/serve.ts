@@ -220,6 +220,9 @@ export function serveStdio(
       case "shutdown":
         void end("shutdown requested", true);
         return;
+      case "ignore":
+        log(`ignored ${request.message}`);
+        return;
       default:
         log(`refused: ${request.message}`);
         inOrder(() =>

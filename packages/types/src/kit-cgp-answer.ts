@@ -8,7 +8,7 @@
  * left out whole.
  */
 import { canonicalTokenCost, sha256Digest } from "./cgp/bytes.js";
-import { type CgpFrame, CgpQueryResultSchema } from "./cgp/frame.js";
+import { type CgpFrame, type CgpQueryResult, CgpQueryResultSchema } from "./cgp/frame.js";
 import { isCgpTimestamp, isWellFormedDigest } from "./cgp/formats.js";
 import { cgpAnswerViolations, cgpFrameViolations, cgpQueryViolations } from "./cgp/violations.js";
 import { type CgpErrorCode, isKnownFrameKind, type Representation } from "./cgp/vocabulary.js";
@@ -239,7 +239,7 @@ export function cgpAnswer(
   raw: unknown,
   declared: CheckedDeclarations,
   options: CgpGuardOptions = {},
-): { frames: CgpFrame[]; truncated: boolean; dropped_estimate?: number } {
+): CgpQueryResult {
   const decoded = CgpQueryResultSchema.safeParse(raw);
   if (!decoded.success) {
     throw new OcpError("internal", "the provider returned something that is not a query result");

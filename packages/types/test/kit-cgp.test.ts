@@ -275,7 +275,7 @@ describe("CgpResponder", () => {
       { provider_id: "p", frame_id: "s", content_digest: sha256Digest("old") },
       { provider_id: "p", frame_id: "g", content_digest: d },
     ];
-    const reply = (await responder.verify(asked, undefined)) as {
+    const reply = (await responder.verify(asked, undefined)) as unknown as {
       response: { verdicts: Array<{ status: string; replacement_digest?: string }> };
     };
     expect(reply.response.verdicts.map((v) => [v.status, v.replacement_digest])).toEqual([
