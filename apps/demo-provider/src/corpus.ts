@@ -136,7 +136,7 @@ export class Corpus {
   private readonly search: MiniSearch<Entry>;
   private readonly byId: ReadonlyMap<string, Entry>;
   /** Every indexed file by the names frame ids use for it: its relative path and its URI. */
-  private readonly files = new Map<string, string>();
+  private readonly paths = new Map<string, string>();
 
   private constructor(entries: Entry[], files: number, bytes: number) {
     this.entries = entries;
@@ -144,8 +144,8 @@ export class Corpus {
     this.bytes = bytes;
     this.byId = new Map(entries.map((entry) => [entry.id, entry]));
     for (const entry of entries) {
-      this.files.set(entry.relpath, entry.path);
-      this.files.set(entry.uri, entry.path);
+      this.paths.set(entry.relpath, entry.path);
+      this.paths.set(entry.uri, entry.path);
     }
     this.search = new MiniSearch<Entry>({
       fields: ["title", "content", "relpath"],
@@ -220,7 +220,7 @@ export class Corpus {
   cited(frameId: string): { path: string; start: number; end: number } | undefined {
     const match = /^(.*)#L(\d+)-(\d+)$/.exec(frameId);
     if (match === null) return undefined;
-    const path = this.files.get(match[1]!);
+    const path = this.paths.get(match[1]!);
     const start = Number(match[2]);
     const end = Number(match[3]);
     if (path === undefined || start < 1 || end < start) return undefined;

@@ -150,8 +150,7 @@ export class DemoProvider implements DualProvider {
       .query(text, kinds, query.anchors, ANCHOR_BOOST)
       .filter(
         (hit) =>
-          !cgp ||
-          (hit.entry.exact && (!asOf || compareInstants(hit.entry.recordedAt, asOf) <= 0)),
+          !cgp || (hit.entry.exact && (!asOf || compareInstants(hit.entry.recordedAt, asOf) <= 0)),
       );
     const best = hits[0]?.score ?? 0;
     const frames: ContextFrame[] = [];

@@ -34,13 +34,8 @@ import {
   guardResult,
 } from "@ocp/types/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import {
-  MAX_BODY_BYTES,
-  MAX_FAMILY_PEERS,
-  positiveLimit,
-  REQUEST_TIMEOUT_MS,
-} from "./limits.js";
 import { PROTOCOL_VERSION_HEADER } from "./headers.js";
+import { MAX_BODY_BYTES, MAX_FAMILY_PEERS, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
 
 export interface HttpProviderServerOptions {
   /** The endpoint path; default `/`. */

@@ -8,8 +8,8 @@
  * left out whole.
  */
 import { canonicalTokenCost, sha256Digest } from "./cgp/bytes.js";
-import { type CgpFrame, type CgpQueryResult, CgpQueryResultSchema } from "./cgp/frame.js";
 import { isCgpTimestamp, isWellFormedDigest } from "./cgp/formats.js";
+import { type CgpFrame, type CgpQueryResult, CgpQueryResultSchema } from "./cgp/frame.js";
 import { cgpAnswerViolations, cgpFrameViolations, cgpQueryViolations } from "./cgp/violations.js";
 import { type CgpErrorCode, isKnownFrameKind, type Representation } from "./cgp/vocabulary.js";
 import { OcpError } from "./errors.js";
@@ -150,7 +150,8 @@ function liftFrame(
     problems.push(`F1: ${name}: score ${frame.score} set to ${score}`);
     frame.score = score;
   }
-  const blank = (text: string | null | undefined) => text === undefined || text === null || text.trim() === "";
+  const blank = (text: string | null | undefined) =>
+    text === undefined || text === null || text.trim() === "";
   if (blank(frame.title)) {
     frame.title = blank(frame.citation_label) ? frame.id : (frame.citation_label as string);
     problems.push(`F2: ${name}: empty title, set to "${frame.title}"`);
@@ -175,7 +176,9 @@ function liftFrame(
   if (
     frame.provenance.some((entry) => entry.type === "file" && !isWellFormedDigest(entry.digest))
   ) {
-    problems.push(`F5: ${name}: file provenance without a sha256 digest of the cited bytes: left out`);
+    problems.push(
+      `F5: ${name}: file provenance without a sha256 digest of the cited bytes: left out`,
+    );
     return undefined;
   }
   frame.relations = frame.relations.flatMap((relation) => {
@@ -184,7 +187,9 @@ function liftFrame(
       return [];
     }
     if (blank(relation.display_name)) {
-      problems.push(`G1: ${name}: relation to ${relation.target_uri} without display_name: set to it`);
+      problems.push(
+        `G1: ${name}: relation to ${relation.target_uri} without display_name: set to it`,
+      );
       return [{ ...relation, display_name: relation.target_uri }];
     }
     return [relation];
@@ -207,8 +212,14 @@ function liftFrame(
   const content = frame.content ?? "";
   frame.content = content;
   const digest = sha256Digest(content);
-  if (frame.content_digest !== undefined && frame.content_digest !== null && frame.content_digest !== digest) {
-    problems.push(`D1: ${name}: content_digest ${frame.content_digest} is not the digest of its content: set to ${digest}`);
+  if (
+    frame.content_digest !== undefined &&
+    frame.content_digest !== null &&
+    frame.content_digest !== digest
+  ) {
+    problems.push(
+      `D1: ${name}: content_digest ${frame.content_digest} is not the digest of its content: set to ${digest}`,
+    );
   }
   frame.content_digest = digest;
   frame.token_cost = canonicalTokenCost(content);
@@ -257,8 +268,13 @@ export function cgpAnswer(
   );
   const lifted: CgpFrame[] = [];
   result.frames.forEach((original, index) => {
-    if ((asked.size > 0 && !asked.has(original.kind)) || (kinds.size > 0 && !kinds.has(original.kind))) {
-      problems.push(`frame ${index} ("${original.id}") is a "${original.kind}", not asked for or not declared: left out`);
+    if (
+      (asked.size > 0 && !asked.has(original.kind)) ||
+      (kinds.size > 0 && !kinds.has(original.kind))
+    ) {
+      problems.push(
+        `frame ${index} ("${original.id}") is a "${original.kind}", not asked for or not declared: left out`,
+      );
       return;
     }
     const frame = liftFrame(original, index, allowed, problems);
@@ -272,18 +288,27 @@ export function cgpAnswer(
     lifted.push(frame);
   });
   if (lifted.length > query.max_frames) {
-    problems.push(`B4: ${lifted.length} frames for max_frames ${query.max_frames}: the rest left out`);
+    problems.push(
+      `B4: ${lifted.length} frames for max_frames ${query.max_frames}: the rest left out`,
+    );
   }
   if (mode === "refuse" && problems.length > 0) {
-    throw new OcpError("internal", `the provider's answer breaks the rules: ${problems.join("; ")}`, {
-      details: { problems },
-    });
+    throw new OcpError(
+      "internal",
+      `the provider's answer breaks the rules: ${problems.join("; ")}`,
+      {
+        details: { problems },
+      },
+    );
   }
   for (const problem of problems) options.warn?.(`fixed an outgoing answer: ${problem}`);
   const packed = packFrames(lifted, query);
   const violations = cgpAnswerViolations(query, packed.frames);
   if (violations.length > 0) {
-    throw new OcpError("internal", `the kit could not make the answer keep ${violations.map((v) => v.rule).join(", ")}`);
+    throw new OcpError(
+      "internal",
+      `the kit could not make the answer keep ${violations.map((v) => v.rule).join(", ")}`,
+    );
   }
   const removed = result.frames.length - packed.frames.length;
   const truncated = result.truncated || removed > 0;

@@ -12,7 +12,13 @@ import { isWellFormedDigest } from "./cgp/formats.js";
 import { type CgpErrorCode, cgpErrorCode, VERDICT_STATUSES } from "./cgp/vocabulary.js";
 import { isOcpError } from "./errors.js";
 import { CGP_PROTOCOL_VERSION, familyOfVersion, OCP_PROTOCOL_VERSION } from "./family.js";
-import { type CgpGuardOptions, type CgpQueryLike, cgpAnswer, providerQuery, refuseCgpQuery } from "./kit-cgp-answer.js";
+import {
+  type CgpGuardOptions,
+  type CgpQueryLike,
+  cgpAnswer,
+  providerQuery,
+  refuseCgpQuery,
+} from "./kit-cgp-answer.js";
 import {
   type CheckedDeclarations,
   checkDeclarations,
@@ -30,7 +36,12 @@ export type CgpRequest =
   | { readonly type: "shutdown" }
   /** §2.1: an unrecognised notification (no id, no payload): ignored. */
   | { readonly type: "ignore"; readonly message: string }
-  | { readonly type: "refuse"; readonly id?: string; readonly code: CgpErrorCode; readonly message: string };
+  | {
+      readonly type: "refuse";
+      readonly id?: string;
+      readonly code: CgpErrorCode;
+      readonly message: string;
+    };
 
 /** An envelope the provider sends (plain JSON). */
 export type CgpReply = { readonly type: string } & Record<string, unknown>;
@@ -96,7 +107,10 @@ export class CgpResponder {
         return { type: "shutdown" };
       case "unknown":
         if (envelope.id === undefined && !envelope.has_payload) {
-          return { type: "ignore", message: `an unrecognised "${envelope.wire_type}" notification` };
+          return {
+            type: "ignore",
+            message: `an unrecognised "${envelope.wire_type}" notification`,
+          };
         }
         return {
           type: "refuse",
@@ -158,7 +172,11 @@ export class CgpResponder {
   }
 
   /** The `frames` (or `error`) for a query; never throws. */
-  async query(query: CgpQueryLike, id: string | undefined, signal?: AbortSignal): Promise<CgpReply> {
+  async query(
+    query: CgpQueryLike,
+    id: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<CgpReply> {
     const refusal = refuseCgpQuery(query, this.declared, this.#provider.capabilities.query.kinds);
     if (refusal !== undefined) return errorEnvelope(refusal.code, refusal.message, id);
     try {
@@ -177,8 +195,8 @@ export class CgpResponder {
    * V1–V4: the `verified` reply, one verdict per identity asked about, each
    * echoing it in full. The provider's answers are matched by frame id and
    * digest; an identity it did not answer, or answered with a status outside
-   * the vocabulary, is `unknown` (V2); `valid` for an identity without a
-   * digest is `unknown` (nothing was compared); a `replacement_digest` rides
+   * the vocabulary, is `unknown` (V2); `valid` or `stale` for an identity
+   * without a digest is `unknown` (nothing was compared); a `replacement_digest` rides
    * only on `stale` and only well formed (V4). A provider without `verify`
    * answers `unknown` for every frame: it never blesses what it did not check.
    */
@@ -218,7 +236,8 @@ export class CgpResponder {
         let status = (VERDICT_STATUSES as readonly string[]).includes(answer?.status as string)
           ? (answer?.status as string)
           : "unknown";
-        if (status === "valid" && !frame.content_digest) status = "unknown";
+        // Nothing was presented to compare: neither valid nor stale can be known, gone can.
+        if ((status === "valid" || status === "stale") && !frame.content_digest) status = "unknown";
         const echoed = {
           provider_id: frame.provider_id,
           frame_id: frame.frame_id,

@@ -21,7 +21,6 @@ export {
   costViolations,
 } from "./audit.js";
 export { type Budget, type GuardOptions, guardAnswer, guardResult, packFrames } from "./guard.js";
-export { countTokens, TOKENIZER } from "./tokens.js";
 export {
   type CgpGuardOptions,
   type CgpQueryLike,
@@ -50,3 +49,4 @@ export {
   cgpErrorReply,
   encodeCgp,
 } from "./kit-cgp-session.js";
+export { countTokens, TOKENIZER } from "./tokens.js";

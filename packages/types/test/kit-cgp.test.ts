@@ -82,8 +82,14 @@ describe("the kit under contextgraph/1 (cgpAnswer)", () => {
     const declared = checkDeclarations(provider());
     const big = frame("big", "x".repeat(400)); // 100 budget tokens
     const small = frame("small", "y".repeat(40)); // 10
-    const out = cgpAnswer({ ...QUERY, max_tokens: 50 }, { frames: [big, small], truncated: false }, declared);
-    expect(out.frames.map((f) => [f.id, f.content?.length, f.token_cost])).toEqual([["small", 40, 10]]);
+    const out = cgpAnswer(
+      { ...QUERY, max_tokens: 50 },
+      { frames: [big, small], truncated: false },
+      declared,
+    );
+    expect(out.frames.map((f) => [f.id, f.content?.length, f.token_cost])).toEqual([
+      ["small", 40, 10],
+    ]);
     expect(cgpAnswerViolations({ ...QUERY, max_tokens: 50 }, out.frames)).toEqual([]);
   });
 
@@ -94,7 +100,11 @@ describe("the kit under contextgraph/1 (cgpAnswer)", () => {
       frame("ended", "e", { valid_from: "2025-01-01T00:00:00Z", valid_to: "2026-01-01T00:00:00Z" }),
       frame("then", "t", { valid_from: "2026-06-30T23:59:59.5Z" }),
     ];
-    const out = cgpAnswer({ ...QUERY, as_of: "2026-07-01T00:00:00Z" }, { frames, truncated: false }, declared);
+    const out = cgpAnswer(
+      { ...QUERY, as_of: "2026-07-01T00:00:00Z" },
+      { frames, truncated: false },
+      declared,
+    );
     expect(out.frames.map((f) => f.id)).toEqual(["then"]);
   });
 
@@ -135,7 +145,9 @@ describe("the kit under contextgraph/1 (cgpAnswer)", () => {
 
   it("G1: a relation without display_name gets one; every frame then passes cgpFrameViolations", () => {
     const declared = checkDeclarations(provider());
-    const related = frame("r", "r", { relations: [{ rel: "code.calls", target_uri: "file:///y" }] });
+    const related = frame("r", "r", {
+      relations: [{ rel: "code.calls", target_uri: "file:///y" }],
+    });
     const out = cgpAnswer(QUERY, { frames: [related], truncated: false }, declared);
     expect(out.frames[0]?.relations[0]?.display_name).toBe("file:///y");
     expect(cgpFrameViolations(out.frames[0]!)).toEqual([]);
@@ -148,9 +160,12 @@ describe("queries refused before the provider sees them", () => {
   );
 
   it("E1: an embedding whose length contradicts the declared dimension is bad_request", () => {
-    expect(refuseCgpQuery({ ...QUERY, embedding: [0.1, 0.2] }, fingerprinted, ["doc"])).toMatchObject(
-      { code: "bad_request", message: expect.stringMatching(/E1: .*2 dimensions.*declares 3/) },
-    );
+    expect(
+      refuseCgpQuery({ ...QUERY, embedding: [0.1, 0.2] }, fingerprinted, ["doc"]),
+    ).toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/E1: .*2 dimensions.*declares 3/),
+    });
     expect(refuseCgpQuery({ ...QUERY, embedding: [0.1, 0.2, 0.3] }, fingerprinted, ["doc"])).toBe(
       undefined,
     );
@@ -205,17 +220,16 @@ describe("declarations checked when the provider is built", () => {
 
   it("E1/P5: a malformed fingerprint, or compact without resolve, is refused", () => {
     expect(() => defineProvider(provider({ cgp: { embeddingsFingerprint: "bge" } }))).toThrow(/E1/);
-    expect(() => defineProvider(provider({ cgp: { representations: ["compact"] } }))).toThrow(
-      /P5/,
-    );
+    expect(() => defineProvider(provider({ cgp: { representations: ["compact"] } }))).toThrow(/P5/);
   });
 });
 
 describe("CgpResponder", () => {
   it("U1/§2.1: unknown members are ignored; an unknown type with a payload is bad_request; a bare notification is ignored", () => {
     const responder = new CgpResponder(provider());
-    expect(responder.read({ type: "query", id: "q", x_future: 1, query: { ...QUERY, extra: true } }))
-      .toMatchObject({ type: "query", id: "q" });
+    expect(
+      responder.read({ type: "query", id: "q", x_future: 1, query: { ...QUERY, extra: true } }),
+    ).toMatchObject({ type: "query", id: "q" });
     expect(responder.read({ type: "subscribe", id: "s1", topic: "x" })).toMatchObject({
       type: "refuse",
       id: "s1",
@@ -254,7 +268,7 @@ describe("CgpResponder", () => {
     });
   });
 
-  it("V2–V4: unanswered is unknown, valid without a digest is unknown, a replacement rides only on stale", async () => {
+  it("V2–V4: valid or stale without a presented digest is unknown, a replacement rides only on stale", async () => {
     const d = sha256Digest("x");
     const responder = new CgpResponder(
       provider({
@@ -262,7 +276,7 @@ describe("CgpResponder", () => {
           return frames.map((f) =>
             f.frame_id === "valid-no-digest" || f.frame_id === "v"
               ? { frame: f, status: "valid" as const }
-              : f.frame_id === "s"
+              : f.frame_id === "s" || f.frame_id === "stale-no-digest"
                 ? { frame: f, status: "stale" as const, replacement_digest: d }
                 : { frame: f, status: "gone" as const, replacement_digest: d },
           );
@@ -274,6 +288,7 @@ describe("CgpResponder", () => {
       { provider_id: "p", frame_id: "valid-no-digest" },
       { provider_id: "p", frame_id: "s", content_digest: sha256Digest("old") },
       { provider_id: "p", frame_id: "g", content_digest: d },
+      { provider_id: "p", frame_id: "stale-no-digest" },
     ];
     const reply = (await responder.verify(asked, undefined)) as unknown as {
       response: { verdicts: Array<{ status: string; replacement_digest?: string }> };
@@ -283,6 +298,7 @@ describe("CgpResponder", () => {
       ["unknown", undefined],
       ["stale", d],
       ["gone", undefined],
+      ["unknown", undefined],
     ]);
   });
 
