@@ -45,6 +45,8 @@ function dual(overrides: Partial<DualProvider> = {}): DualProvider {
         score: 0.8,
         token_cost: 40,
         citation_label: "retry.md L1",
+        provenance: [],
+        relations: [],
       };
       return { frames: [frame], truncated: false };
     },

@@ -34,7 +34,15 @@ async function cgpSession(...args: string[]): Promise<NdjsonChild> {
 }
 
 const QUERY = { goal: "all", kinds: [], anchors: [], max_frames: 8, max_tokens: 1000 };
-type Frame = { id: string; content: string; token_cost: number; content_digest: string };
+type Frame = {
+  id: string;
+  kind: string;
+  title: string;
+  score: number;
+  content: string;
+  token_cost: number;
+  content_digest: string;
+};
 
 describe("serveStdio under contextgraph/1 (a real child process)", () => {
   it("H1: a contextgraph/1.0-draft handshake gets a contextgraph/1.0-draft ack with scopes, verify and fingerprint", async () => {
