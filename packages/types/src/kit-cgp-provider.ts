@@ -6,6 +6,14 @@
  * as it is, the kit computing what CGP asks of every frame (B3 costs, D1
  * digests) and answering `verify` with `unknown` for every frame.
  */
+
+import {
+  type Capabilities,
+  CapabilitiesSchema,
+  type DataFlow,
+  DataFlowSchema,
+  type QueryCapability,
+} from "./capability.js";
 import { fingerprintDimensions } from "./cgp/formats.js";
 import {
   EGRESS_SCOPES,
@@ -153,12 +161,60 @@ export function checkDeclarations(provider: DualProvider): CheckedDeclarations {
 }
 
 /**
- * Builds a provider for both families from its parts, checking its CGP
- * declarations at once ({@link checkDeclarations}): a contradictory
- * declaration is an `invalid_provider` error here, not a surprise at the
- * first handshake.
+ * A provider as its author writes it for {@link defineProvider}: what is
+ * not said takes its default (no data flow, no capability, a `shutdown`
+ * that does nothing).
  */
-export function defineProvider<P extends DualProvider>(provider: P): P {
+export type ProviderSpec = Omit<DualProvider, "info" | "capabilities" | "shutdown"> & {
+  readonly info: {
+    readonly name: string;
+    readonly version: string;
+    readonly data_flow?: Partial<DataFlow>;
+  };
+  readonly capabilities?: Partial<Omit<Capabilities, "query">> & {
+    readonly query?: Partial<QueryCapability>;
+  };
+  shutdown?(): Promise<void>;
+};
+
+/**
+ * Builds a provider for both families from its parts: defaults filled in,
+ * its CGP declarations checked at once ({@link checkDeclarations}), so a
+ * contradictory declaration is an `invalid_provider` error here, not a
+ * surprise at the first handshake.
+ */
+export function defineProvider(spec: ProviderSpec): DualProvider {
+  const provider: DualProvider = {
+    ...spec,
+    info: {
+      name: spec.info.name,
+      version: spec.info.version,
+      data_flow: DataFlowSchema.parse(spec.info.data_flow ?? {}),
+    },
+    capabilities: CapabilitiesSchema.parse(spec.capabilities ?? {}),
+    shutdown: spec.shutdown ?? (async () => {}),
+  };
   checkDeclarations(provider);
   return provider;
+}
+
+/**
+ * V1–V4 from the digests a provider serves now: for each identity,
+ * `current(frame_id)` is the digest of what that frame holds now, or
+ * `undefined` when it is no longer served (`gone`). Equal to the presented
+ * digest is `valid`, different is `stale` with the current digest, nothing
+ * presented is `unknown`.
+ */
+export function verdictsFrom(
+  frames: readonly FrameIdentity[],
+  current: (frameId: string) => string | undefined,
+): VerifyAnswer[] {
+  return frames.map((frame) => {
+    const now = current(frame.frame_id);
+    if (now === undefined) return { frame, status: "gone" };
+    if (!frame.content_digest) return { frame, status: "unknown" };
+    return now === frame.content_digest
+      ? { frame, status: "valid" }
+      : { frame, status: "stale", replacement_digest: now };
+  });
 }

@@ -39,8 +39,10 @@ export {
   defineProvider,
   type FrameIdentity,
   type KitErrorCode,
+  type ProviderSpec,
   type ServedQueryOptions,
   type VerifyAnswer,
+  verdictsFrom,
 } from "./kit-cgp-provider.js";
 export {
   type CgpReply,

@@ -205,7 +205,7 @@ describe("declarations checked when the provider is built", () => {
       info: { name: "p", version: "1", data_flow: { reads: true, writes: false, egress: true } },
       cgp: { egressScopes: ["third-party-index"] },
     });
-    expect(defineProvider(honest)).toBe(honest);
+    expect(defineProvider(honest).cgp).toEqual({ egressScopes: ["third-party-index"] });
   });
 
   it("U3: a custom egress scope that is not namespaced is refused; vendor:name is accepted", () => {
@@ -325,5 +325,47 @@ describe("compareInstants", () => {
     expect(compareInstants("2026-01-01T00:00:00Z", "2026-01-01T00:00:00.5Z")).toBe(-1);
     expect(compareInstants("2026-01-01T00:00:00.50Z", "2026-01-01T00:00:00.5Z")).toBe(0);
     expect(compareInstants("2026-01-02T00:00:00Z", "2026-01-01T23:59:59.999Z")).toBe(1);
+  });
+});
+
+describe("defineProvider and verdictsFrom", () => {
+  it("fills the defaults an author leaves out (no data flow, no capability, a no-op shutdown)", async () => {
+    const { defineProvider: define } = await import("../src/kit.js");
+    const built = define({
+      id: "n",
+      info: { name: "n", version: "1" },
+      capabilities: { query: { kinds: ["doc"] } },
+      async query() {
+        return { frames: [], truncated: false };
+      },
+    });
+    expect(built.info.data_flow).toEqual({ reads: false, writes: false, egress: false });
+    expect(built.capabilities).toMatchObject({
+      query: { kinds: ["doc"], filters: [] },
+      upsert: false,
+      graph: false,
+      subscribe: false,
+    });
+    await expect(built.shutdown()).resolves.toBeUndefined();
+  });
+
+  it("V1–V4: verdictsFrom compares each presented digest with the current one (none: gone)", async () => {
+    const { verdictsFrom } = await import("../src/kit.js");
+    const now = sha256Digest("now");
+    const verdicts = verdictsFrom(
+      [
+        { provider_id: "p", frame_id: "a", content_digest: now },
+        { provider_id: "p", frame_id: "a", content_digest: sha256Digest("then") },
+        { provider_id: "p", frame_id: "a" },
+        { provider_id: "p", frame_id: "gone", content_digest: now },
+      ],
+      (id) => (id === "a" ? now : undefined),
+    );
+    expect(verdicts.map((v) => [v.status, v.replacement_digest])).toEqual([
+      ["valid", undefined],
+      ["stale", now],
+      ["unknown", undefined],
+      ["gone", undefined],
+    ]);
   });
 });
