@@ -14,8 +14,8 @@ import { cgpAnswerViolations, cgpFrameViolations, cgpQueryViolations } from "./c
 import { type CgpErrorCode, isKnownFrameKind, type Representation } from "./cgp/vocabulary.js";
 import { OcpError } from "./errors.js";
 import type { FrameKind } from "./frame.js";
-import { packFrames } from "./guard.js";
 import type { CheckedDeclarations } from "./kit-cgp-provider.js";
+import { packFrames } from "./pack.js";
 import type { ContextQuery } from "./query.js";
 
 /** The members of a CGP query the kit reads (SPEC §5). */
