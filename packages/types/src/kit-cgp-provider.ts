@@ -15,14 +15,10 @@ import {
   type QueryCapability,
 } from "./capability.js";
 import { fingerprintDimensions } from "./cgp/formats.js";
-import {
-  EGRESS_SCOPES,
-  isNamespaced,
-  type Representation,
-  scopesConsistent,
-} from "./cgp/vocabulary.js";
+import { cgpHandshakeViolations } from "./cgp/handshake.js";
+import type { Representation } from "./cgp/vocabulary.js";
 import { OcpError } from "./errors.js";
-import type { ProtocolFamily } from "./family.js";
+import { CGP_PROTOCOL_VERSION, type ProtocolFamily } from "./family.js";
 import type { ContextProvider, QueryOptions } from "./provider.js";
 
 /** A frame identity (SPEC §6.3): what a `verify` request names, never a body (V1). */
@@ -109,29 +105,34 @@ function invalid(rule: string, message: string): OcpError<KitErrorCode> {
 
 /**
  * Checks what `provider` declares for `contextgraph/1`, once, before it
- * serves anything: C5 (no off-machine egress scope with `egress: false`),
- * U3 (a custom scope is namespaced), E1 (the fingerprint follows its
- * grammar), §6.4.1 (`compact`/`reference` need `resolve`).
+ * serves anything: the ack it will send must keep `cgpHandshakeViolations`
+ * (H2 a name and version, C5 no off-machine egress scope with `egress:
+ * false`, U3 a custom scope namespaced, `compact`/`reference` only with
+ * `resolve`), and E1 its fingerprint follows the grammar.
  *
  * @throws {OcpError} `invalid_provider`, `details.rule` naming the rule.
  */
 export function checkDeclarations(provider: DualProvider): CheckedDeclarations {
   const cgp = provider.cgp ?? {};
   const egressScopes = [...(cgp.egressScopes ?? [])];
-  for (const scope of egressScopes) {
-    if (!(EGRESS_SCOPES as readonly string[]).includes(scope) && !isNamespaced(scope)) {
-      throw invalid(
-        "U3",
-        `egress scope "${scope}" is neither a base scope nor namespaced (vendor:name)`,
-      );
-    }
-  }
-  if (!scopesConsistent({ egress: provider.info.data_flow.egress, egress_scopes: egressScopes })) {
-    const off = egressScopes.filter((scope) => scope !== "local-only");
-    throw invalid(
-      "C5",
-      `provider "${provider.info.name}" declares egress: false with the off-machine egress scope(s) ${off.join(", ")}; declare egress: true or only local-only`,
-    );
+  const representations: Representation[] = [...(cgp.representations ?? ["full"])];
+  if (!representations.includes("full")) representations.unshift("full");
+  const resolve = cgp.resolve ?? false;
+  // The ack this provider will send, judged by the one handshake rulebook (H2, C5, U3, §6.4.1).
+  const [broken] = cgpHandshakeViolations(
+    {
+      protocol_version: CGP_PROTOCOL_VERSION,
+      provider: {
+        name: provider.info.name,
+        version: provider.info.version,
+        data_flow: { ...provider.info.data_flow, egress_scopes: egressScopes },
+      },
+      capabilities: { representations, resolve },
+    },
+    CGP_PROTOCOL_VERSION,
+  );
+  if (broken !== undefined) {
+    throw invalid(broken.rule, `provider "${provider.info.name}": ${broken.message}`);
   }
   let dimensions: number | undefined;
   const fingerprint = cgp.embeddingsFingerprint ?? provider.capabilities.embeddings_fingerprint;
@@ -143,12 +144,6 @@ export function checkDeclarations(provider: DualProvider): CheckedDeclarations {
         `embeddings fingerprint "${fingerprint}" does not follow <model-id>/<dimensions>[/<normalization>]`,
       );
     }
-  }
-  const representations: Representation[] = [...(cgp.representations ?? ["full"])];
-  if (!representations.includes("full")) representations.unshift("full");
-  const resolve = cgp.resolve ?? false;
-  if (representations.some((r) => r !== "full") && !resolve) {
-    throw invalid("P5", "a provider serving compact or reference frames must declare resolve");
   }
   return {
     egressScopes,

@@ -209,7 +209,9 @@ describe("declarations checked when the provider is built", () => {
   });
 
   it("U3: a custom egress scope that is not namespaced is refused; vendor:name is accepted", () => {
-    expect(() => defineProvider(provider({ cgp: { egressScopes: ["mycloud"] } }))).toThrow(/U3/);
+    expect(() => defineProvider(provider({ cgp: { egressScopes: ["mycloud"] } }))).toThrow(
+      /C5: .*"mycloud" is neither a base scope nor namespaced/,
+    );
     const egress = { reads: true, writes: false, egress: true };
     const vendor = provider({
       info: { name: "p", version: "1", data_flow: egress },
@@ -218,9 +220,15 @@ describe("declarations checked when the provider is built", () => {
     expect(checkDeclarations(vendor).egressScopes).toEqual(["acme:vault"]);
   });
 
-  it("E1/P5: a malformed fingerprint, or compact without resolve, is refused", () => {
+  it("E1, §6.4.1, H2: a malformed fingerprint, compact without resolve, or an empty name is refused", () => {
     expect(() => defineProvider(provider({ cgp: { embeddingsFingerprint: "bge" } }))).toThrow(/E1/);
-    expect(() => defineProvider(provider({ cgp: { representations: ["compact"] } }))).toThrow(/P5/);
+    expect(() => defineProvider(provider({ cgp: { representations: ["compact"] } }))).toThrow(
+      /X-RESOLVE/,
+    );
+    const nameless = provider({
+      info: { name: "", version: "1", data_flow: { reads: true, writes: false, egress: false } },
+    });
+    expect(() => defineProvider(nameless)).toThrow(/H2/);
   });
 });
 
