@@ -10,6 +10,7 @@
 import { canonicalTokenCost, sha256Digest } from "./cgp/bytes.js";
 import { isCgpTimestamp, isWellFormedDigest } from "./cgp/formats.js";
 import { type CgpFrame, type CgpQueryResult, CgpQueryResultSchema } from "./cgp/frame.js";
+import { embeddingFits } from "./cgp/handshake.js";
 import { cgpAnswerViolations, cgpFrameViolations, cgpQueryViolations } from "./cgp/violations.js";
 import { type CgpErrorCode, isKnownFrameKind, type Representation } from "./cgp/vocabulary.js";
 import { OcpError } from "./errors.js";
@@ -54,17 +55,13 @@ export function refuseCgpQuery(
   if (badAsOf !== undefined) return { code: "bad_request", message: `F4: ${badAsOf.message}` };
   const embedding = query.embedding;
   if (embedding !== undefined && embedding !== null) {
-    if (declared.dimensions === undefined) {
+    if (!embeddingFits(embedding, declared.embeddingsFingerprint)) {
       return {
         code: "bad_request",
         message:
-          "E1: this provider declares no embeddings_fingerprint, so a query embedding means nothing to it",
-      };
-    }
-    if (embedding.length !== declared.dimensions) {
-      return {
-        code: "bad_request",
-        message: `E1: the query embedding has ${embedding.length} dimensions; this provider's fingerprint ${declared.embeddingsFingerprint} declares ${declared.dimensions}`,
+          declared.embeddingsFingerprint === undefined
+            ? "E1: this provider declares no embeddings_fingerprint, so a query embedding means nothing to it"
+            : `E1: the query embedding has ${embedding.length} dimensions; this provider's fingerprint ${declared.embeddingsFingerprint} declares ${declared.dimensions}`,
       };
     }
   }

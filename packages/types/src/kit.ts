@@ -51,4 +51,5 @@ export {
   cgpErrorReply,
   encodeCgp,
 } from "./kit-cgp-session.js";
+export { MAX_VERIFY_FRAMES } from "./limits.js";
 export { countTokens, TOKENIZER } from "./tokens.js";
