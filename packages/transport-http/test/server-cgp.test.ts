@@ -138,6 +138,24 @@ describe("createHttpProviderServer in both families", () => {
     expect((ocp.body as unknown as Frames).result.frames[0]?.token_cost).toBe(40);
   });
 
+  it("one address's handshake never sets the family of another address's requests", async () => {
+    const server = createHttpProviderServer(dual());
+    started.push(server);
+    const inject = (remoteAddress: string, body: unknown) =>
+      server.app.inject({
+        method: "POST",
+        url: "/",
+        remoteAddress,
+        headers: { "content-type": "application/json" },
+        payload: JSON.stringify(body),
+      });
+    await inject("10.0.0.1", { type: "handshake", protocol_version: CGP });
+    const stranger = await inject("10.0.0.2", { type: "query", query: QUERY });
+    expect((stranger.json() as Frames).result.frames[0]?.token_cost).toBe(40);
+    const same = await inject("10.0.0.1", { type: "query", query: QUERY });
+    expect((same.json() as Frames).result.frames[0]?.token_cost).toBe(canonicalTokenCost(TEXT));
+  });
+
   it("V1–V4: verify over HTTP answers from the provider's current digests", async () => {
     const { post } = await serve(dual());
     const held = [

@@ -310,6 +310,29 @@ describe("CgpResponder", () => {
     ]);
   });
 
+  it("a verify naming more than MAX_VERIFY_FRAMES identities is bad_request; the provider is not asked", async () => {
+    const { MAX_VERIFY_FRAMES } = await import("../src/kit.js");
+    let asked = 0;
+    const responder = new CgpResponder(
+      provider({
+        async verify(frames) {
+          asked += frames.length;
+          return [];
+        },
+      }),
+    );
+    const frames = Array.from({ length: MAX_VERIFY_FRAMES + 1 }, (_, i) => ({
+      provider_id: "p",
+      frame_id: `f${i}`,
+    }));
+    expect(await responder.verify(frames, "big")).toMatchObject({
+      type: "error",
+      id: "big",
+      code: "bad_request",
+    });
+    expect(asked).toBe(0);
+  });
+
   it("a provider failure is an error envelope with its code (X1), never a throw", async () => {
     const { OcpError } = await import("../src/errors.js");
     const responder = new CgpResponder(
