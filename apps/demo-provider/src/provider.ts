@@ -8,14 +8,13 @@ import {
   OcpError,
   type ProviderInfo,
 } from "@ocp/types";
-import { canonicalTokenCost } from "@ocp/types/cgp";
-import {
-  type CgpDeclarations,
-  compareInstants,
-  type DualProvider,
-  type FrameIdentity,
-  type ServedQueryOptions,
-  type VerifyAnswer,
+import { canonicalTokenCost, compareCgpTimestamps } from "@ocp/types/cgp";
+import type {
+  CgpDeclarations,
+  DualProvider,
+  FrameIdentity,
+  ServedQueryOptions,
+  VerifyAnswer,
 } from "@ocp/types/kit";
 import { cgpFrame, verifyFrames } from "./cgp.js";
 import type { Corpus, Entry } from "./corpus.js";
@@ -150,7 +149,9 @@ export class DemoProvider implements DualProvider {
       .query(text, kinds, query.anchors, ANCHOR_BOOST)
       .filter(
         (hit) =>
-          !cgp || (hit.entry.exact && (!asOf || compareInstants(hit.entry.recordedAt, asOf) <= 0)),
+          !cgp ||
+          (hit.entry.exact &&
+            (!asOf || (compareCgpTimestamps(hit.entry.recordedAt, asOf) ?? 1) <= 0)),
       );
     const best = hits[0]?.score ?? 0;
     const frames: ContextFrame[] = [];

@@ -11,6 +11,7 @@ import { canonicalTokenCost, sha256Digest } from "./cgp/bytes.js";
 import { isCgpTimestamp, isWellFormedDigest } from "./cgp/formats.js";
 import { type CgpFrame, type CgpQueryResult, CgpQueryResultSchema } from "./cgp/frame.js";
 import { embeddingFits } from "./cgp/handshake.js";
+import { cgpAsOfViolations, cgpKindViolations, compareCgpTimestamps } from "./cgp/temporal.js";
 import { cgpAnswerViolations, cgpFrameViolations, cgpQueryViolations } from "./cgp/violations.js";
 import { type CgpErrorCode, isKnownFrameKind, type Representation } from "./cgp/vocabulary.js";
 import { OcpError } from "./errors.js";
@@ -95,23 +96,10 @@ export function providerQuery(query: CgpQueryLike): ContextQuery {
   return { ...query, kinds, anchors: [...query.anchors] } as ContextQuery;
 }
 
-/** Compares two F4 timestamps as instants (fractions of any length). */
-export function compareInstants(a: string, b: string): number {
-  const head = a.slice(0, 19) < b.slice(0, 19) ? -1 : a.slice(0, 19) > b.slice(0, 19) ? 1 : 0;
-  if (head !== 0) return head;
-  const fraction = (t: string) => (t[19] === "." ? t.slice(20, -1) : "");
-  const fa = fraction(a);
-  const fb = fraction(b);
-  const width = Math.max(fa.length, fb.length);
-  const pa = fa.padEnd(width, "0");
-  const pb = fb.padEnd(width, "0");
-  return pa < pb ? -1 : pa > pb ? 1 : 0;
-}
-
 /** Whether a frame was true at `asOf`: `valid_from <= asOf < valid_to`, where present. */
 export function validAt(frame: Pick<CgpFrame, "valid_from" | "valid_to">, asOf: string): boolean {
-  if (frame.valid_from && compareInstants(frame.valid_from, asOf) > 0) return false;
-  if (frame.valid_to && compareInstants(frame.valid_to, asOf) <= 0) return false;
+  if (frame.valid_from && (compareCgpTimestamps(frame.valid_from, asOf) ?? 0) > 0) return false;
+  if (frame.valid_to && (compareCgpTimestamps(frame.valid_to, asOf) ?? 1) <= 0) return false;
   return true;
 }
 
@@ -300,7 +288,11 @@ export function cgpAnswer(
   }
   for (const problem of problems) options.warn?.(`fixed an outgoing answer: ${problem}`);
   const packed = packFrames(lifted, query);
-  const violations = cgpAnswerViolations(query, packed.frames);
+  const violations = [
+    ...cgpAnswerViolations(query, packed.frames),
+    ...cgpAsOfViolations(query, packed.frames),
+    ...cgpKindViolations(query, packed.frames),
+  ];
   if (violations.length > 0) {
     throw new OcpError(
       "internal",

@@ -25,7 +25,6 @@ export {
   type CgpGuardOptions,
   type CgpQueryLike,
   cgpAnswer,
-  compareInstants,
   providerQuery,
   type Refusal,
   refuseCgpQuery,

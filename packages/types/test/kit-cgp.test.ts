@@ -11,7 +11,6 @@ import {
   CgpResponder,
   cgpAnswer,
   checkDeclarations,
-  compareInstants,
   type DualProvider,
   defineProvider,
   encodeCgp,
@@ -348,14 +347,6 @@ describe("CgpResponder", () => {
       code: "unavailable",
       message: "index rebuilding",
     });
-  });
-});
-
-describe("compareInstants", () => {
-  it("orders F4 timestamps as instants, fractions of any length included", () => {
-    expect(compareInstants("2026-01-01T00:00:00Z", "2026-01-01T00:00:00.5Z")).toBe(-1);
-    expect(compareInstants("2026-01-01T00:00:00.50Z", "2026-01-01T00:00:00.5Z")).toBe(0);
-    expect(compareInstants("2026-01-02T00:00:00Z", "2026-01-01T23:59:59.999Z")).toBe(1);
   });
 });
 
