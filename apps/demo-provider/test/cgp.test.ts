@@ -142,6 +142,15 @@ describe("the demo provider under contextgraph/1 over stdio (a real child proces
     ).toBeGreaterThan(0);
   });
 
+  it("errors are CGP errors with their code: a kind it does not serve, a malformed line, an unknown envelope type", async () => {
+    child.send({ type: "query", id: "k", query: { ...QUERY, kinds: ["fact", "widget"] } });
+    expect(strict(await child.next())).toMatchObject({ id: "k", code: "unsupported_kind" });
+    child.send("{not json");
+    expect(strict(await child.next())).toMatchObject({ type: "error", code: "bad_request" });
+    child.send({ type: "resolve", id: "r", request: { uri: "file:///etc/passwd" } });
+    expect(strict(await child.next())).toMatchObject({ id: "r", code: "bad_request" });
+  });
+
   it("V1–V4: verify from the files now: valid, stale with the new digest after an edit, gone after a delete; a path outside the corpus is unknown", async () => {
     child.send({ type: "query", query: QUERY });
     const frames = (strict(await child.next()).result as { frames: Frame[] }).frames;
