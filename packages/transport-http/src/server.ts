@@ -152,6 +152,12 @@ function tokenCheck(token: string | undefined): (header: string | undefined) => 
  * provider) are 200; transport failures are 4xx/5xx with an `error`
  * envelope: 400 invalid body, 401 missing or wrong token, 404 other path,
  * 413 body too large, 415 not JSON, 503 after shutdown (R2).
+ *
+ * Each request is answered in one family (see `families`): `ocp/1` as
+ * above, `contextgraph/1` through the provider kit's `CgpResponder`.
+ *
+ * @throws {OcpError} `invalid_provider` when the provider's CGP declarations
+ *   break a handshake rule (C5 …): the server is never created.
  */
 export function createHttpProviderServer(
   provider: ContextProvider | DualProvider,

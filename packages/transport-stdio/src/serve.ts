@@ -88,6 +88,14 @@ function errorReply(error: unknown, id: string | undefined): EnvelopeInit {
  * run concurrently and their replies echo it; every other line (a query
  * without an id, a handshake, a line that gets an error) is answered one at
  * a time, in arrival order.
+ *
+ * The first successful handshake picks the session's family for good: an
+ * `ocp/1` version the behaviour above, a `contextgraph/1` version the
+ * provider kit's `CgpResponder` (CGP frames, `verify`, CGP errors with
+ * their code), in the same order and with the same shutdown.
+ *
+ * @throws {OcpError} `invalid_provider` when the provider's CGP declarations
+ *   break a handshake rule (C5 …): it never starts serving.
  */
 export function serveStdio(
   provider: ContextProvider | DualProvider,
