@@ -6,7 +6,8 @@ import { parseArgs } from "node:util";
 import { serveStdio } from "@ocp/transport-stdio";
 import { progressBar } from "./progress.js";
 
-const HELP = `ocp-demo-provider — an Open Context Protocol (ocp/1.0-draft) provider over a directory tree
+const HELP = `ocp-demo-provider — an Open Context Protocol provider over a directory tree, for
+ocp/1.0-draft and contextgraph/1.0-draft hosts alike (each host's handshake picks)
 
 Usage:
   ocp-demo-provider [options] [PATH...]
@@ -15,8 +16,13 @@ Indexes every PATH (directories or files; default: this repository's README.md
 and docs/) and answers queries with BM25-ranked frames: Markdown split by
 heading into doc frames, source split into symbol and snippet frames, each
 with its line range, a sha256 digest of the exact bytes served, a citation
-label like "guide.md L10-42" and an o200k_base BPE token cost. Skips hidden
-files, node_modules, .gitignore'd paths, binaries and files over 1 MiB.
+label like "guide.md L10-42" and an o200k_base BPE token cost. Under
+contextgraph/1.0-draft a frame costs ceil(utf8 bytes / 4) (B3; the BPE count
+rides as canonical_token_cost), carries a content_digest and, as valid_from,
+its file's modification time (as_of is honoured), its file provenance digests
+the exact bytes cited, and verify re-reads the files (edited: stale, deleted:
+gone). Skips hidden files, node_modules, .gitignore'd paths, binaries and
+files over 1 MiB.
 
 Serves NDJSON on stdin/stdout by default (stdout carries only protocol
 messages; progress and logs go to stderr).

@@ -24,7 +24,12 @@ export interface Entry {
   /** `sha256:<hex>` of the UTF-8 bytes of `content`. */
   readonly digest: string;
   readonly tokens: number;
+  /** The file's modification time (UTC, ISO 8601): since when its bytes have been what is served. */
   readonly recordedAt: string;
+  /** Whether the file's bytes are exactly the UTF-8 of its text (so frames can cite its bytes). */
+  readonly exact: boolean;
+  /** The file's text split at `\n`: how many pieces (a line `n` has a terminator iff `n` < this). */
+  readonly fileLines: number;
 }
 
 export interface IndexProgress {
@@ -130,12 +135,18 @@ export class Corpus {
   readonly bytes: number;
   private readonly search: MiniSearch<Entry>;
   private readonly byId: ReadonlyMap<string, Entry>;
+  /** Every indexed file by the names frame ids use for it: its relative path and its URI. */
+  private readonly paths = new Map<string, string>();
 
   private constructor(entries: Entry[], files: number, bytes: number) {
     this.entries = entries;
     this.files = files;
     this.bytes = bytes;
     this.byId = new Map(entries.map((entry) => [entry.id, entry]));
+    for (const entry of entries) {
+      this.paths.set(entry.relpath, entry.path);
+      this.paths.set(entry.uri, entry.path);
+    }
     this.search = new MiniSearch<Entry>({
       fields: ["title", "content", "relpath"],
       storeFields: [],
@@ -163,7 +174,9 @@ export class Corpus {
     const seen = new Set<string>();
     let bytes = 0;
     for (const [index, file] of found.entries()) {
-      const text = await readFile(file.path, "utf8");
+      const raw = await readFile(file.path);
+      const text = raw.toString("utf8");
+      const exact = Buffer.byteLength(text, "utf8") === raw.length && Buffer.from(text).equals(raw);
       bytes += file.size;
       const lines = text.split("\n");
       const uri = pathToFileURL(file.path).href;
@@ -186,6 +199,8 @@ export class Corpus {
           digest: `sha256:${createHash("sha256").update(content, "utf8").digest("hex")}`,
           tokens: countTokens(content),
           recordedAt: file.mtime.toISOString(),
+          exact,
+          fileLines: lines.length,
         });
       }
       options.onProgress?.({ done: index + 1, total: found.length, bytes });
@@ -195,6 +210,21 @@ export class Corpus {
 
   get(id: string): Entry | undefined {
     return this.byId.get(id);
+  }
+
+  /**
+   * The indexed file a frame id names (`<relpath or uri>#L<start>-<end>`,
+   * whole entries and parts alike), with the lines it cites; `undefined`
+   * when the id names no file of this corpus. Never a path from anywhere else.
+   */
+  cited(frameId: string): { path: string; start: number; end: number } | undefined {
+    const match = /^(.*)#L(\d+)-(\d+)$/.exec(frameId);
+    if (match === null) return undefined;
+    const path = this.paths.get(match[1]!);
+    const start = Number(match[2]);
+    const end = Number(match[3]);
+    if (path === undefined || start < 1 || end < start) return undefined;
+    return { path, start, end };
   }
 
   /**

@@ -10,7 +10,7 @@ export interface Part {
   readonly end: number;
   /** The exact lines, joined by `\n`. */
   readonly content: string;
-  /** Exact o200k_base token count of `content`; never above the budget. */
+  /** Exact count of `content` (o200k_base, or the counter given); never above the budget. */
   readonly tokens: number;
 }
 
@@ -43,12 +43,13 @@ export function fitPart(
   firstLine: number,
   budget: number,
   queryText: string,
+  count: (text: string) => number = countTokens,
 ): Part | undefined {
   if (budget < MIN_PART_TOKENS) return undefined;
   const lines = content.split("\n");
   const query = new Set(termsOf(queryText));
   // Each line's cost with its newline: an estimate, checked exactly below.
-  const cost = lines.map((line) => countTokens(line) + 1);
+  const cost = lines.map((line) => count(line) + 1);
   const score = lines.map((line) => relevance(line, query));
   let best: { from: number; to: number; score: number } | undefined;
   let to = -1;
@@ -80,7 +81,7 @@ export function fitPart(
   while (last >= from && blank(last)) last--;
   while (last >= from) {
     const text = lines.slice(from, last + 1).join("\n");
-    const tokens = countTokens(text);
+    const tokens = count(text);
     if (tokens < MIN_PART_CONTENT_TOKENS) return undefined;
     if (tokens <= budget) {
       return { start: firstLine + from, end: firstLine + last, content: text, tokens };

@@ -2,17 +2,25 @@ import { createHash } from "node:crypto";
 import {
   type Capabilities,
   type ContextFrame,
-  type ContextProvider,
   type ContextQuery,
   type ContextQueryResult,
   type FrameKind,
   OcpError,
   type ProviderInfo,
-  type QueryOptions,
 } from "@ocp/types";
+import { canonicalTokenCost, compareCgpTimestamps } from "@ocp/types/cgp";
+import type {
+  CgpDeclarations,
+  DualProvider,
+  FrameIdentity,
+  ServedQueryOptions,
+  VerifyAnswer,
+} from "@ocp/types/kit";
+import { cgpFrame, verifyFrames } from "./cgp.js";
 import type { Corpus, Entry } from "./corpus.js";
 import { fitPart, type Part } from "./fit.js";
 import { ANCHOR_BOOST, MAX_PART_ATTEMPTS, MIN_PART_TOKENS } from "./limits.js";
+import { countTokens } from "./tokens.js";
 
 /** The kinds this provider serves. */
 export const SERVED_KINDS: readonly FrameKind[] = ["doc", "symbol", "snippet"];
@@ -35,11 +43,12 @@ interface Served {
   readonly end: number;
   readonly content: string;
   readonly digest: string;
+  /** The cost in the session's unit: o200k_base tokens (ocp/1) or B3 budget tokens (contextgraph/1). */
   readonly tokens: number;
 }
 
-function whole(entry: Entry): Served {
-  return entry;
+function whole(entry: Entry, cgp: boolean): Served {
+  return cgp ? { ...entry, tokens: canonicalTokenCost(entry.content) } : entry;
 }
 
 function partOf(entry: Entry, part: Part): Served {
@@ -93,13 +102,17 @@ function toFrame(entry: Entry, served: Served, score: number, providerName: stri
 
 /**
  * An honest provider over a {@link Corpus}: BM25-ranked frames, the kinds and
- * `max_frames` asked for, token costs counted by BPE, never over budget.
- * Local only: it reads files and sends nothing anywhere.
+ * `max_frames` asked for, never over budget: token costs counted by BPE under
+ * `ocp/1`, by B3 under `contextgraph/1` (see `cgp.ts`), where `as_of` is
+ * honoured (a file modified after it is not served) and `verify` answers
+ * from the files as they are now. Local only: it reads files and sends
+ * nothing anywhere (egress scope `local-only`).
  */
-export class DemoProvider implements ContextProvider {
+export class DemoProvider implements DualProvider {
   readonly id: string;
   readonly info: ProviderInfo;
   readonly capabilities: Capabilities;
+  readonly cgp: CgpDeclarations = { egressScopes: ["local-only"] };
   private readonly corpus: Corpus;
 
   constructor(corpus: Corpus, options: DemoProviderOptions = {}) {
@@ -119,8 +132,10 @@ export class DemoProvider implements ContextProvider {
     };
   }
 
-  async query(query: ContextQuery, options: QueryOptions = {}): Promise<ContextQueryResult> {
+  async query(query: ContextQuery, options: ServedQueryOptions = {}): Promise<ContextQueryResult> {
     options.signal?.throwIfAborted();
+    const cgp = options.family === "contextgraph/1";
+    const asOf = cgp ? query.as_of : undefined;
     const kinds = query.kinds.filter((kind) => SERVED_KINDS.includes(kind));
     if (query.kinds.length > 0 && kinds.length === 0) {
       throw new OcpError(
@@ -129,7 +144,15 @@ export class DemoProvider implements ContextProvider {
       );
     }
     const text = [query.goal, query.query_text ?? ""].join(" ").trim();
-    const hits = this.corpus.query(text, kinds, query.anchors, ANCHOR_BOOST);
+    // Under CGP a frame cites the file's exact bytes, and content last modified after as_of was not yet true then.
+    const hits = this.corpus
+      .query(text, kinds, query.anchors, ANCHOR_BOOST)
+      .filter(
+        (hit) =>
+          !cgp ||
+          (hit.entry.exact &&
+            (!asOf || (compareCgpTimestamps(hit.entry.recordedAt, asOf) ?? 1) <= 0)),
+      );
     const best = hits[0]?.score ?? 0;
     const frames: ContextFrame[] = [];
     let tokens = 0;
@@ -138,11 +161,12 @@ export class DemoProvider implements ContextProvider {
     for (const hit of hits) {
       if (frames.length >= query.max_frames) break;
       const left = query.max_tokens - tokens;
-      let served: Served | undefined;
-      if (hit.entry.tokens <= left) served = whole(hit.entry);
-      else if (left >= MIN_PART_TOKENS && cuts < MAX_PART_ATTEMPTS) {
+      let served: Served | undefined = whole(hit.entry, cgp);
+      if (served.tokens > left) served = undefined;
+      if (served === undefined && left >= MIN_PART_TOKENS && cuts < MAX_PART_ATTEMPTS) {
         cuts++;
-        const part = fitPart(hit.entry.content, hit.entry.start, left, text);
+        const count = cgp ? canonicalTokenCost : countTokens;
+        const part = fitPart(hit.entry.content, hit.entry.start, left, text, count);
         if (part) {
           served = partOf(hit.entry, part);
           cut = true;
@@ -150,10 +174,11 @@ export class DemoProvider implements ContextProvider {
       }
       if (served === undefined) continue;
       tokens += served.tokens;
-      frames.push(toFrame(hit.entry, served, normalise(hit.score, best), this.info.name));
+      const frame = toFrame(hit.entry, served, normalise(hit.score, best), this.info.name);
+      frames.push(cgp ? cgpFrame(frame, hit.entry, served.content, served.end) : frame);
     }
     if (frames.length === 0 && hits.length > 0 && query.max_tokens > 0 && query.max_frames > 0) {
-      const smallest = Math.min(...hits.map((hit) => hit.entry.tokens));
+      const smallest = Math.min(...hits.map((hit) => whole(hit.entry, cgp).tokens));
       throw new OcpError(
         "budget_unsatisfiable",
         `no frame fits in max_tokens ${query.max_tokens}: the smallest of ${hits.length} matching frames costs ${smallest} tokens, and no part of one fits (parts are at least ${MIN_PART_TOKENS} tokens)`,
@@ -164,6 +189,11 @@ export class DemoProvider implements ContextProvider {
     return dropped > 0
       ? { frames, truncated: true, dropped_estimate: dropped }
       : { frames, truncated: cut };
+  }
+
+  /** V1–V4: see `verifyFrames`. */
+  async verify(frames: readonly FrameIdentity[]): Promise<VerifyAnswer[]> {
+    return verifyFrames(this.corpus, frames);
   }
 
   async shutdown(): Promise<void> {}

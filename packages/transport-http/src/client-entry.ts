@@ -8,6 +8,7 @@ export {
   type HttpProvider,
 } from "./client.js";
 export { fromErrorEnvelope, type HttpError, type HttpErrorCode, httpError } from "./errors.js";
+export { PROTOCOL_VERSION_HEADER } from "./headers.js";
 export {
   BODY_EXCERPT_CHARS,
   HANDSHAKE_TIMEOUT_MS,

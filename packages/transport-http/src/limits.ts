@@ -27,4 +27,11 @@ export const KEEP_ALIVE_TIMEOUT_MS = 4_000;
 /** How much of a body that is not an envelope is quoted in an error (characters). */
 export const BODY_EXCERPT_CHARS = 200;
 
+/**
+ * Addresses whose last handshake's family the server remembers (for requests
+ * without the `ocp-protocol-version` header); the oldest is
+ * forgotten first.
+ */
+export const MAX_FAMILY_PEERS = 1024;
+
 export { positiveLimit } from "@ocp/types";

@@ -6,9 +6,11 @@ import {
   EXTENSIONS_HEADER,
   type Extension,
   encodeJson,
+  familyOfVersion,
   forPeer,
   isOcpError,
   PROTOCOL_VERSION,
+  type ProtocolFamily,
   parseJsonText,
   type QueryOptions,
   readExtensions,
@@ -23,9 +25,17 @@ import {
   parseJsonFast,
   writeFramesLine,
 } from "@ocp/types/fast";
-import { guardAnswer, guardResult } from "@ocp/types/kit";
+import {
+  type CgpReply,
+  CgpResponder,
+  type DualProvider,
+  encodeCgp,
+  guardAnswer,
+  guardResult,
+} from "@ocp/types/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { MAX_BODY_BYTES, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
+import { PROTOCOL_VERSION_HEADER } from "./headers.js";
+import { MAX_BODY_BYTES, MAX_FAMILY_PEERS, positiveLimit, REQUEST_TIMEOUT_MS } from "./limits.js";
 
 export interface HttpProviderServerOptions {
   /** The endpoint path; default `/`. */
@@ -48,6 +58,14 @@ export interface HttpProviderServerOptions {
   readonly log?: (message: string) => void;
   /** The provider kit's guard rail on every answer, as `serveStdio`'s: `fix` (default), `refuse` or `off`. */
   readonly guard?: "fix" | "refuse" | "off";
+  /**
+   * The families served, as `serveStdio`'s: default both. A request is of
+   * the family its {@link PROTOCOL_VERSION_HEADER} header names; without the
+   * header, of the family of the last handshake from the same address (a
+   * handshake is of the family of the version it offers); with neither,
+   * `ocp/1`.
+   */
+  readonly families?: readonly ProtocolFamily[];
 }
 
 export interface HttpProviderServer {
@@ -134,9 +152,15 @@ function tokenCheck(token: string | undefined): (header: string | undefined) => 
  * provider) are 200; transport failures are 4xx/5xx with an `error`
  * envelope: 400 invalid body, 401 missing or wrong token, 404 other path,
  * 413 body too large, 415 not JSON, 503 after shutdown (R2).
+ *
+ * Each request is answered in one family (see `families`): `ocp/1` as
+ * above, `contextgraph/1` through the provider kit's `CgpResponder`.
+ *
+ * @throws {OcpError} `invalid_provider` when the provider's CGP declarations
+ *   break a handshake rule (C5 …): the server is never created.
  */
 export function createHttpProviderServer(
-  provider: ContextProvider,
+  provider: ContextProvider | DualProvider,
   options: HttpProviderServerOptions = {},
 ): HttpProviderServer {
   const path = options.path ?? "/";
@@ -159,6 +183,69 @@ export function createHttpProviderServer(
     ...guardOptions,
     mode: guard === "refuse" ? "refuse" : "fix",
   } as const;
+  const families = options.families ?? ["ocp/1", "contextgraph/1"];
+  /** The CGP side; built now, so a provider whose declarations break C5 never starts. */
+  const cgp = families.includes("contextgraph/1")
+    ? new CgpResponder(provider, { mode: guard, warn: log })
+    : undefined;
+  /** The family of the last handshake from each address, the oldest forgotten first. */
+  const peers = new Map<string, ProtocolFamily>();
+  const familyOf = (request: FastifyRequest, value: unknown): ProtocolFamily | undefined => {
+    const envelope = value as { type?: unknown; protocol_version?: unknown } | null;
+    if (envelope !== null && typeof envelope === "object" && envelope.type === "handshake") {
+      const version = String(envelope.protocol_version);
+      const family = familyOfVersion(version);
+      if (family !== undefined) {
+        peers.delete(request.ip);
+        peers.set(request.ip, family);
+        if (peers.size > MAX_FAMILY_PEERS) peers.delete(peers.keys().next().value as string);
+      }
+      // A contextgraph/ version of a major we do not speak is refused the CGP way, code and all.
+      return version.startsWith("contextgraph/") ? "contextgraph/1" : family;
+    }
+    const header = request.headers[PROTOCOL_VERSION_HEADER];
+    if (typeof header === "string") return familyOfVersion(header);
+    return peers.get(request.ip);
+  };
+  const sendCgp = (reply: FastifyReply, status: number, envelope: CgpReply): FastifyReply =>
+    reply.code(status).type(JSON_TYPE).send(encodeCgp(envelope));
+  /** One request of a host that speaks `contextgraph/1`. */
+  const answerCgp = async (
+    responder: CgpResponder,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    value: unknown,
+  ): Promise<FastifyReply> => {
+    const read = responder.read(value);
+    switch (read.type) {
+      case "handshake":
+        return sendCgp(reply, 200, responder.handshake(read.version));
+      case "query":
+        return sendCgp(
+          reply,
+          200,
+          await responder.query(read.query, read.id, abandonOptions(request, reply).signal),
+        );
+      case "verify":
+        return sendCgp(
+          reply,
+          200,
+          await responder.verify(read.frames, read.id, abandonOptions(request, reply).signal),
+        );
+      case "shutdown":
+        return shutdown(reply);
+      case "ignore":
+        // §2.1: a notification gets no envelope; HTTP still owes a response.
+        return reply.code(204).send();
+      default:
+        return sendCgp(reply, 400, {
+          type: "error",
+          id: read.id,
+          code: read.code,
+          message: read.message,
+        });
+    }
+  };
   let shuttingDown = false;
   let resolveShutdown!: () => void;
   const shutdownRequested = new Promise<void>((resolve) => {
@@ -208,6 +295,9 @@ export function createHttpProviderServer(
         failure("bad_request", `the body is not I-JSON: ${json.error.message}`),
       );
     }
+    if (cgp !== undefined && familyOf(request, json.value) === "contextgraph/1") {
+      return answerCgp(cgp, request, reply, json.value);
+    }
     const decoded = decodeEnvelopeFast(json.value);
     if (!decoded.ok) return answer(reply, 400, failure("bad_request", decoded.error.message));
     const envelope = decoded.value;
@@ -256,17 +346,7 @@ export function createHttpProviderServer(
         }
       }
       case "shutdown":
-        if (options.onShutdown === "acknowledge") {
-          resolveShutdown();
-          return answer(reply, 200, { type: "shutdown" });
-        }
-        shuttingDown = true;
-        answer(reply, 200, { type: "shutdown" });
-        void reply.then(
-          () => tearDown(),
-          () => tearDown(),
-        );
-        return reply;
+        return shutdown(reply);
       default:
         return answer(
           reply,
@@ -275,6 +355,21 @@ export function createHttpProviderServer(
         );
     }
   });
+
+  /** R2: answers a `shutdown` (the same envelope in both families) and, with `stop`, tears down. */
+  function shutdown(reply: FastifyReply): FastifyReply {
+    if (options.onShutdown === "acknowledge") {
+      resolveShutdown();
+      return answer(reply, 200, { type: "shutdown" });
+    }
+    shuttingDown = true;
+    answer(reply, 200, { type: "shutdown" });
+    void reply.then(
+      () => tearDown(),
+      () => tearDown(),
+    );
+    return reply;
+  }
 
   const tearDown = (): void => {
     provider.shutdown().then(resolveShutdown, (error: unknown) => {

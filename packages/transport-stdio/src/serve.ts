@@ -7,9 +7,12 @@ import {
   EXTENSIONS_ENV,
   type Extension,
   encodeLine,
+  familyOfVersion,
   forPeer,
   isOcpError,
   PROTOCOL_VERSION,
+  type ProtocolFamily,
+  parseJsonText,
   readExtensions,
   readWireErrorCode,
   settlesWithin,
@@ -17,7 +20,14 @@ import {
   type WireErrorCode,
 } from "@ocp/types";
 import { decodeLineFast, encodeFramesLine, isPlainResult, writeFramesLine } from "@ocp/types/fast";
-import { guardAnswer, guardResult } from "@ocp/types/kit";
+import {
+  type CgpReply,
+  CgpResponder,
+  type DualProvider,
+  encodeCgp,
+  guardAnswer,
+  guardResult,
+} from "@ocp/types/kit";
 import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineBatch } from "./line-batch.js";
 import { LineSplitter } from "./line-splitter.js";
@@ -47,6 +57,13 @@ export interface ServeStdioOptions {
    * may add to them with its `extensions` list. A plain host gets none.
    */
   readonly extensions?: string;
+  /**
+   * The families served, chosen by each host's handshake: default both,
+   * `ocp/1` (`ocp/1.0-draft`) and `contextgraph/1`
+   * (`contextgraph/1.0-draft`). A handshake of a family left out is refused
+   * `incompatible_version`.
+   */
+  readonly families?: readonly ProtocolFamily[];
 }
 
 export interface StdioServer {
@@ -71,9 +88,17 @@ function errorReply(error: unknown, id: string | undefined): EnvelopeInit {
  * run concurrently and their replies echo it; every other line (a query
  * without an id, a handshake, a line that gets an error) is answered one at
  * a time, in arrival order.
+ *
+ * The first successful handshake picks the session's family for good: an
+ * `ocp/1` version the behaviour above, a `contextgraph/1` version the
+ * provider kit's `CgpResponder` (CGP frames, `verify`, CGP errors with
+ * their code), in the same order and with the same shutdown.
+ *
+ * @throws {OcpError} `invalid_provider` when the provider's CGP declarations
+ *   break a handshake rule (C5 …): it never starts serving.
  */
 export function serveStdio(
-  provider: ContextProvider,
+  provider: ContextProvider | DualProvider,
   options: ServeStdioOptions = {},
 ): StdioServer {
   const input = options.input ?? process.stdin;
@@ -94,6 +119,13 @@ export function serveStdio(
   const asked = options.extensions ?? process.env[EXTENSIONS_ENV] ?? "";
   let peer: ReadonlySet<Extension> = readExtensions(asked);
   const guard = options.guard ?? "fix";
+  const families = options.families ?? ["ocp/1", "contextgraph/1"];
+  /** The CGP side; built now, so a provider whose declarations break C5 never starts. */
+  const cgp = families.includes("contextgraph/1")
+    ? new CgpResponder(provider, { mode: guard, warn: log })
+    : undefined;
+  /** The session's family: set once by the first successful handshake, never mixed. */
+  let family: ProtocolFamily | undefined;
   let ending = false;
   let silent = false;
   let resolveDone!: (code: number) => void;
@@ -157,8 +189,81 @@ export function serveStdio(
       .then(work)
       .catch((error: unknown) => log(`could not answer: ${(error as Error).message}`));
   };
+  const sendCgp = (reply: CgpReply): void => {
+    if (!silent) write(`${encodeCgp(reply)}\n`);
+  };
   const refuse = (code: WireErrorCode, message: string): void =>
-    inOrder(() => send({ type: "error", code, message }));
+    inOrder(() =>
+      family === "contextgraph/1"
+        ? sendCgp({ type: "error", code, message })
+        : send({ type: "error", code, message }),
+    );
+  /** Runs one CGP answer, counted as running so `shutdown` lets it finish. */
+  const cgpAnswer = async (work: () => Promise<CgpReply>): Promise<void> => {
+    running += 1;
+    try {
+      sendCgp(await work());
+    } finally {
+      running -= 1;
+      if (running === 0) allAnswered?.();
+    }
+  };
+  /** A line of a session whose handshake chose `contextgraph/1` (or that handshake itself). */
+  const onCgpValue = (responder: CgpResponder, value: unknown): void => {
+    const request = responder.read(value);
+    switch (request.type) {
+      case "handshake":
+        inOrder(() => sendCgp(responder.handshake(request.version)));
+        return;
+      case "query":
+      case "verify": {
+        const work = () =>
+          request.type === "query"
+            ? responder.query(request.query, request.id, inFlight.signal)
+            : responder.verify(request.frames, request.id, inFlight.signal);
+        if (request.id !== undefined) void cgpAnswer(work);
+        else inOrder(() => cgpAnswer(work));
+        return;
+      }
+      case "shutdown":
+        void end("shutdown requested", true);
+        return;
+      case "ignore":
+        log(`ignored ${request.message}`);
+        return;
+      default:
+        log(`refused: ${request.message}`);
+        inOrder(() =>
+          sendCgp({ type: "error", id: request.id, code: request.code, message: request.message }),
+        );
+    }
+  };
+  /**
+   * Before an `ocp/1` handshake: whether `line` is a handshake offering a
+   * `contextgraph/1` version (then the session is CGP from here on) or a
+   * line of a CGP session; either way handled here.
+   */
+  const onCgpLine = (line: string): boolean => {
+    if (cgp === undefined || family === "ocp/1") return false;
+    if (family === undefined && !line.includes('"handshake"')) return false;
+    const json = parseJsonText(line.endsWith("\r") ? line.slice(0, -1) : line);
+    if (!json.ok) {
+      if (family === undefined) return false;
+      log(`malformed line: ${json.error.message}`);
+      refuse("bad_request", json.error.message);
+      return true;
+    }
+    if (family === undefined) {
+      const value = json.value as { type?: unknown; protocol_version?: unknown } | null;
+      if (value === null || typeof value !== "object" || value.type !== "handshake") return false;
+      const version = String(value.protocol_version);
+      // A contextgraph/ version of a major we do not speak is refused the CGP way, code and all.
+      if (!version.startsWith("contextgraph/")) return false;
+      if (familyOfVersion(version) === "contextgraph/1") family = "contextgraph/1";
+    }
+    onCgpValue(cgp, json.value);
+    return true;
+  };
 
   /**
    * Ends the loop: stops reading; on `shutdown`, lets queries in flight answer
@@ -189,6 +294,7 @@ export function serveStdio(
   };
 
   const onLine = (line: string): void => {
+    if (onCgpLine(line)) return;
     const decoded = decodeLineFast(line);
     if (!decoded.ok) {
       log(`malformed line: ${decoded.error.message}`);
@@ -207,6 +313,7 @@ export function serveStdio(
           return;
         }
         handshaken = true;
+        family = "ocp/1";
         inOrder(() =>
           send({
             type: "handshake_ack",

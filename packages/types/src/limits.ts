@@ -12,3 +12,10 @@ export function positiveLimit(name: string, value: number | undefined, fallback:
   }
   return value;
 }
+
+/**
+ * Most frame identities one `verify` request may name (SPEC §9); a longer
+ * request is answered `bad_request`, so a host cannot make a provider re-read
+ * its sources without bound in one exchange.
+ */
+export const MAX_VERIFY_FRAMES = 1024;

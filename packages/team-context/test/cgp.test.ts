@@ -1,0 +1,95 @@
+import type { OCPAgent } from "@ocp/a2a-ocp-agent";
+import { OCPHub } from "@ocp/a2a-ocp-hub";
+import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
+import { identity, tempDir, testHubOptions } from "@ocp/testkit";
+import {
+  CgpStrictEnvelopeSchema,
+  canonicalTokenCost,
+  cgpAnswerViolations,
+  sha256Digest,
+} from "@ocp/types/cgp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type NdjsonChild, ndjsonChild } from "./ndjson-child.js";
+import { CLI, teamAgent } from "./support.js";
+
+const tmp = tempDir("ocp-team-context-cgp-");
+let hub: OCPHub;
+let alice: OCPAgent;
+let child: NdjsonChild | undefined;
+
+beforeAll(async () => {
+  hub = await OCPHub.start(testHubOptions(tmp.dir));
+  alice = await teamAgent(hub.url, "alice");
+  await alice.streamKnowledge([
+    {
+      id: "decision-backoff",
+      type: "decision",
+      title: "Reconnect WebSockets with exponential backoff",
+      description: "Agreed: reconnect with exponential backoff and jitter, capped at 30 s.",
+      data: {},
+      confidence: 0.9,
+      timestamp: "2026-01-01T00:00:00Z",
+      tags: ["websocket", "reconnect"],
+      createdBy: alice.id,
+    },
+  ]);
+});
+afterAll(async () => {
+  child?.child.kill();
+  await alice.close();
+  await hub.close();
+  tmp.cleanup();
+});
+
+function strict(envelope: Record<string, unknown>): Record<string, unknown> {
+  const parsed = CgpStrictEnvelopeSchema.safeParse(envelope);
+  expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+  return envelope;
+}
+
+describe("ocp-team-context under contextgraph/1", () => {
+  it("the CLI over stdio acks contextgraph/1.0-draft and answers B3-costed, digested frames that keep every CGP rule", async () => {
+    const file = `${tmp.dir}/reader.json`;
+    await saveIdentity(file, identity("reader"));
+    child = ndjsonChild(process.execPath, [
+      CLI,
+      "--hub",
+      hub.url,
+      "--identity",
+      file,
+      "--peer",
+      alice.id,
+      "--team-wait-ms",
+      "300",
+    ]);
+    child.send({ type: "handshake", protocol_version: "contextgraph/1.0-draft" });
+    expect(strict(await child.next(60_000))).toMatchObject({
+      protocol_version: "contextgraph/1.0-draft",
+      provider: { name: "ocp-team-context", data_flow: { egress: false } },
+      capabilities: { verify: false },
+    });
+    const query = {
+      goal: "websocket reconnect backoff",
+      kinds: [],
+      anchors: [],
+      max_frames: 4,
+      max_tokens: 600,
+    };
+    let frames: Array<{ content: string; token_cost: number; content_digest: string }> = [];
+    // The agent joins and receives alice's node in the background: ask until it has.
+    for (let attempt = 0; attempt < 20 && frames.length === 0; attempt++) {
+      child.send({ type: "query", id: `q${attempt}`, query });
+      const reply = strict(await child.next(30_000));
+      expect(reply.id).toBe(`q${attempt}`);
+      frames = (reply.result as { frames: typeof frames }).frames;
+    }
+    expect(frames.length).toBeGreaterThan(0);
+    expect(cgpAnswerViolations(query, frames as never)).toEqual([]);
+    for (const frame of frames) {
+      expect(frame.token_cost).toBe(canonicalTokenCost(frame.content));
+      expect(frame.content_digest).toBe(sha256Digest(frame.content));
+    }
+    child.send({ type: "shutdown" });
+    expect(await child.exited).toBe(0);
+  });
+});
