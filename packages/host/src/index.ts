@@ -59,7 +59,7 @@ export {
   SHORT_DIGEST_HEX,
   shortDigest,
 } from "./fence.js";
-export { Host, type HostOptions } from "./host.js";
+export { Host } from "./host.js";
 export { type LegOptions, runLeg } from "./leg.js";
 export {
   COST_TOLERANCE_RATIO,
@@ -76,6 +76,7 @@ export {
   MAX_PROVIDERS,
   MAX_PROVIDERS_CEILING,
 } from "./limits.js";
+export type { HostOptions } from "./options.js";
 export type {
   AddOptions,
   ConsentState,
