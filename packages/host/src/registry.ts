@@ -6,6 +6,7 @@ import {
   type ContextQueryInit,
   ContextQuerySchema,
   describeIssues,
+  familyOfVersion,
   type ProtocolFamily,
   type ProviderInfo,
   StrictProviderInfoSchema,
@@ -151,7 +152,11 @@ export function checkProvider(
   }
   const version = provider.protocolVersion;
   const ours = versionOfFamily(family);
-  if (version !== undefined && !versionsCompatible(version, ours)) {
+  const same =
+    family === "ocp/1"
+      ? versionsCompatible(version ?? ours, ours)
+      : familyOfVersion(version ?? ours) === family;
+  if (version !== undefined && !same) {
     throw hostError(
       "incompatible_version",
       `provider "${id}" speaks ${version}, not in the family of ${ours} (H3)`,
