@@ -124,7 +124,11 @@ export class ReceiptLedger {
     const latest = this.#latest.get(key(subject.providerId, scope));
     if (latest === undefined || latest.record !== "grant") return undefined;
     if (latest.provider_name !== subject.name) return undefined;
-    if (latest.expires_at !== undefined && !(stamp(this.#now()) < latest.expires_at)) {
+    // Compared as instants: `…:00Z` and `…:00.000Z` are one instant, two spellings.
+    if (
+      latest.expires_at !== undefined &&
+      !(this.#now().getTime() < Date.parse(latest.expires_at))
+    ) {
       return undefined;
     }
     return latest;
