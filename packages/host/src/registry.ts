@@ -243,9 +243,11 @@ export function describeEgress(entry: Entry): string {
     entry.transport === "http"
       ? `the remote endpoint ${entry.endpoint ?? "(unknown)"}`
       : `"${entry.info.name}" ${entry.info.version}, which declares egress`;
+  const scopes = entry.session?.info.data_flow.egress_scopes ?? [];
   return (
     `every query payload (goal, query text, anchors, embedding, kinds and budget) is sent to ${where}` +
-    "; it may leave this machine"
+    "; it may leave this machine" +
+    (scopes.length > 0 ? ` (declared egress scopes: ${scopes.join(", ")})` : "")
   );
 }
 
