@@ -9,10 +9,11 @@ import {
   offMachineScopes,
   type Representation,
 } from "@ocp/types/cgp";
+import type { AuditViolation } from "./audit.js";
 import type { ConsentStore } from "./consent.js";
 import { hostError } from "./errors.js";
 import type { HostEventEmitter } from "./events.js";
-import { consentRequired, failure, type LegOutcome, type Liar } from "./fanout.js";
+import { consentRequired, failure, type LegOutcome, type Liar, type Trim } from "./fanout.js";
 import { failedLeg } from "./leg.js";
 import type { ReceiptLedger } from "./receipts.js";
 import { describeEgress, type Entry } from "./registry.js";
@@ -208,7 +209,22 @@ function judgeCgp(
   const accepted: CgpFrame[] = [];
   const opaque: CgpFrame[] = [];
   const unresolved: CgpFrame[] = [];
+  // K1 (our extension, kept under contextgraph/1): frames of kinds not asked for are trimmed.
+  const asked = new Set(query.kinds);
+  const unasked: AuditViolation[] = [];
+  result.frames.forEach((frame, index) => {
+    if (asked.size === 0 || asked.has(frame.kind)) return;
+    unasked.push({
+      rule: "K1",
+      frameIndex: index,
+      frameId: frame.id,
+      field: "kind",
+      value: frame.kind,
+      message: `frame "${frame.id}": kind "${frame.kind}" was not asked for (${query.kinds.join(", ")})`,
+    });
+  });
   for (const frame of result.frames) {
+    if (asked.size > 0 && !asked.has(frame.kind)) continue;
     if (isOpaqueFrame(frame)) opaque.push(frame);
     else {
       const ocp = composable(frame);
@@ -219,12 +235,22 @@ function judgeCgp(
       }
     }
   }
+  const trimmed: Trim | undefined =
+    unasked.length === 0
+      ? undefined
+      : {
+          providerId,
+          violations: unasked,
+          removed: unasked.length,
+          message: `provider "${providerId}" trimmed (K1): ${unasked.map((v) => v.message).join("; ")}`,
+        };
   return {
     kind: "ok",
     providerId,
     result: { frames, truncated: result.truncated },
     latencyMs,
     cgp: { frames: accepted, opaque, unresolved },
+    ...(trimmed === undefined ? {} : { trimmed }),
   };
 }
 

@@ -86,11 +86,24 @@ describe("the contextgraph/1 rulebook over real stdio children", () => {
   it("U2: a frame of an unknown kind is kept apart as opaque evidence, never composed, and nothing crashes", async () => {
     const h = newHost();
     await cgp(h, "future", ["--mode", "unknown-kind"]);
-    const fanOut = await h.queryAll(CGP_QUERY);
+    const fanOut = await h.queryAll({ ...CGP_QUERY, kinds: [] });
     expect(fanOut.failures).toEqual([]);
+    expect(fanOut.liars).toEqual([]);
     expect(fanOut.accepted.map((a) => a.frame.id)).toEqual(["a"]);
     expect(fanOut.opaque.map((o) => [o.frame.id, o.frame.kind])).toEqual([["holo", "hologram"]]);
     expect(compose(fanOut).text).not.toContain("hologram");
+  });
+
+  it("K1 (extension, both families): a frame of a kind not asked for is trimmed with a report, the rest kept", async () => {
+    const h = newHost();
+    await cgp(h, "future", ["--mode", "unknown-kind"]);
+    const fanOut = await h.queryAll(CGP_QUERY);
+    expect(fanOut.accepted.map((a) => a.frame.id)).toEqual(["a"]);
+    expect(fanOut.opaque).toEqual([]);
+    expect(fanOut.trimmed.map((t) => [t.providerId, t.removed, t.violations[0]?.rule])).toEqual([
+      ["future", 1, "K1"],
+    ]);
+    expect(warnings.join("\n")).toContain('kind "hologram" was not asked for');
   });
 
   it("R3: CGP content is fenced as quoted material; a forged end marker is neutralised inside its fence", async () => {
