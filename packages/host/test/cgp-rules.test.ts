@@ -157,7 +157,7 @@ describe("the contextgraph/1 rulebook over real stdio children", () => {
     await cgp(h, "temporal");
     await h.queryAll(CGP_QUERY, { asOf: "2026-07-01T00:00:00Z" });
     const sent = (await received(`${tmp.record}.temporal`)).filter((e) => e.type === "query");
-    expect((sent[0]?.query as { as_of?: string }).as_of).toBe("2026-07-01T00:00:00Z");
+    expect((sent[0]!.query as { as_of?: string }).as_of).toBe("2026-07-01T00:00:00Z");
     await expect(
       h.queryAll(CGP_QUERY, { asOf: "2026-07-01T00:00:00+02:00" }),
     ).rejects.toMatchObject({
