@@ -5,6 +5,7 @@ import {
   type Violation as CgpViolation,
   cgpAnswerViolations,
   cgpQueryViolations,
+  embeddingFits,
   isOpaqueFrame,
   offMachineScopes,
   type Representation,
@@ -118,11 +119,12 @@ export function cgpQueryFor(
   members: CgpCallMembers,
 ): CgpQuery {
   const fingerprint = session.capabilities.embeddings_fingerprint;
+  // Equal fingerprints, and a vector of the dimension they name (else the provider answers bad_request).
   const embed =
     query.embedding != null &&
     ctx.embeddingFingerprint !== undefined &&
-    typeof fingerprint === "string" &&
-    fingerprint === ctx.embeddingFingerprint;
+    fingerprint === ctx.embeddingFingerprint &&
+    embeddingFits(query.embedding, fingerprint);
   const advertised = session.capabilities.representations;
   const preferences = (members.representations ?? []).filter((r) => advertised.includes(r));
   const cgp: CgpQuery = {

@@ -144,6 +144,18 @@ describe("family negotiation with real stdio children", () => {
     expect((error as Error).message).toContain("third-party-model");
     expect(h.list()).toEqual([]);
     expect(await typesReceived(tmp.record)).not.toContain("query");
+    // U3: a custom scope must be namespaced, egress or not.
+    const bare = await h
+      .addStdio({
+        ...cgpStdio("bare", `${tmp.record}.bare`, ["--egress", "--scopes", "cloud"]),
+        family: "contextgraph/1",
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(isOcpError(bare, "egress_scope_inconsistent")).toBe(true);
+    expect((bare as Error).message).toContain("U3");
   });
 
   it("X1, X2: an unknown or absent error code reads as internal, never as something retryable", async () => {
