@@ -30,11 +30,11 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { encryptMessage } from "@ocp/a2a-ocp-messaging/node";
 import type { OCPAgentOptions } from "./agent-types.js";
+import { OutboundCompression } from "./compression.js";
 import type { SendOptions } from "./context.js";
 import { agentError } from "./errors.js";
 import { messageTtl } from "./lifetimes.js";
 import type { AgentLink } from "./link.js";
-import { OutboundCompression } from "./compression.js";
 import { RecipientKeys } from "./sealing-keys.js";
 import { Opener } from "./unsealing.js";
 
