@@ -19,3 +19,8 @@ interface PortableTimer {
 declare function setTimeout(callback: () => void, ms: number): PortableTimer;
 declare function clearTimeout(timer: PortableTimer | undefined): void;
 declare const performance: { now(): number };
+
+/** UTF-8 encoding (`@ocp/types/cgp` digests and byte counts). */
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}

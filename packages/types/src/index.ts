@@ -59,6 +59,14 @@ export {
   readExtensions,
 } from "./extensions.js";
 export {
+  CGP_PROTOCOL_VERSION,
+  CGP_VERSION_PATTERN,
+  familyOfVersion,
+  OCP_PROTOCOL_VERSION,
+  type ProtocolFamily,
+  versionOfFamily,
+} from "./family.js";
+export {
   type ContextFrame,
   type ContextFrameInit,
   ContextFrameSchema,

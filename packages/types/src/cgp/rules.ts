@@ -1,0 +1,218 @@
+/**
+ * The rule table of the Context Graph Protocol family (`contextgraph/1`), in
+ * the shape of `ocp/1`'s {@link RULES}: for each requirement of SPEC.md (H, C,
+ * E, F, D, P, B, G, V, X, R, U, in SPEC order) and each of our extensions
+ * after, what a host built on `@ocp/host` does when a provider breaks it and
+ * what `ocp-inspect` says about such a provider. A session reads exactly one
+ * table, chosen by the family negotiated at the handshake ({@link rulesFor}).
+ *
+ * As in `ocp/1`: a host drops or refuses exactly what the suite fails. Unlike
+ * `ocp/1`, B4 (more than `max_frames`) drops the whole answer instead of
+ * trimming it, and B3 replaces the tokenizer tolerance of T1 with an exact
+ * byte count.
+ */
+import type { ProtocolFamily } from "../family.js";
+import { RULES, type Rule } from "../rules.js";
+import { CGP_RULES_HANDSHAKE_TO_FRAMES } from "./rules-frames.js";
+
+/** Every rule of `contextgraph/1`, in the specification's order, our extensions after. */
+export const CGP_RULES = [
+  ...CGP_RULES_HANDSHAKE_TO_FRAMES,
+  {
+    id: "B1",
+    source: "spec",
+    summary: "declared token_cost sums to at most max_tokens",
+    host: "drop",
+    check: "budget-honesty",
+    suite: "fail",
+  },
+  {
+    id: "B2",
+    source: "spec",
+    summary: "the host drops a B1 violator's frames with a loud report, never truncates",
+    host: "enforce",
+    check: "host-budget-drop",
+    suite: "host",
+  },
+  {
+    id: "B3",
+    source: "spec",
+    summary: "token_cost = ceil(utf8 bytes of content / 4), exactly",
+    host: "drop",
+    check: "budget-honesty",
+    suite: "fail",
+  },
+  {
+    id: "B4",
+    source: "spec",
+    summary: "at most max_frames frames (the host drops, never trims)",
+    host: "drop",
+    check: "budget-honesty",
+    suite: "fail",
+  },
+  {
+    id: "G1",
+    source: "spec",
+    summary: "every relation carries a non-empty display_name",
+    host: "drop",
+    check: "frame-validity",
+    suite: "fail",
+  },
+  {
+    id: "G2",
+    source: "spec",
+    summary: "every relation's target_uri is a non-empty URI",
+    host: "drop",
+    check: "frame-validity",
+    suite: "fail",
+  },
+  {
+    id: "G3",
+    source: "spec",
+    summary: "SHOULD: a graph provider boosts frames near a query anchor",
+    host: "none",
+    check: "graph-anchors",
+    suite: "advisory",
+  },
+  {
+    id: "V1",
+    source: "spec",
+    summary: "verify carries frame identities only, never bodies",
+    host: "enforce",
+    check: "verify-honesty",
+    suite: "fail",
+  },
+  {
+    id: "V2",
+    source: "spec",
+    summary: "a provider declaring verify answers verified; a missing verdict reads as unknown",
+    host: "enforce",
+    check: "verify-honesty",
+    suite: "fail",
+  },
+  {
+    id: "V3",
+    source: "spec",
+    summary: "a held frame is reused only on valid; unknown is never validity",
+    host: "enforce",
+    check: "host-verify-reuse",
+    suite: "host",
+  },
+  {
+    id: "V4",
+    source: "spec",
+    summary: "a stale or gone frame's stored copy is never served again",
+    host: "enforce",
+    check: "host-verify-reuse",
+    suite: "host",
+  },
+  {
+    id: "X1",
+    source: "spec",
+    summary: "an unrecognised error code reads as internal",
+    host: "enforce",
+    check: "host-error-codes",
+    suite: "host",
+  },
+  {
+    id: "X2",
+    source: "spec",
+    summary: "an absent error code reads as internal",
+    host: "enforce",
+    check: "host-error-codes",
+    suite: "host",
+  },
+  {
+    id: "R1",
+    source: "spec",
+    summary: "a malformed line or bad request never crashes the provider",
+    host: "none",
+    check: "malformed-input-tolerance",
+    suite: "fail",
+  },
+  {
+    id: "R2",
+    source: "spec",
+    summary: "the provider tears down cleanly on shutdown",
+    host: "enforce",
+    check: "shutdown-clean",
+    suite: "fail",
+  },
+  {
+    id: "R3",
+    source: "spec",
+    summary: "frame content is fenced as untrusted data",
+    host: "enforce",
+    check: "host-content-fencing",
+    suite: "host",
+  },
+  {
+    id: "U1",
+    source: "spec",
+    summary: "unknown members in any object are ignored, never a rejection",
+    host: "enforce",
+    check: "malformed-input-tolerance",
+    suite: "fail",
+  },
+  {
+    id: "U2",
+    source: "spec",
+    summary:
+      "an unknown kind is opaque evidence; unknown rel, code, egress scope values are accepted",
+    host: "enforce",
+    check: "malformed-input-tolerance",
+    suite: "fail",
+  },
+  {
+    id: "U3",
+    source: "spec",
+    summary: "vendor rel, egress_scope and error code values are namespaced vendor:name",
+    host: "none",
+    check: "consent-scope",
+    suite: "fail",
+  },
+  {
+    id: "U4",
+    source: "spec",
+    summary: "a defined field is never repurposed within contextgraph/1",
+    host: "none",
+    check: "schema",
+    suite: "fail",
+  },
+  {
+    id: "S1",
+    source: "extension",
+    summary: "every message validates against the contextgraph interop schema",
+    host: "refuse",
+    check: "schema",
+    suite: "fail",
+  },
+  {
+    id: "K1",
+    source: "extension",
+    summary: "only frames of the kinds asked for (when kinds is not empty)",
+    host: "trim",
+    check: "kinds-filter",
+    suite: "advisory",
+  },
+  {
+    id: "X-ISO",
+    source: "extension",
+    summary: "one provider's crash, hang or garbage never fails its siblings",
+    host: "enforce",
+    check: "host-crash-isolation",
+    suite: "host",
+  },
+] as const satisfies readonly Rule[];
+
+export type CgpRuleId = (typeof CGP_RULES)[number]["id"];
+
+/** The rule of an id, in the `contextgraph/1` table. */
+export function cgpRuleOf(id: CgpRuleId): Rule {
+  return CGP_RULES.find((rule) => rule.id === id)!;
+}
+
+/** The rule table of a family: `RULES` for `ocp/1`, `CGP_RULES` for `contextgraph/1`. */
+export function rulesFor(family: ProtocolFamily): readonly Rule[] {
+  return family === "contextgraph/1" ? CGP_RULES : RULES;
+}
