@@ -100,7 +100,7 @@ export const CGP_CHECK_SPECS: readonly CheckSpec[] = (
   [
     ["handshake", ["H1", "H2"]],
     ["version-mismatch", ["H3"]],
-    ["consent-scope", ["C5", "U3"]],
+    ["consent-scope", ["C5"]],
     ["frame-validity", ["F1", "F2", "F3", "F4", "F5", "D1", "G1", "G2", "P1", "P2", "P3"]],
     ["budget-honesty", ["B1", "B3", "B4", "P4"]],
     ["verify-honesty", ["V1", "V2", "V3", "V4"]],

@@ -24,7 +24,7 @@ const EVIDENCE: Record<CgpMisbehaveMode, RegExp> = {
   "malformed-digest": /(F5|D1): /,
   "flood-frames": /B4: /,
   "drop-correlation-id": /^H4: declares correlation but reply 1 \(frames\) carries no id/,
-  "lying-representation": /P3: frame "fixture:getting-started"/,
+  "lying-representation": /^P2: frame "fixture:getting-started": a compact frame lacks canonical_content_hash/,
   "ignore-as-of": /§6\.1: 1 frame\(s\) valid only after as_of=2026-07-01T00:00:00Z.*"fixture:configuration" \(valid_from 2026-08-01T00:00:00Z\)/,
   "accept-bad-embedding": /^E1: declares ocp-fixture-embed\/8\/l2 \(8 dimensions\) but scored a 1-dimension embedding into frames/,
   "rubber-stamp-verify": /^V3: "fixture:getting-started" => valid for a digest it never served \(a rubber stamp\)/,

@@ -1,6 +1,5 @@
 import {
-  type CgpFrame,
-  type CgpQuery as CgpQueryType,
+  type CgpFrameLike,
   cgpAnswerViolations,
   cgpFrameViolations,
   familyOfVersion,
@@ -80,22 +79,21 @@ export function judgeCgpHandshake(message: CgpMessage): {
   };
 }
 
-/** consent-scope (C5, U3): declared egress scopes well-formed and consistent with `egress`. */
+/** consent-scope (C5): no off-machine egress scope declared alongside `egress: false`. */
 export function judgeConsentScope(identity: CgpIdentity): CheckResult {
   const flow = identity.provider.data_flow;
   const scopes = Array.isArray(flow.egress_scopes) ? (flow.egress_scopes as unknown[]) : [];
   const shown = `[${scopes.map((scope) => String(scope)).join(", ")}]`;
-  if (
-    scopesConsistent(flow as unknown as Parameters<typeof scopesConsistent>[0])
-  ) {
+  const named = scopes.filter((scope): scope is string => typeof scope === "string");
+  if (scopesConsistent({ egress: flow.egress === true, egress_scopes: named })) {
     return ok(
       "consent-scope",
-      `declared egress scopes ${shown} are well-formed and consistent with egress=${flow.egress === true}`,
+      `declared egress scopes ${shown} are consistent with egress=${flow.egress === true}`,
     );
   }
   return bad(
     "consent-scope",
-    `C5: egress scopes ${shown} are inconsistent with egress=${flow.egress === true}: an off-machine scope alongside egress=false, or a custom scope not namespaced vendor:name`,
+    `C5: egress scopes ${shown} are inconsistent with egress=${flow.egress === true}: an off-machine scope alongside egress=false`,
   );
 }
 
@@ -103,6 +101,22 @@ interface Found {
   readonly rule: string;
   readonly message: string;
   readonly frameId?: string;
+}
+
+/** The rulebook on what a provider sent, as sent: a shape it cannot read is a finding, never a throw. */
+function safely(judge: () => readonly Found[], frame: Json | undefined): readonly Found[] {
+  try {
+    return judge();
+  } catch (error) {
+    const id = typeof frame?.id === "string" ? frame.id : undefined;
+    return [
+      {
+        rule: "F2",
+        message: `${id === undefined ? "the answer" : `frame ${excerpt(id)}`} cannot be read as a frame (${(error as Error).message})`,
+        ...(id === undefined ? {} : { frameId: id }),
+      },
+    ];
+  }
 }
 
 /** Every violation the rulebook finds in one answer: per frame, then per answer (B1, B4). */
@@ -117,13 +131,15 @@ export function answerViolations(query: CgpQuery, frames: readonly Json[]): Foun
       out.push(violation);
     }
   };
-  for (const frame of frames) add(cgpFrameViolations(frame as unknown as CgpFrame));
-  add(cgpAnswerViolations(query as unknown as CgpQueryType, frames as unknown as CgpFrame[]));
+  // The answer's rules include each frame's; a frame the answer check cannot read is judged alone.
+  const readable = frames as unknown as CgpFrameLike[];
+  for (const frame of readable) add(safely(() => cgpFrameViolations(frame), frame));
+  add(safely(() => cgpAnswerViolations(query, readable), undefined));
   return out;
 }
 
 function describe(found: Found): string {
-  return `${found.rule}: ${found.frameId === undefined ? "" : `frame ${excerpt(found.frameId)}: `}${found.message}`;
+  return `${found.rule}: ${found.message}`;
 }
 
 /** frame-validity and budget-honesty from the probe reply, judged by `@ocp/types/cgp`'s rulebook. */

@@ -1,4 +1,4 @@
-import { CGP_PROTOCOL_VERSION, familyOfVersion } from "@ocp/types/cgp";
+import { CGP_PROTOCOL_VERSION, familyOfVersion, fingerprintDimensions } from "@ocp/types/cgp";
 import { excerpt, listOf } from "../evidence.js";
 import { CORRELATION_PROBES } from "../limits.js";
 import type { CheckResult } from "../report.js";
@@ -176,17 +176,6 @@ export async function checkCgpMalformed(
     "malformed-input-tolerance",
     `R1: ${describeCgp(reply)} after the malformed inputs, when a clean connection answered the same query`,
   );
-}
-
-/** The dimension a fingerprint `<model-id>/<dimensions>[/<normalization>]` declares (§5.1), if any. */
-export function fingerprintDimensions(fingerprint: string): number | undefined {
-  const parts = fingerprint.split("/");
-  if (parts.length < 2) return undefined;
-  const last = parts[parts.length - 1]!;
-  const candidate = /^\d+$/.test(last) ? last : parts[parts.length - 2]!;
-  if (!/^\d+$/.test(candidate)) return undefined;
-  const dimensions = Number(candidate);
-  return dimensions > 0 && Number.isSafeInteger(dimensions) ? dimensions : undefined;
 }
 
 /**
