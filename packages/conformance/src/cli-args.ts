@@ -124,8 +124,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
       grantFlag = value();
       if (grantFlag === undefined || !grantFlag.startsWith("-"))
         return { kind: "usage-error", message: "--grant-flag needs a flag, such as --grant" };
-    }
-    else if (flag === "--strict" && command !== "host") strict = true;
+    } else if (flag === "--strict" && command !== "host") strict = true;
     else if (flag === "--query" && command !== "host") {
       goal = value();
       if (goal === undefined || goal.trim() === "")

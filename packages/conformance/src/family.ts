@@ -1,6 +1,6 @@
 import { CGP_PROTOCOL_VERSION, familyOfVersion } from "@ocp/types/cgp";
 import { runCgpConformance } from "./cgp/run.js";
-import { describeCgp, exchange } from "./cgp/wire.js";
+import { describeCgp, exchange, namesVersion } from "./cgp/wire.js";
 import { HANDSHAKE_TIMEOUT_MS, positiveBound } from "./limits.js";
 import type { ConformanceReport } from "./report.js";
 import { type RunOptions, runConformance } from "./run.js";
@@ -30,7 +30,10 @@ export interface FamilyDecision {
  * hang, a crash) is judged under contextgraph/1, whose handshake check then
  * reports it. An in-process provider speaks ocp/1.
  */
-export async function chooseFamily(target: Target, options: RunOptions = {}): Promise<FamilyDecision> {
+export async function chooseFamily(
+  target: Target,
+  options: RunOptions = {},
+): Promise<FamilyDecision> {
   if (transportOf(target) === "in-process") {
     return { family: "ocp/1", why: "an in-process ContextProvider speaks ocp/1" };
   }
@@ -44,17 +47,27 @@ export async function chooseFamily(target: Target, options: RunOptions = {}): Pr
     );
     if (reply.kind === "message" && reply.type === "handshake_ack") {
       const family = familyOfVersion(String(reply.raw.protocol_version ?? ""));
-      if (family === "ocp/1") return { family, why: `acked ${String(reply.raw.protocol_version)} to an offer of ${CGP_PROTOCOL_VERSION}` };
+      if (family === "ocp/1")
+        return {
+          family,
+          why: `acked ${String(reply.raw.protocol_version)} to an offer of ${CGP_PROTOCOL_VERSION}`,
+        };
       return { family: "contextgraph/1", why: `acked ${String(reply.raw.protocol_version)}` };
     }
     if (
       reply.kind === "message" &&
       reply.type === "error" &&
-      (reply.raw.code === "incompatible_version" || /version/i.test(String(reply.raw.message ?? "")))
+      (reply.raw.code === "incompatible_version" || namesVersion(reply.raw.message))
     ) {
-      return { family: "ocp/1", why: `refused ${CGP_PROTOCOL_VERSION} by name: ${describeCgp(reply)}` };
+      return {
+        family: "ocp/1",
+        why: `refused ${CGP_PROTOCOL_VERSION} by name: ${describeCgp(reply)}`,
+      };
     }
-    return { family: "contextgraph/1", why: `no named refusal of ${CGP_PROTOCOL_VERSION} (${describeCgp(reply)})` };
+    return {
+      family: "contextgraph/1",
+      why: `no named refusal of ${CGP_PROTOCOL_VERSION} (${describeCgp(reply)})`,
+    };
   } finally {
     await session.dispose();
   }

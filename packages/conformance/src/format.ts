@@ -36,11 +36,14 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
       "  host-side harness: adversarial providers against the host (H3, B2, C1, C2, C4, R3, isolation)",
     );
   } else if (cgp) {
-    if (cgpIdentity === undefined) lines.push(`  ${paint("red", "no handshake_ack: identity unknown")}`);
+    if (cgpIdentity === undefined)
+      lines.push(`  ${paint("red", "no handshake_ack: identity unknown")}`);
     else {
       const { provider, capabilities } = cgpIdentity;
       const flow = provider.data_flow;
-      const scopes = Array.isArray(flow.egress_scopes) ? ` scopes=[${flow.egress_scopes.join(", ")}]` : "";
+      const scopes = Array.isArray(flow.egress_scopes)
+        ? ` scopes=[${flow.egress_scopes.join(", ")}]`
+        : "";
       lines.push(
         `  ${paint("bold", "provider")}     ${paint("cyan", provider.name || "(empty name)")} v${provider.version || "(empty)"} — ${cgpIdentity.protocol_version}`,
       );

@@ -3,7 +3,13 @@ export {
   cgpFencedSpans,
   runCgpHostConformance,
 } from "./cgp/host-harness.js";
-export { BUDGET_RULES, judgeAsOf, judgeCgpHandshake, judgeCgpProbe, judgeConsentScope } from "./cgp/judge.js";
+export {
+  BUDGET_RULES,
+  judgeAsOf,
+  judgeCgpHandshake,
+  judgeCgpProbe,
+  judgeConsentScope,
+} from "./cgp/judge.js";
 export { CGP_FOREIGN_VERSION, CGP_MALFORMED_INPUTS } from "./cgp/probes.js";
 export { runCgpConformance } from "./cgp/run.js";
 export { mutatedDigest, VERIFY_PROVIDER_ID } from "./cgp/verify.js";

@@ -210,8 +210,7 @@ const TABLES: Record<CheckTable, readonly CheckSpec[]> = {
 };
 
 function spec(name: CheckName, table?: CheckTable): CheckSpec {
-  const specs =
-    table === undefined ? [...CHECK_SPECS, ...HOST_CHECK_SPECS] : TABLES[table];
+  const specs = table === undefined ? [...CHECK_SPECS, ...HOST_CHECK_SPECS] : TABLES[table];
   const found = specs.find((entry) => entry.name === name);
   if (found === undefined) throw new RangeError(`unknown check ${name}`);
   return found;

@@ -16,7 +16,10 @@ export function fixtureScript(name: string, ...args: string[]) {
 }
 
 export function runCgpStdio(mode?: CgpMisbehaveMode): Promise<ConformanceReport> {
-  return runCgpConformance(fixtureCommand(...(mode === undefined ? [] : ["--misbehave", mode])), FAST);
+  return runCgpConformance(
+    fixtureCommand(...(mode === undefined ? [] : ["--misbehave", mode])),
+    FAST,
+  );
 }
 
 export async function runCgpHttp(mode?: CgpMisbehaveMode): Promise<ConformanceReport> {

@@ -41,27 +41,38 @@ describe("runCgpHostConformance: CGP's host scenarios over the wire against a ho
     expect(evidenceOf(naive, "host-budget-drop")).toBe(
       "B2: frames summing over max_tokens reached the composed output",
     );
-    expect(evidenceOf(naive, "host-frame-limit")).toMatch(/^B4: frames of a provider returning more than max_frames/);
+    expect(evidenceOf(naive, "host-frame-limit")).toMatch(
+      /^B4: frames of a provider returning more than max_frames/,
+    );
     expect(evidenceOf(naive, "host-consent-gate")).toMatch(
       /^C2: an egress provider without consent received 1 query payload\(s\); C1: frames of an unconsented egress provider were composed$/,
     );
-    expect(evidenceOf(naive, "host-scope-receipt")).toMatch(/^C6: a provider declaring third-party-model without a receipt received 1 query payload/);
+    expect(evidenceOf(naive, "host-scope-receipt")).toMatch(
+      /^C6: a provider declaring third-party-model without a receipt received 1 query payload/,
+    );
     expect(evidenceOf(naive, "host-provenance-bytes")).toBe(
       "F5: a frame whose file digest does not match the re-read source bytes was composed unflagged",
     );
-    expect(evidenceOf(naive, "host-content-quoting")).toBe("R3: text after a forged fence close escaped its fence");
+    expect(evidenceOf(naive, "host-content-quoting")).toBe(
+      "R3: text after a forged fence close escaped its fence",
+    );
     expect(naive.conformant).toBe(false);
   });
 
   it("a host command that cannot start fails every scenario as a value, never a throw", async () => {
-    const report = await runCgpHostConformance({ command: "/nonexistent/host", runTimeoutMs: 5_000 });
+    const report = await runCgpHostConformance({
+      command: "/nonexistent/host",
+      runTimeoutMs: 5_000,
+    });
     expect(report.conformant).toBe(false);
     expect(failed(report)).toHaveLength(6);
   });
 
   it("R3: reads upstream's <frame> fence and @ocp/host's alike", () => {
     const upstream = '<frame cite="a">\nbody\n</frame>\n';
-    expect(cgpFencedSpans(upstream).map((span) => upstream.slice(span.start, span.end))).toEqual(["body\n"]);
+    expect(cgpFencedSpans(upstream).map((span) => upstream.slice(span.start, span.end))).toEqual([
+      "body\n",
+    ]);
     const ours = '<<<frame 1 cite="a">>>\nbody\n<<<end frame 1>>>\n';
     expect(cgpFencedSpans(ours).map((span) => ours.slice(span.start, span.end))).toEqual(["body"]);
   });

@@ -16,7 +16,8 @@ const EVIDENCE: Record<CgpMisbehaveMode, RegExp> = {
   "lying-costs": /B1: .*99999|B3: /,
   "bad-score": /F1: frame "fixture:getting-started"/,
   "empty-citation": /F3: frame "fixture:getting-started"/,
-  "bad-version": /^H1: acked protocol_version "contextgraph\/2\.0", not in the family contextgraph\/1/,
+  "bad-version":
+    /^H1: acked protocol_version "contextgraph\/2\.0", not in the family contextgraph\/1/,
   "crash-on-query": /the probe query was not answered with frames: the provider exited with code 1/,
   "crash-on-garbage": /^R1: the provider exited with code 1 after malformed input 1 \(not JSON/,
   "under-report-cost": /B3: /,
@@ -24,10 +25,14 @@ const EVIDENCE: Record<CgpMisbehaveMode, RegExp> = {
   "malformed-digest": /(F5|D1): /,
   "flood-frames": /B4: /,
   "drop-correlation-id": /^H4: declares correlation but reply 1 \(frames\) carries no id/,
-  "lying-representation": /^P2: frame "fixture:getting-started": a compact frame lacks canonical_content_hash/,
-  "ignore-as-of": /§6\.1: 1 frame\(s\) valid only after as_of=2026-07-01T00:00:00Z.*"fixture:configuration" \(valid_from 2026-08-01T00:00:00Z\)/,
-  "accept-bad-embedding": /^E1: declares ocp-fixture-embed\/8\/l2 \(8 dimensions\) but scored a 1-dimension embedding into frames/,
-  "rubber-stamp-verify": /^V3: "fixture:getting-started" => valid for a digest it never served \(a rubber stamp\)/,
+  "lying-representation":
+    /^P2: frame "fixture:getting-started": a compact frame lacks canonical_content_hash/,
+  "ignore-as-of":
+    /§6\.1: 1 frame\(s\) valid only after as_of=2026-07-01T00:00:00Z.*"fixture:configuration" \(valid_from 2026-08-01T00:00:00Z\)/,
+  "accept-bad-embedding":
+    /^E1: declares ocp-fixture-embed\/8\/l2 \(8 dimensions\) but scored a 1-dimension embedding into frames/,
+  "rubber-stamp-verify":
+    /^V3: "fixture:getting-started" => valid for a digest it never served \(a rubber stamp\)/,
   "hollow-verify": /^V2: declares verify but did not answer valid for 3 of 3 frame\(s\)/,
   "scope-lie": /^C5: egress scopes \[third-party-index\] are inconsistent with egress=false/,
 };
@@ -67,7 +72,9 @@ describe("runCgpConformance (contextgraph/1) against the fixture", () => {
   });
 
   it("names CGP's requirement ids on each check", () => {
-    const ids = Object.fromEntries(reports.get("honest")!.checks.map((check) => [check.name, check.requirements]));
+    const ids = Object.fromEntries(
+      reports.get("honest")!.checks.map((check) => [check.name, check.requirements]),
+    );
     expect(ids["budget-honesty"]).toEqual(["B1", "B3", "B4", "P4"]);
     expect(ids["verify-honesty"]).toEqual(["V1", "V2", "V3", "V4"]);
     expect(ids.correlation).toEqual(["H4"]);

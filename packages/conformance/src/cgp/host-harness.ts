@@ -16,7 +16,14 @@ import {
   isConformant,
   pass,
 } from "../report.js";
-import { BENIGN, FORGED, type HostScenario, INJECTION, markerOf } from "./host-provider.js";
+import {
+  BENIGN,
+  FORGED,
+  type HostScenario,
+  INJECTION,
+  markerOf,
+  providerIdOf,
+} from "./host-provider.js";
 
 /**
  * A host under test, reached only through its command line: the harness runs
@@ -46,7 +53,13 @@ interface HostRun {
   readonly timedOut: boolean;
 }
 
-const PROVIDER_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), "host-provider.js");
+/** The scenario providers' script, run with node (built `dist`, like the fixture's CLI). */
+const PROVIDER_SCRIPT = join(
+  dirname(dirname(dirname(fileURLToPath(import.meta.url)))),
+  "dist",
+  "cgp",
+  "host-provider.js",
+);
 
 function capped(chunks: Buffer[], chunk: Buffer, total: { bytes: number }): void {
   if (total.bytes >= MAX_HOST_OUTPUT_BYTES) return;
@@ -68,8 +81,14 @@ async function runHost(
       source = join(dir, source);
       await writeFile(source, "abc");
     }
-    const id = `cgp-${scenario}`;
-    const provider = [process.execPath, PROVIDER_SCRIPT, scenario, record, ...(source === undefined ? [] : [source])];
+    const id = providerIdOf(scenario);
+    const provider = [
+      process.execPath,
+      PROVIDER_SCRIPT,
+      scenario,
+      record,
+      ...(source === undefined ? [] : [source]),
+    ];
     const args = [
       ...(host.args ?? []),
       ...(options.grant ? [host.grantFlag ?? "--grant", id] : []),
@@ -77,7 +96,11 @@ async function runHost(
       `${id}=${provider[0]}`,
       ...provider.slice(1),
     ];
-    const child = spawn(host.command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(host.command, args, {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const outTotal = { bytes: 0 };
@@ -112,9 +135,15 @@ async function runHost(
   }
 }
 
-/** Whether any line of the host's output names `id` together with a word matching `why`: a loud report. */
-function reported(run: HostRun, id: string, why: RegExp): boolean {
-  return `${run.stdout}\n${run.stderr}`.split("\n").some((line) => line.includes(id) && why.test(line));
+/**
+ * Whether a line of the host's output names the scenario's provider together
+ * with a word matching `why` (a loud report); lines quoting frame content do not count.
+ */
+function reported(run: HostRun, scenario: HostScenario, why: RegExp): boolean {
+  const id = providerIdOf(scenario);
+  return `${run.stdout}\n${run.stderr}`
+    .split("\n")
+    .some((line) => line.includes(id) && !line.includes(markerOf(scenario)) && why.test(line));
 }
 
 /** The spans of composed text fenced as quoted data: `@ocp/host`'s fence, or upstream's `<frame …>`. */
@@ -136,63 +165,114 @@ export function cgpFencedSpans(text: string): { start: number; end: number }[] {
 const queried = (run: HostRun) => run.received.filter((type) => type === "query").length;
 const shows = (run: HostRun, scenario: HostScenario) => run.stdout.includes(markerOf(scenario));
 const tail = (run: HostRun) =>
-  run.timedOut ? "the host command timed out" : `exit ${run.code}; stderr ${excerpt(run.stderr.trim().split("\n").pop() ?? "")}`;
+  run.timedOut
+    ? "the host command timed out"
+    : `exit ${run.code}; stderr ${excerpt(run.stderr.trim().split("\n").pop() ?? "")}`;
 
 type Runner = (scenario: HostScenario, grant?: boolean, source?: string) => Promise<HostRun>;
 const verdict = (name: CheckName, problems: string[], good: string): CheckResult =>
-  problems.length === 0 ? pass(name, good, "cgp-host") : fail(name, problems.join("; "), "cgp-host");
+  problems.length === 0
+    ? pass(name, good, "cgp-host")
+    : fail(name, problems.join("; "), "cgp-host");
 
 async function budgetDrop(run: Runner): Promise<CheckResult> {
   const [liar, honest] = await Promise.all([run("over-budget"), run("within-budget")]);
   const problems: string[] = [];
-  if (shows(liar, "over-budget")) problems.push("B2: frames summing over max_tokens reached the composed output");
-  else if (!reported(liar, "cgp-over-budget", /budget|max_tokens|B1|B2|token/i))
+  if (shows(liar, "over-budget"))
+    problems.push("B2: frames summing over max_tokens reached the composed output");
+  else if (!reported(liar, "over-budget", /budget|max_tokens|B1|B2|token/i))
     problems.push("B2: the over-budget provider's frames vanished without a report naming it");
-  if (!shows(honest, "within-budget")) problems.push(`the within-budget twin's frame is missing (${tail(honest)})`);
-  return verdict("host-budget-drop", problems, "dropped an over-budget provider with a report naming it; kept its within-budget twin");
+  if (!shows(honest, "within-budget"))
+    problems.push(`the within-budget twin's frame is missing (${tail(honest)})`);
+  return verdict(
+    "host-budget-drop",
+    problems,
+    "dropped an over-budget provider with a report naming it; kept its within-budget twin",
+  );
 }
 
 async function frameLimit(run: Runner): Promise<CheckResult> {
   const [liar, honest] = await Promise.all([run("flood"), run("within-cap")]);
   const problems: string[] = [];
-  if (shows(liar, "flood")) problems.push("B4: frames of a provider returning more than max_frames reached the composed output (trimmed, not dropped)");
-  else if (!reported(liar, "cgp-flood", /max_frames|B4|frames|flood|exceed/i))
+  if (shows(liar, "flood"))
+    problems.push(
+      "B4: frames of a provider returning more than max_frames reached the composed output (trimmed, not dropped)",
+    );
+  else if (!reported(liar, "flood", /max_frames|B4|frames|flood|exceed/i))
     problems.push("B4: the flooding provider's frames vanished without a report naming it");
-  if (!shows(honest, "within-cap")) problems.push(`the within-cap twin's frame is missing (${tail(honest)})`);
-  return verdict("host-frame-limit", problems, "dropped a provider returning max_frames + 4 frames with a report; kept its twin");
+  if (!shows(honest, "within-cap"))
+    problems.push(`the within-cap twin's frame is missing (${tail(honest)})`);
+  return verdict(
+    "host-frame-limit",
+    problems,
+    "dropped a provider returning max_frames + 4 frames with a report; kept its twin",
+  );
 }
 
 async function consentGate(run: Runner): Promise<CheckResult> {
   const before = await run("egress");
   const after = await run("egress", true);
   const problems: string[] = [];
-  if (queried(before) > 0) problems.push(`C2: an egress provider without consent received ${queried(before)} query payload(s)`);
-  if (shows(before, "egress")) problems.push("C1: frames of an unconsented egress provider were composed");
-  if (queried(after) === 0 || !shows(after, "egress")) problems.push(`C1: after consent the egress provider was still not queried and composed (${tail(after)})`);
-  return verdict("host-consent-gate", problems, "sent no query to an unconsented egress provider; after consent queried it and composed its frame");
+  if (queried(before) > 0)
+    problems.push(
+      `C2: an egress provider without consent received ${queried(before)} query payload(s)`,
+    );
+  if (shows(before, "egress"))
+    problems.push("C1: frames of an unconsented egress provider were composed");
+  if (queried(after) === 0 || !shows(after, "egress"))
+    problems.push(
+      `C1: after consent the egress provider was still not queried and composed (${tail(after)})`,
+    );
+  return verdict(
+    "host-consent-gate",
+    problems,
+    "sent no query to an unconsented egress provider; after consent queried it and composed its frame",
+  );
 }
 
 async function scopeReceipt(run: Runner): Promise<CheckResult> {
   const before = await run("scoped");
   const after = await run("scoped", true);
   const problems: string[] = [];
-  if (queried(before) > 0) problems.push(`C6: a provider declaring third-party-model without a receipt received ${queried(before)} query payload(s)`);
+  if (queried(before) > 0)
+    problems.push(
+      `C6: a provider declaring third-party-model without a receipt received ${queried(before)} query payload(s)`,
+    );
   if (!`${before.stdout}\n${before.stderr}`.includes("third-party-model"))
     problems.push("C6: the refusal does not name the unreceipted scope third-party-model");
-  if (queried(after) === 0 || !shows(after, "scoped")) problems.push(`C6: after consent the scoped provider was still not queried and composed (${tail(after)})`);
-  return verdict("host-scope-receipt", problems, "refused an unreceipted off-machine scope, naming third-party-model, with no payload sent; after consent queried it");
+  if (queried(after) === 0 || !shows(after, "scoped"))
+    problems.push(
+      `C6: after consent the scoped provider was still not queried and composed (${tail(after)})`,
+    );
+  return verdict(
+    "host-scope-receipt",
+    problems,
+    "refused an unreceipted off-machine scope, naming third-party-model, with no payload sent; after consent queried it",
+  );
 }
 
 async function provenanceBytes(run: Runner): Promise<CheckResult> {
   const [honest, tampered] = await Promise.all([
-    run("digest-honest", false, "source.txt"),
-    run("digest-tampered", false, "source.txt"),
+    run("source-match", false, "source.txt"),
+    run("source-tampered", false, "source.txt"),
   ]);
   const problems: string[] = [];
-  if (!shows(honest, "digest-honest")) problems.push(`a frame whose file digest matches the source bytes is missing (${tail(honest)})`);
-  if (shows(tampered, "digest-tampered") && !reported(tampered, "digest-tampered", /digest|mismatch|F5|verif/i))
-    problems.push("F5: a frame whose file digest does not match the re-read source bytes was composed unflagged");
-  return verdict("host-provenance-bytes", problems, "composed the frame whose sha256 matches the source bytes; caught the tampered digest");
+  if (!shows(honest, "source-match"))
+    problems.push(
+      `a frame whose file digest matches the source bytes is missing (${tail(honest)})`,
+    );
+  if (
+    shows(tampered, "source-tampered") &&
+    !reported(tampered, "source-tampered", /digest|mismatch|F5|verif/i)
+  )
+    problems.push(
+      "F5: a frame whose file digest does not match the re-read source bytes was composed unflagged",
+    );
+  return verdict(
+    "host-provenance-bytes",
+    problems,
+    "composed the frame whose sha256 matches the source bytes; caught the tampered digest",
+  );
 }
 
 async function contentQuoting(run: Runner): Promise<CheckResult> {
@@ -204,13 +284,18 @@ async function contentQuoting(run: Runner): Promise<CheckResult> {
     return at !== -1 && spans.some((span) => at >= span.start && at + needle.length <= span.end);
   };
   const problems: string[] = [];
-  if (!text.includes(INJECTION)) problems.push(`R3: the frame content is not in the composed output (${tail(composed)})`);
+  if (!text.includes(INJECTION))
+    problems.push(`R3: the frame content is not in the composed output (${tail(composed)})`);
   else {
     if (!inside(INJECTION)) problems.push("R3: the injection sentence is not inside a fence");
     if (!inside(FORGED)) problems.push("R3: text after a forged fence close escaped its fence");
     if (!inside(BENIGN)) problems.push("R3: benign content is not fenced alike");
   }
-  return verdict("host-content-quoting", problems, `hostile content (an injection, forged fence closes and opens) stayed inside its fence; benign content fenced alike; ${spans.length} span(s)`);
+  return verdict(
+    "host-content-quoting",
+    problems,
+    `hostile content (an injection, forged fence closes and opens) stayed inside its fence; benign content fenced alike; ${spans.length} span(s)`,
+  );
 }
 
 /**
@@ -236,10 +321,18 @@ export async function runCgpHostConformance(host: CgpHostCommand): Promise<Confo
     try {
       checks.push(await check());
     } catch (error) {
-      checks.push(fail(name, `the harness could not complete the check: ${(error as Error).message}`, "cgp-host"));
+      checks.push(
+        fail(
+          name,
+          `the harness could not complete the check: ${(error as Error).message}`,
+          "cgp-host",
+        ),
+      );
     }
   }
-  const ordered = CGP_HOST_CHECK_SPECS.map((spec) => checks.find((check) => check.name === spec.name)!);
+  const ordered = CGP_HOST_CHECK_SPECS.map(
+    (spec) => checks.find((check) => check.name === spec.name)!,
+  );
   return {
     target: `host: ${host.name ?? [host.command, ...(host.args ?? [])].join(" ")}`,
     transport: "host",

@@ -9,7 +9,12 @@
 import { appendFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { LineSplitter } from "@ocp/transport-stdio";
-import { CGP_PROTOCOL_VERSION, canonicalTokenCost, decodeCgpLine, sha256Digest } from "@ocp/types/cgp";
+import {
+  CGP_PROTOCOL_VERSION,
+  canonicalTokenCost,
+  decodeCgpLine,
+  sha256Digest,
+} from "@ocp/types/cgp";
 
 /** Every scenario the harness runs, adversary and honest twin. */
 export const HOST_SCENARIOS = [
@@ -19,11 +24,16 @@ export const HOST_SCENARIOS = [
   "within-cap",
   "egress",
   "scoped",
-  "digest-honest",
-  "digest-tampered",
+  "source-match",
+  "source-tampered",
   "injection",
 ] as const;
 export type HostScenario = (typeof HOST_SCENARIOS)[number];
+
+/** The provider id a scenario runs under: neutral, so no rule word in it can pass for a report. */
+export function providerIdOf(scenario: HostScenario): string {
+  return `host-probe-${HOST_SCENARIOS.indexOf(scenario) + 1}`;
+}
 
 /** The text each scenario's frames carry, so the harness can find them in the host's output. */
 export function markerOf(scenario: HostScenario): string {
@@ -67,15 +77,19 @@ export function framesFor(scenario: HostScenario, query: Json, source?: string):
       return [frame("over-budget", content, declared)];
     }
     case "flood":
-      return Array.from({ length: maxFrames + 4 }, (_, index) => frame(`flood-${index}`, `${marker} ${index}`));
-    case "digest-honest":
-    case "digest-tampered": {
+      return Array.from({ length: maxFrames + 4 }, (_, index) =>
+        frame(`flood-${index}`, `${marker} ${index}`),
+      );
+    case "source-match":
+    case "source-tampered": {
       const uri = source === undefined ? "file:///missing" : pathToFileURL(source).href;
-      const digest =
-        scenario === "digest-honest"
-          ? sha256Digest("abc")
-          : `sha256:${"a".repeat(64)}`;
-      return [frame(scenario, marker, { uri, provenance: [{ type: "file", uri, digest, by: "host-harness" }] })];
+      const digest = scenario === "source-match" ? sha256Digest("abc") : `sha256:${"a".repeat(64)}`;
+      return [
+        frame(scenario, marker, {
+          uri,
+          provenance: [{ type: "file", uri, digest, by: "host-harness" }],
+        }),
+      ];
     }
     case "injection":
       return [
@@ -114,7 +128,11 @@ function serve(scenario: HostScenario, record: string, source?: string): void {
         write({
           type: "handshake_ack",
           protocol_version: CGP_PROTOCOL_VERSION,
-          provider: { name: `host-harness-${scenario}`, version: "1.0.0", data_flow: dataFlow(scenario) },
+          provider: {
+            name: providerIdOf(scenario),
+            version: "1.0.0",
+            data_flow: dataFlow(scenario),
+          },
           capabilities: { query: { kinds: ["doc"] }, correlation: true, graph: false },
         });
       } else if (envelope.type === "query") {
@@ -134,7 +152,11 @@ function serve(scenario: HostScenario, record: string, source?: string): void {
 
 const [scenario, record, source] = process.argv.slice(2);
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  if (scenario === undefined || record === undefined || !(HOST_SCENARIOS as readonly string[]).includes(scenario)) {
+  if (
+    scenario === undefined ||
+    record === undefined ||
+    !(HOST_SCENARIOS as readonly string[]).includes(scenario)
+  ) {
     process.stderr.write(`usage: host-provider.js SCENARIO RECORD_FILE [SOURCE_FILE]\n`);
     process.exit(2);
   }

@@ -7,16 +7,24 @@ import {
   scopesConsistent,
 } from "@ocp/types/cgp";
 import { excerpt, listOf } from "../evidence.js";
-import { type CheckResult, type CgpIdentity, fail, pass, skip } from "../report.js";
-import { AS_OF_PIN, type CgpMessage, type CgpQuery, describeCgp, framesOf, type Json } from "./wire.js";
+import { type CgpIdentity, type CheckResult, fail, pass, skip } from "../report.js";
+import {
+  AS_OF_PIN,
+  type CgpMessage,
+  type CgpQuery,
+  describeCgp,
+  framesOf,
+  type Json,
+  namesVersion,
+} from "./wire.js";
 
 /** Rules of the CGP rulebook that budget-honesty reports; every other frame rule is frame-validity's. */
 export const BUDGET_RULES: ReadonlySet<string> = new Set(["B1", "B2", "B3", "B4", "P4"]);
 
 const ok = (name: Parameters<typeof pass>[0], evidence: string) => pass(name, evidence, "cgp");
 const bad = (name: Parameters<typeof fail>[0], evidence: string) => fail(name, evidence, "cgp");
-const skipped = (name: Parameters<typeof skip>[0], evidence: string) =>
-  skip(name, evidence, "cgp");
+const skipped = (name: Parameters<typeof skip>[0], evidence: string) => skip(name, evidence, "cgp");
+
 export { bad as cgpFail, ok as cgpPass, skipped as cgpSkip };
 
 /** handshake (H1, H2): a `handshake_ack` in contextgraph/1 with a non-empty name and version. */
@@ -28,8 +36,7 @@ export function judgeCgpHandshake(message: CgpMessage): {
     const refused =
       message.kind === "message" &&
       message.type === "error" &&
-      (message.raw.code === "incompatible_version" ||
-        /version/i.test(String(message.raw.message ?? "")));
+      (message.raw.code === "incompatible_version" || namesVersion(message.raw.message));
     return {
       check: bad(
         "handshake",
@@ -61,7 +68,9 @@ export function judgeCgpHandshake(message: CgpMessage): {
   }
   const empty = [
     name.trim() === "" ? `provider.name is empty (${excerpt(name)})` : undefined,
-    providerVersion.trim() === "" ? `provider.version is empty (${excerpt(providerVersion)})` : undefined,
+    providerVersion.trim() === ""
+      ? `provider.version is empty (${excerpt(providerVersion)})`
+      : undefined,
   ].filter((item): item is string => item !== undefined);
   if (empty.length > 0) return { check: bad("handshake", `H2: ${empty.join("; ")}`), identity };
   if (message.decodeError !== undefined) {

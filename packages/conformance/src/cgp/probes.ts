@@ -12,6 +12,7 @@ import {
   exchange,
   idOf,
   type Json,
+  namesVersion,
   readCgp,
 } from "./wire.js";
 
@@ -19,7 +20,10 @@ import {
 export const CGP_FOREIGN_VERSION = "contextgraph/99.0";
 
 /** version-mismatch (H3, ours): a handshake of another major is refused by a named error, promptly. */
-export async function checkCgpVersionMismatch(session: Session, timeoutMs: number): Promise<CheckResult> {
+export async function checkCgpVersionMismatch(
+  session: Session,
+  timeoutMs: number,
+): Promise<CheckResult> {
   const reply = await exchange(
     session,
     { type: "handshake", protocol_version: CGP_FOREIGN_VERSION },
@@ -28,7 +32,7 @@ export async function checkCgpVersionMismatch(session: Session, timeoutMs: numbe
   );
   if (reply.kind === "message" && reply.type === "error") {
     const code = reply.raw.code;
-    const named = code === "incompatible_version" || /version/i.test(String(reply.raw.message ?? ""));
+    const named = code === "incompatible_version" || namesVersion(reply.raw.message);
     return named
       ? cgpPass("version-mismatch", `refused ${CGP_FOREIGN_VERSION} by name: ${describeCgp(reply)}`)
       : cgpFail(
@@ -42,7 +46,10 @@ export async function checkCgpVersionMismatch(session: Session, timeoutMs: numbe
       `H3: acked a handshake of ${CGP_FOREIGN_VERSION} (protocol_version ${excerpt(String(reply.raw.protocol_version))}) instead of refusing it`,
     );
   }
-  return cgpFail("version-mismatch", `H3: after a handshake of ${CGP_FOREIGN_VERSION}: ${describeCgp(reply)}`);
+  return cgpFail(
+    "version-mismatch",
+    `H3: after a handshake of ${CGP_FOREIGN_VERSION}: ${describeCgp(reply)}`,
+  );
 }
 
 /** Opens a CGP connection: the handshake, and the ack's capabilities when it was one in contextgraph/1. */
@@ -71,7 +78,8 @@ export async function checkCgpCorrelation(
   timeoutMs: number,
 ): Promise<CheckResult> {
   const ids = Array.from({ length: CORRELATION_PROBES }, (_, index) => `ocp-inspect-${index + 1}`);
-  for (const id of ids) session.send(cgpQueryEnvelope(query, id) as Record<string, unknown>, `correlated query ${id}`);
+  for (const id of ids)
+    session.send(cgpQueryEnvelope(query, id) as Record<string, unknown>, `correlated query ${id}`);
   const pending = new Set(ids);
   const problems: string[] = [];
   for (let index = 0; index < ids.length; index += 1) {
@@ -130,7 +138,10 @@ export async function checkCgpMalformed(
 ): Promise<CheckResult> {
   const caps = await handshake(session, options.handshakeTimeoutMs);
   if (typeof caps === "string") {
-    return cgpSkip("malformed-input-tolerance", `no CGP handshake_ack on this connection (${caps}); see handshake`);
+    return cgpSkip(
+      "malformed-input-tolerance",
+      `no CGP handshake_ack on this connection (${caps}); see handshake`,
+    );
   }
   let answered = 0;
   let silent = 0;
@@ -152,7 +163,12 @@ export async function checkCgpMalformed(
     x_future_envelope_member: { added_in: "contextgraph/1.9" },
     query: { ...query, x_future_query_member: "ignore me" },
   };
-  const reply = await exchange(session, future, "query carrying unknown members", options.queryTimeoutMs);
+  const reply = await exchange(
+    session,
+    future,
+    "query carrying unknown members",
+    options.queryTimeoutMs,
+  );
   if (reply.kind === "message" && reply.type === "frames") {
     return cgpPass(
       "malformed-input-tolerance",
@@ -191,7 +207,10 @@ export async function checkEmbeddingFingerprint(
 ): Promise<CheckResult> {
   const caps = await handshake(session, options.handshakeTimeoutMs);
   if (typeof caps === "string") {
-    return cgpSkip("embedding-fingerprint", `no CGP handshake_ack on this connection (${caps}); see handshake`);
+    return cgpSkip(
+      "embedding-fingerprint",
+      `no CGP handshake_ack on this connection (${caps}); see handshake`,
+    );
   }
   const fingerprint = caps.embeddings_fingerprint;
   if (typeof fingerprint !== "string" || fingerprint === "") {
@@ -230,5 +249,8 @@ export async function checkEmbeddingFingerprint(
       `E1: declares ${fingerprint} (${dimensions} dimensions) but scored a ${wrong}-dimension embedding into frames instead of refusing it`,
     );
   }
-  return cgpFail("embedding-fingerprint", `E1: the probe with a ${wrong}-dimension embedding got ${describeCgp(reply)}`);
+  return cgpFail(
+    "embedding-fingerprint",
+    `E1: the probe with a ${wrong}-dimension embedding got ${describeCgp(reply)}`,
+  );
 }

@@ -19,7 +19,14 @@ import {
 import type { RunOptions } from "../run.js";
 import type { Recorded, Session } from "../session.js";
 import { describeTarget, openSession, type Target, transportOf } from "../targets.js";
-import { cgpFail, cgpSkip, judgeAsOf, judgeCgpHandshake, judgeCgpProbe, judgeConsentScope } from "./judge.js";
+import {
+  cgpFail,
+  cgpSkip,
+  judgeAsOf,
+  judgeCgpHandshake,
+  judgeCgpProbe,
+  judgeConsentScope,
+} from "./judge.js";
 import {
   checkCgpCorrelation,
   checkCgpMalformed,
@@ -57,7 +64,11 @@ export async function runCgpConformance(
   target: Target,
   options: RunOptions = {},
 ): Promise<ConformanceReport> {
-  const handshake = positiveBound("handshakeTimeoutMs", options.handshakeTimeoutMs, HANDSHAKE_TIMEOUT_MS);
+  const handshake = positiveBound(
+    "handshakeTimeoutMs",
+    options.handshakeTimeoutMs,
+    HANDSHAKE_TIMEOUT_MS,
+  );
   const bounds: Bounds = {
     handshake,
     mismatch: positiveBound("mismatchTimeoutMs", options.mismatchTimeoutMs, handshake),
@@ -75,7 +86,10 @@ export async function runCgpConformance(
   if (transport === "in-process") {
     const checks = CGP_CHECK_SPECS.map((spec) =>
       spec.name === "handshake"
-        ? cgpFail("handshake", "an in-process ContextProvider speaks ocp/1 only; run a CGP provider over stdio or HTTP")
+        ? cgpFail(
+            "handshake",
+            "an in-process ContextProvider speaks ocp/1 only; run a CGP provider over stdio or HTTP",
+          )
         : cgpSkip(spec.name, "no CGP handshake; see handshake"),
     );
     return { ...base, checks, conformant: false };
@@ -111,7 +125,10 @@ export async function runCgpConformance(
       }
     };
     const mismatch = async () => {
-      found["version-mismatch"] = await checkCgpVersionMismatch(open("version-mismatch"), bounds.mismatch);
+      found["version-mismatch"] = await checkCgpVersionMismatch(
+        open("version-mismatch"),
+        bounds.mismatch,
+      );
     };
     const malformed = async () => {
       found["malformed-input-tolerance"] = await checkCgpMalformed(open("malformed"), query, {
@@ -142,7 +159,8 @@ export async function runCgpConformance(
   if (found.handshake?.status === "fail") {
     // A provider that did not complete our handshake: the other connections' findings are its echo.
     for (const name of ["malformed-input-tolerance", "embedding-fingerprint"] as const) {
-      if (found[name]?.status !== "pass") found[name] = cgpSkip(name, "no valid handshake; see handshake");
+      if (found[name]?.status !== "pass")
+        found[name] = cgpSkip(name, "no valid handshake; see handshake");
     }
     if (identity === undefined && found["version-mismatch"]?.status === "fail") {
       found["version-mismatch"] = cgpSkip(
@@ -151,7 +169,9 @@ export async function runCgpConformance(
       );
     }
   }
-  const checks = CGP_CHECK_SPECS.map((spec) => found[spec.name] ?? cgpSkip(spec.name, "not reached"));
+  const checks = CGP_CHECK_SPECS.map(
+    (spec) => found[spec.name] ?? cgpSkip(spec.name, "not reached"),
+  );
   return {
     ...base,
     ...(identity === undefined ? {} : { cgpIdentity: identity }),
@@ -205,7 +225,9 @@ async function runMain(
   found["frame-validity"] = verdicts.frameValidity;
   found["budget-honesty"] = verdicts.budgetHonesty;
   let stopped =
-    reply.kind === "gone" ? `the probe query got no answer (${describeCgp(reply)}); see frame-validity` : undefined;
+    reply.kind === "gone"
+      ? `the probe query got no answer (${describeCgp(reply)}); see frame-validity`
+      : undefined;
   if (stopped === undefined && reply.kind === "message" && reply.type === "frames") {
     const verified = await checkVerifyHonesty(session, reply, {
       declared: caps.verify === true,
@@ -215,7 +237,10 @@ async function runMain(
     found["verify-honesty"] = verified.check;
     if (verified.broken) stopped = "the connection broke on verify; see verify-honesty";
   } else {
-    found["verify-honesty"] = cgpSkip("verify-honesty", stopped ?? `the probe query got ${describeCgp(reply)}; see frame-validity`);
+    found["verify-honesty"] = cgpSkip(
+      "verify-honesty",
+      stopped ?? `the probe query got ${describeCgp(reply)}; see frame-validity`,
+    );
   }
   if (stopped === undefined) {
     const pinned = await exchange(
@@ -225,12 +250,16 @@ async function runMain(
       bounds.query,
     );
     found["as-of-temporal"] = judgeAsOf(pinned);
-    if (pinned.kind === "gone") stopped = "the connection broke on the as_of query; see as-of-temporal";
+    if (pinned.kind === "gone")
+      stopped = "the connection broke on the as_of query; see as-of-temporal";
   } else {
     found["as-of-temporal"] = cgpSkip("as-of-temporal", stopped);
   }
   if (!correlation) {
-    found.correlation = cgpSkip("correlation", "the provider does not declare capabilities.correlation");
+    found.correlation = cgpSkip(
+      "correlation",
+      "the provider does not declare capabilities.correlation",
+    );
   } else if (stopped !== undefined) {
     found.correlation = cgpSkip("correlation", stopped);
   } else {

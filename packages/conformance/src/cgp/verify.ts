@@ -59,7 +59,11 @@ function verdictsFor(
 export async function checkVerifyHonesty(
   session: Session,
   probe: CgpMessage,
-  options: { readonly declared: boolean; readonly correlation: boolean; readonly timeoutMs: number },
+  options: {
+    readonly declared: boolean;
+    readonly correlation: boolean;
+    readonly timeoutMs: number;
+  },
 ): Promise<{ check: CheckResult; broken: boolean }> {
   if (!options.declared) {
     return {
@@ -113,7 +117,8 @@ export async function checkVerifyHonesty(
         "verify-honesty",
         `V2: declares verify but did not answer valid for ${notValid.length} of ${held.length} frame(s) it had just served, digests unchanged: ${listOf(
           notValid.map(
-            (identity) => `${excerpt(identity.frame_id)} => ${unchanged.statuses.get(identity)?.status}`,
+            (identity) =>
+              `${excerpt(identity.frame_id)} => ${unchanged.statuses.get(identity)?.status}`,
           ),
         )}`,
       ),
@@ -133,7 +138,9 @@ export async function checkVerifyHonesty(
   for (const identity of mutated) {
     const verdict = changed.statuses.get(identity)!;
     if (verdict.status === "valid") {
-      problems.push(`${excerpt(identity.frame_id)} => valid for a digest it never served (a rubber stamp)`);
+      problems.push(
+        `${excerpt(identity.frame_id)} => valid for a digest it never served (a rubber stamp)`,
+      );
     } else if (verdict.status !== "stale") {
       problems.push(
         `${excerpt(identity.frame_id)} => ${VERDICTS.has(verdict.status) ? verdict.status : excerpt(verdict.status)}, not stale, for a frame it still serves`,
@@ -143,7 +150,9 @@ export async function checkVerifyHonesty(
       verdict.replacement !== null &&
       (typeof verdict.replacement !== "string" || !DIGEST_PATTERN.test(verdict.replacement))
     ) {
-      problems.push(`${excerpt(identity.frame_id)} => stale with a replacement_digest that is not sha256:<64 hex>`);
+      problems.push(
+        `${excerpt(identity.frame_id)} => stale with a replacement_digest that is not sha256:<64 hex>`,
+      );
     }
   }
   if (problems.length > 0) {

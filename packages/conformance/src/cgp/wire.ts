@@ -7,6 +7,7 @@ import { PROBE_MAX_FRAMES, PROBE_MAX_TOKENS } from "../limits.js";
  * frame whose well-formed `valid_from` is after it was not yet true then (§6.1).
  */
 export const AS_OF_PIN = "2026-07-01T00:00:00Z";
+
 import type { Incoming, Session } from "../session.js";
 
 /** A loose JSON object: what a CGP peer sent, read by U1 (unknown members are ignored, not refused). */
@@ -75,7 +76,8 @@ function describeGone(incoming: Incoming): string {
 export function describeCgp(message: CgpMessage): string {
   if (message.kind === "gone") return message.evidence;
   const status = message.status === undefined ? "" : ` (HTTP ${message.status})`;
-  if (message.kind === "not-json") return `a line that is not a JSON object${status}: ${excerpt(message.text)}`;
+  if (message.kind === "not-json")
+    return `a line that is not a JSON object${status}: ${excerpt(message.text)}`;
   if (message.type === "error") {
     const code = typeof message.raw.code === "string" ? message.raw.code : "no code";
     return `error (${code})${status}: ${excerpt(String(message.raw.message ?? ""))}`;
@@ -96,7 +98,9 @@ export function framesOf(message: CgpMessage): Json[] {
 
 /** The correlation id a reply carries, if any. */
 export function idOf(message: CgpMessage): string | undefined {
-  return message.kind === "message" && typeof message.raw.id === "string" ? message.raw.id : undefined;
+  return message.kind === "message" && typeof message.raw.id === "string"
+    ? message.raw.id
+    : undefined;
 }
 
 /** The CGP probe query: upstream's sample query (4096 tokens, 8 frames, any kind). */
@@ -141,4 +145,9 @@ export async function exchange(
 ): Promise<CgpMessage> {
   session.send(envelope as Record<string, unknown> | string, context);
   return readCgp(await session.next(timeoutMs));
+}
+
+/** Whether an error message names a protocol version (a refusal by name, whatever its code). */
+export function namesVersion(message: unknown): boolean {
+  return /version|ocp\/\d|contextgraph\/\d/i.test(String(message ?? ""));
 }
