@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { decodeCgpLine } from "../packages/types/dist/cgp/index.js";
 import { decodeLine } from "../packages/types/dist/index.js";
 
 const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
@@ -36,6 +37,26 @@ for (const file of readdirSync(ocpDir)
     const decoded = decodeLine(line);
     if (!decoded.ok) failures.push(`${where}: ${decoded.error.message}`);
     else if (!ocp(JSON.parse(line))) failures.push(`${where}: ${JSON.stringify(ocp.errors)}`);
+  });
+}
+
+// contextgraph/1.0-draft examples: decoded on the interop path, validated
+// against the generated authoring-strict schema.
+const cgp = compile(schema("contextgraph-envelope.schema.json"));
+const cgpDir = join(root, "examples", "contextgraph");
+for (const file of readdirSync(cgpDir)
+  .filter((f) => f.endsWith(".ndjson"))
+  .sort()) {
+  const lines = readFileSync(join(cgpDir, file), "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
+  lines.forEach((line, index) => {
+    checked++;
+    const where = `examples/contextgraph/${file}:${index + 1}`;
+    const decoded = decodeCgpLine(line);
+    if (!decoded.ok) failures.push(`${where}: ${decoded.error}`);
+    else if (decoded.envelope.type === "unknown") failures.push(`${where}: unknown envelope type`);
+    else if (!cgp(JSON.parse(line))) failures.push(`${where}: ${JSON.stringify(cgp.errors)}`);
   });
 }
 

@@ -187,3 +187,67 @@ describe("decodeCgpEnvelope: the interop path (U1–U4)", () => {
     expect(() => encodeCgpLine({ type: "frames" })).toThrow(TypeError);
   });
 });
+
+describe("decodeCgpEnvelope against a hostile or sloppy peer", () => {
+  it("null reads as absent for optional members (a Rust Option peer may write either)", () => {
+    const decoded = decodeCgpEnvelope({
+      ...frames,
+      result: {
+        frames: [
+          {
+            ...frame,
+            content: null,
+            representation: null,
+            transform: null,
+            canonical_token_cost: null,
+          },
+        ],
+        truncated: false,
+      },
+    });
+    expect(decoded.ok).toBe(true);
+    if (!decoded.ok || decoded.envelope.type !== "frames") throw new Error("not frames");
+    const [only] = decoded.envelope.result.frames;
+    expect(only?.content).toBeUndefined();
+    expect(only?.representation).toBeUndefined();
+  });
+
+  it("a __proto__ member pollutes nothing and is dropped like any unknown member", () => {
+    const line = `{"type":"frames","result":{"frames":[${JSON.stringify(frame).slice(0, -1)},"__proto__":{"polluted":true}}],"truncated":false},"__proto__":{"polluted":true}}`;
+    const decoded = decodeCgpLine(line);
+    expect(decoded.ok).toBe(true);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(decoded.ok && hasKey(decoded.envelope, "polluted")).toBe(false);
+  });
+
+  it("envelope types named like Object.prototype members are unknown, not a crash", () => {
+    for (const type of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      const decoded = decodeCgpEnvelope(JSON.parse(`{"type":${JSON.stringify(type)}}`));
+      expect(decoded, type).toMatchObject({
+        ok: true,
+        envelope: { type: "unknown", wire_type: type },
+      });
+    }
+  });
+
+  it("forged sizes and ids are refused with the path named: a u32 past 2^32 - 1, a fractional cost, an id past the bound", () => {
+    const over = decodeCgpEnvelope({
+      ...frames,
+      result: { frames: [{ ...frame, token_cost: 2 ** 32 }], truncated: false },
+    });
+    expect(over.ok || over.error).toMatch(/token_cost/);
+    const fraction = decodeCgpEnvelope({
+      type: "query",
+      query: { goal: "g", max_frames: 1, max_tokens: 0.5 },
+    });
+    expect(fraction.ok || fraction.error).toMatch(/max_tokens/);
+    const forged = decodeCgpEnvelope({ type: "error", id: "x".repeat(129), message: "m" });
+    expect(forged.ok).toBe(false);
+    const unknownWithBadId = decodeCgpEnvelope({ type: "ping", id: 7 });
+    expect(unknownWithBadId).toMatchObject({
+      ok: true,
+      envelope: { type: "unknown", has_payload: false },
+    });
+    expect(unknownWithBadId.ok && "id" in unknownWithBadId.envelope).toBe(false);
+  });
+});

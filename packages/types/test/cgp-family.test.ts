@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  budgetFromModelTokens,
+  CGP_HOST_SAFETY_FACTOR,
   cgpErrorCode,
   cgpVersionsCompatible,
   EGRESS_SCOPES,
@@ -131,6 +133,23 @@ describe("bytes and formats", () => {
   });
 });
 
+describe("budget tokens are an accounting unit (§7.2)", () => {
+  it("a host maps its model budget with the 1.35 safety factor, rounding down", () => {
+    expect(CGP_HOST_SAFETY_FACTOR).toBe(1.35);
+    expect(budgetFromModelTokens(1350)).toBe(1000);
+    expect(budgetFromModelTokens(1000)).toBe(740);
+    expect(budgetFromModelTokens(1000, 1)).toBe(1000);
+    expect(budgetFromModelTokens(0)).toBe(0);
+  });
+  it("a factor below 1, not finite, or a bad budget is a RangeError naming it (never an unbounded budget)", () => {
+    expect(() => budgetFromModelTokens(1000, 0)).toThrow(/factor/);
+    expect(() => budgetFromModelTokens(1000, Number.NaN)).toThrow(/factor/);
+    expect(() => budgetFromModelTokens(1000, 0.5)).toThrow(/factor/);
+    expect(() => budgetFromModelTokens(-1)).toThrow(/modelTokens/);
+    expect(() => budgetFromModelTokens(1.5)).toThrow(/modelTokens/);
+  });
+});
+
 describe("egress scopes (§4.1, C5) and error codes (X1, X2)", () => {
   it("only local-only stays on the machine; an unknown or custom scope is off-machine", () => {
     expect(EGRESS_SCOPES).toEqual([
@@ -157,6 +176,7 @@ describe("egress scopes (§4.1, C5) and error codes (X1, X2)", () => {
     expect(scopesConsistent({ egress: false, egress_scopes: ["third-party-model"] })).toBe(false);
     expect(scopesConsistent({ egress: false, egress_scopes: ["acme:vault"] })).toBe(false);
     expect(scopesConsistent({ egress: true, egress_scopes: ["third-party-model"] })).toBe(true);
+    expect(scopesConsistent({ egress: true, egress_scopes: ["notnamespaced"] })).toBe(false);
     expect(
       offMachineScopes({ egress_scopes: ["local-only", "org-tenant", "org-tenant", "x:y"] }),
     ).toEqual(["org-tenant", "x:y"]);

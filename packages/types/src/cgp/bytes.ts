@@ -39,6 +39,36 @@ export function canonicalTokenCost(content: string): number {
   return Math.ceil(utf8ByteLength(content) / 4);
 }
 
+/**
+ * §7.2 (informative): the headroom a host applies when it maps a real model
+ * budget into budget tokens, which under-estimate source code and CJK text.
+ */
+export const CGP_HOST_SAFETY_FACTOR = 1.35;
+
+/**
+ * The budget tokens (`max_tokens`) a host asks for when it has `modelTokens`
+ * of real model context: `floor(modelTokens / factor)`, so honest providers
+ * filling the budget exactly do not overflow the model window. A budget token
+ * is an accounting unit, never one model token.
+ *
+ * @throws {RangeError} when `modelTokens` is not a non-negative integer or
+ * `factor` is not a finite number ≥ 1.
+ */
+export function budgetFromModelTokens(
+  modelTokens: number,
+  factor = CGP_HOST_SAFETY_FACTOR,
+): number {
+  if (!Number.isInteger(modelTokens) || modelTokens < 0) {
+    throw new RangeError(`modelTokens must be a non-negative integer (got ${String(modelTokens)})`);
+  }
+  if (!Number.isFinite(factor) || factor < 1) {
+    throw new RangeError(`factor must be a finite number ≥ 1 (got ${String(factor)})`);
+  }
+  // rounded to 6 decimals first, so a binary-float quotient such as
+  // 1350 / 1.35 = 999.99999… reads as the 1000 it is
+  return Math.floor(Math.round((modelTokens / factor) * 1e6) / 1e6);
+}
+
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,

@@ -18,6 +18,17 @@ import { CGP_FRAME_KINDS, REPRESENTATIONS } from "./vocabulary.js";
 const CONTENT_FIDELITIES = ["exact", "normalized", "summarized", "omitted"] as const;
 const INLINE_CONTENT_REQUIREMENTS = ["required", "resolvable_reference_allowed"] as const;
 
+/**
+ * An optional member as a receiver reads it: `null` is the same as absent (a
+ * Rust `Option` peer may write either), and reads back as `undefined`.
+ */
+export function absentIfNull<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
+}
+
 export const CgpRepresentationSchema = z.enum(REPRESENTATIONS).meta({
   id: "Representation",
   description:
@@ -75,20 +86,20 @@ export const CgpFrameSchema = z.object({
   id: z.string(),
   kind: z.string(),
   title: z.string(),
-  content: z.string().optional(),
+  content: absentIfNull(z.string()),
   content_digest: z.string().nullish(),
   uri: z.string().nullish(),
-  representation: CgpRepresentationSchema.optional(),
-  content_fidelity: z.string().optional(),
-  canonical_content_hash: z.string().optional(),
-  content_ref: CgpContentRefSchema.optional(),
-  transform: CgpTransformSchema.optional(),
-  minimum_content_fidelity: z.string().optional(),
-  inline_content_requirement: z.string().optional(),
+  representation: absentIfNull(CgpRepresentationSchema),
+  content_fidelity: absentIfNull(z.string()),
+  canonical_content_hash: absentIfNull(z.string()),
+  content_ref: absentIfNull(CgpContentRefSchema),
+  transform: absentIfNull(CgpTransformSchema),
+  minimum_content_fidelity: absentIfNull(z.string()),
+  inline_content_requirement: absentIfNull(z.string()),
   score: z.number(),
   token_cost: U32Schema,
-  canonical_token_cost: U32Schema.optional(),
-  tokenizer_ref: z.string().optional(),
+  canonical_token_cost: absentIfNull(U32Schema),
+  tokenizer_ref: absentIfNull(z.string()),
   valid_from: z.string().nullish(),
   valid_to: z.string().nullish(),
   recorded_at: z.string().nullish(),

@@ -10,7 +10,15 @@ export {
   familyOfVersion,
   type ProtocolFamily,
 } from "../family.js";
-export { canonicalTokenCost, sha256, sha256Digest, utf8ByteLength, utf8Encode } from "./bytes.js";
+export {
+  budgetFromModelTokens,
+  CGP_HOST_SAFETY_FACTOR,
+  canonicalTokenCost,
+  sha256,
+  sha256Digest,
+  utf8ByteLength,
+  utf8Encode,
+} from "./bytes.js";
 export {
   type CgpDecoded,
   type CgpDecodeFailure,
@@ -33,6 +41,14 @@ export {
   isWellFormedDigest,
 } from "./formats.js";
 export * from "./frame.js";
+export {
+  type CgpAckLike,
+  type CgpHandshakeRule,
+  cgpHandshakeViolations,
+  embeddingFits,
+  type HandshakeViolation,
+} from "./handshake.js";
+export { canonicalDigest, canonicalJson } from "./jcs.js";
 export { CGP_ENVELOPE_SCHEMA_ID, cgpEnvelopeJsonSchema } from "./json-schema.js";
 export * from "./payloads.js";
 export { CGP_RULES, type CgpRuleId, cgpRuleOf, rulesFor } from "./rules.js";

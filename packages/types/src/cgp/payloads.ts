@@ -7,13 +7,23 @@
 import { z } from "zod";
 import { NonEmptyStringSchema, U32Schema } from "../primitives.js";
 import { CGP_TIMESTAMP_PATTERN, EMBEDDINGS_FINGERPRINT_PATTERN } from "./formats.js";
-import { CgpRepresentationSchema } from "./frame.js";
+import { absentIfNull, CgpRepresentationSchema } from "./frame.js";
 import {
   CGP_FRAME_KINDS,
   EGRESS_SCOPES,
+  isRepresentation,
   NAMESPACED_PATTERN,
   VERDICT_STATUSES,
 } from "./vocabulary.js";
+
+/**
+ * A list of representations as a receiver reads it: a name a later 1.x peer
+ * adds is dropped rather than failing the whole message (U1's spirit, for a
+ * list a receiver only chooses from), so what remains is one it knows.
+ */
+const RepresentationListSchema = z
+  .array(z.string())
+  .transform((names) => names.filter(isRepresentation));
 
 /**
  * §4: what a provider does with data. `egress_scopes` is an open vocabulary
@@ -23,7 +33,7 @@ export const CgpDataFlowSchema = z.object({
   reads: z.boolean().default(false),
   writes: z.boolean().default(false),
   egress: z.boolean().default(false),
-  egress_scopes: z.array(z.string()).optional(),
+  egress_scopes: absentIfNull(z.array(z.string())),
 });
 export type CgpDataFlow = z.infer<typeof CgpDataFlowSchema>;
 
@@ -48,7 +58,7 @@ export const CgpCapabilitiesSchema = z.object({
   graph: z.boolean().default(false),
   embeddings_fingerprint: z.string().nullish(),
   verify: z.boolean().default(false),
-  representations: z.array(CgpRepresentationSchema).default([]),
+  representations: RepresentationListSchema.default([]),
   resolve: z.boolean().default(false),
 });
 export type CgpCapabilities = z.infer<typeof CgpCapabilitiesSchema>;
@@ -67,7 +77,7 @@ export const CgpQuerySchema = z.object({
   max_frames: U32Schema,
   max_tokens: U32Schema,
   as_of: z.string().nullish(),
-  representation_preferences: z.array(CgpRepresentationSchema).optional(),
+  representation_preferences: absentIfNull(RepresentationListSchema),
 });
 export type CgpQuery = z.infer<typeof CgpQuerySchema>;
 export type CgpQueryInit = z.input<typeof CgpQuerySchema>;

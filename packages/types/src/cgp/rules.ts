@@ -180,6 +180,15 @@ export const CGP_RULES = [
     suite: "fail",
   },
   {
+    id: "X-RESOLVE",
+    source: "extension",
+    summary:
+      "a provider advertising compact or reference sets resolve: true (SPEC §6.4.1, unnumbered)",
+    host: "refuse",
+    check: "handshake",
+    suite: "fail",
+  },
+  {
     id: "S1",
     source: "extension",
     summary: "every message validates against the contextgraph interop schema",

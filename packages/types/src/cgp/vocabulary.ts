@@ -31,16 +31,26 @@ export function isOffMachineScope(scope: string): boolean {
   return scope !== "local-only";
 }
 
+const BASE_SCOPES: ReadonlySet<string> = new Set(EGRESS_SCOPES);
+
+/** §4.1, U3: whether `scope` is well formed — a base scope, or a namespaced custom one (`vendor:name`). */
+export function isValidEgressScope(scope: string): boolean {
+  return BASE_SCOPES.has(scope) || isNamespaced(scope);
+}
+
 /**
- * C5: whether a declared data flow is consistent — no off-machine egress
- * scope alongside `egress: false`. A flow without scopes is consistent.
+ * C5: whether a declared data flow is consistent — every scope well formed
+ * ({@link isValidEgressScope}) and no off-machine scope alongside
+ * `egress: false`. A flow without scopes is consistent; `egress: true` with
+ * no scopes is the plain boolean contract.
  */
 export function scopesConsistent(dataFlow: {
   readonly egress: boolean;
   readonly egress_scopes?: readonly string[] | null;
 }): boolean {
-  if (dataFlow.egress) return true;
-  return !(dataFlow.egress_scopes ?? []).some(isOffMachineScope);
+  const scopes = dataFlow.egress_scopes ?? [];
+  if (!scopes.every(isValidEgressScope)) return false;
+  return dataFlow.egress || !scopes.some(isOffMachineScope);
 }
 
 /** The off-machine scopes of a data flow, in declaration order, each once (C6 asks a receipt for each). */
@@ -115,6 +125,13 @@ export function isKnownFrameKind(kind: string): kind is CgpFrameKind {
 /** §6.4: how a frame carries its content. Absent on the wire means `full`. */
 export const REPRESENTATIONS = ["full", "compact", "reference"] as const;
 export type Representation = (typeof REPRESENTATIONS)[number];
+
+const KNOWN_REPRESENTATIONS: ReadonlySet<string> = new Set(REPRESENTATIONS);
+
+/** Whether `value` is one of this revision's representations. */
+export function isRepresentation(value: unknown): value is Representation {
+  return typeof value === "string" && KNOWN_REPRESENTATIONS.has(value);
+}
 
 /** §9: a verify verdict. A host reuses a held frame only on `valid` (V3). */
 export const VERDICT_STATUSES = ["valid", "stale", "gone", "unknown"] as const;
