@@ -4,12 +4,22 @@ import { mkdir } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { COMPOSE_PREAMBLE, ConsentStore, compose, countTokens, Host } from "@ocp/host";
+import {
+  COMPOSE_PREAMBLE,
+  ConsentStore,
+  compose,
+  countTokens,
+  Host,
+  type ProviderListing,
+  ReceiptLedger,
+} from "@ocp/host";
 import { FRAME_KINDS, type FrameKind, isOcpError } from "@ocp/types";
+import { isOffMachineScope } from "@ocp/types/cgp";
 import {
   type Config,
   loadConfig,
   type ProviderEntry,
+  parseFamilies,
   parseProviderFlag,
   parseStdioArgv,
 } from "./config.js";
@@ -22,7 +32,7 @@ import {
   renderText,
 } from "./report.js";
 
-const HELP = `ocp-demo-host — ask Open Context Protocol providers for context and compose it
+const HELP = `ocp-demo-host — ask Open Context (ocp/1) and Context Graph (contextgraph/1) providers for context and compose it
 
 Usage:
   ocp-demo-host [options] QUESTION...
@@ -44,8 +54,17 @@ Options:
                        provider whose command and arguments are taken verbatim,
                        one per argument, never split (any path works)
   --http ID=URL        add an HTTP provider (https://, or http:// on loopback)
-  --grant ID           consent to egress provider ID without asking (repeatable)
+  --grant ID           consent to egress provider ID without asking (repeatable);
+                       for a contextgraph provider, one receipt per off-machine
+                       egress scope it declares
   --consent-file FILE  where consent receipts live (default .ocp/consent.jsonl)
+  --receipts-file FILE where contextgraph scope receipts live
+                       (default .ocp/scope-receipts.jsonl)
+  --family LIST        protocol family offered to providers that name none:
+                       ocp (ocp/1.0-draft, the default), contextgraph
+                       (contextgraph/1.0-draft), or both in the order to try,
+                       e.g. contextgraph,ocp: a provider refusing the first by
+                       name is handshaken again in the next
   --max-tokens N       budget of the composed section, o200k tokens (default 2000);
                        each provider is asked for this less the room the fences
                        and preamble take (64 per frame asked), at least half
@@ -69,8 +88,9 @@ or was dropped for breaking the protocol), 130 when interrupted.
 Config file:
   { "providers": [
       { "id": "docs", "stdio": { "command": "ocp-demo-provider", "args": ["my docs"] } },
-      { "id": "wiki", "http": { "url": "https://wiki.example/ocp", "tokenEnv": "WIKI_TOKEN" } } ],
-    "consentFile": ".ocp/consent.jsonl", "timeoutMs": 10000 }
+      { "id": "wiki", "http": { "url": "https://wiki.example/ocp", "tokenEnv": "WIKI_TOKEN" },
+        "family": ["contextgraph", "ocp"] } ],
+    "consentFile": ".ocp/consent.jsonl", "timeoutMs": 10000, "family": "ocp" }
   Arguments in "args" are passed verbatim: paths with spaces need no quoting.`;
 
 const DEFAULT_MAX_TOKENS = 2000;
@@ -92,6 +112,22 @@ function providerBudget(maxTokens: number, maxFrames: number): number {
 
 class UsageError extends Error {}
 
+/**
+ * Consent as the provider's family needs it: the egress grant, and for a
+ * contextgraph provider one receipt per off-machine scope it declares (C6).
+ */
+async function grantAll(
+  host: Host,
+  listing: ProviderListing,
+  grantedBy: string,
+  whatLeaves: string,
+): Promise<void> {
+  if (listing.egress) await host.grantConsent(listing.id, { grantedBy, whatLeaves });
+  for (const scope of (listing.egressScopes ?? []).filter(isOffMachineScope)) {
+    await host.grantScope(listing.id, scope, { kind: "human", id: grantedBy });
+  }
+}
+
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -110,6 +146,8 @@ function parse() {
       http: { type: "string", multiple: true },
       grant: { type: "string", multiple: true },
       "consent-file": { type: "string" },
+      "receipts-file": { type: "string" },
+      family: { type: "string" },
       "max-tokens": { type: "string" },
       "max-frames": { type: "string" },
       kinds: { type: "string" },
@@ -125,8 +163,11 @@ function parse() {
 
 async function addProvider(host: Host, entry: ProviderEntry): Promise<void> {
   const timeoutMs = entry.timeoutMs;
+  const families = parseFamilies(entry.family, `family of ${entry.id}`);
+  const offer = families === undefined ? {} : { families };
   if ("stdio" in entry) {
     await host.addStdio({
+      ...offer,
       id: entry.id,
       command: entry.stdio.command,
       args: entry.stdio.args,
@@ -142,7 +183,7 @@ async function addProvider(host: Host, entry: ProviderEntry): Promise<void> {
       `environment variable ${entry.http.tokenEnv} (token of ${entry.id}) is not set`,
     );
   }
-  await host.addHttp({ id: entry.id, url: entry.http.url, token, timeoutMs });
+  await host.addHttp({ ...offer, id: entry.id, url: entry.http.url, token, timeoutMs });
 }
 
 async function main(): Promise<number> {
@@ -191,8 +232,19 @@ async function main(): Promise<number> {
   const consentPath = resolve(values["consent-file"] ?? config.consentFile ?? ".ocp/consent.jsonl");
   await mkdir(dirname(consentPath), { recursive: true });
   const consent = await ConsentStore.open(consentPath);
+  const receiptsPath = resolve(
+    values["receipts-file"] ?? config.receiptsFile ?? ".ocp/scope-receipts.jsonl",
+  );
+  const receipts = await ReceiptLedger.open(receiptsPath);
+  const families = parseFamilies(values.family ?? config.family, "--family");
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const host = new Host({ consent, legTimeoutMs: timeout ?? config.timeoutMs, warn: log });
+  const host = new Host({
+    consent,
+    receipts,
+    ...(families === undefined ? {} : { families }),
+    legTimeoutMs: timeout ?? config.timeoutMs,
+    warn: log,
+  });
 
   const aborter = new AbortController();
   let interrupted = false;
@@ -234,12 +286,14 @@ async function main(): Promise<number> {
     for (const listing of host.list().filter((p) => p.consent === "required")) {
       const whatLeaves = host.whatLeaves(listing.id);
       if (grants.has(listing.id)) {
-        await host.grantConsent(listing.id, { grantedBy: `${grantedBy} --grant`, whatLeaves });
+        await grantAll(host, listing, `${grantedBy} --grant`, whatLeaves);
       } else if (interactive && !interrupted && (await askConsent(listing, whatLeaves))) {
-        await host.grantConsent(listing.id, { grantedBy, whatLeaves });
+        await grantAll(host, listing, grantedBy, whatLeaves);
       } else {
+        const scopes = (listing.egressScopes ?? []).filter(isOffMachineScope);
+        const what = scopes.length > 0 ? `egress scopes ${scopes.join(", ")}` : "egress";
         log(
-          `${listing.id}: no consent for egress; it will not be queried (--grant ${listing.id} to allow)`,
+          `${listing.id}: no consent for ${what}; it will not be queried (--grant ${listing.id} to allow)`,
         );
       }
     }

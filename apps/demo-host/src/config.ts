@@ -3,6 +3,12 @@ import { dirname, resolve } from "node:path";
 import { describeIssues, OcpError } from "@ocp/types";
 import { z } from "zod";
 
+/** The protocol families a provider may be offered, by their flag names. */
+export const FAMILY_NAMES = { ocp: "ocp/1", contextgraph: "contextgraph/1" } as const;
+const FamilySchema = z.enum(["ocp", "contextgraph"]);
+/** `"ocp"`, `"contextgraph"`, or a list tried in order (a provider refusing one by name gets the next). */
+const FamiliesSchema = z.union([FamilySchema, z.array(FamilySchema).min(1)]).optional();
+
 const IdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][\w.-]{0,63}$/, "ids are 1-64 letters, digits, '.', '_' or '-'");
@@ -18,6 +24,7 @@ const StdioEntrySchema = z.object({
     env: z.record(z.string(), z.string()).default({}),
   }),
   timeoutMs: z.number().int().positive().optional(),
+  family: FamiliesSchema,
 });
 
 /** A provider reached over HTTP: always egress (C4). */
@@ -29,6 +36,7 @@ const HttpEntrySchema = z.object({
     tokenEnv: z.string().optional(),
   }),
   timeoutMs: z.number().int().positive().optional(),
+  family: FamiliesSchema,
 });
 
 export const ProviderEntrySchema = z.union([StdioEntrySchema, HttpEntrySchema]);
@@ -39,6 +47,10 @@ export const ConfigSchema = z.object({
   providers: z.array(ProviderEntrySchema).default([]),
   /** Where consent receipts are kept, relative to the config file. */
   consentFile: z.string().optional(),
+  /** Where contextgraph/1 scope receipts are kept (C6), relative to the config file. */
+  receiptsFile: z.string().optional(),
+  /** Families offered to providers that name none (default "ocp"). */
+  family: FamiliesSchema,
   /** Per-provider timeout of a query. */
   timeoutMs: z.number().int().positive().optional(),
 });
@@ -75,6 +87,8 @@ export async function loadConfig(path: string): Promise<Config> {
     ...parsed.data,
     consentFile:
       parsed.data.consentFile === undefined ? undefined : resolve(base, parsed.data.consentFile),
+    receiptsFile:
+      parsed.data.receiptsFile === undefined ? undefined : resolve(base, parsed.data.receiptsFile),
     providers: parsed.data.providers.map((entry) =>
       "stdio" in entry && entry.stdio.cwd !== undefined
         ? { ...entry, stdio: { ...entry.stdio, cwd: resolve(base, entry.stdio.cwd) } }
@@ -167,4 +181,22 @@ export function parseStdioArgv(argv: readonly string[]): ProviderEntry {
   if (first === undefined) throw new OcpError("usage", "-- must be followed by ID=COMMAND [ARG…]");
   const [id, command] = splitId("--", first, "COMMAND [ARG…]");
   return validEntry("--", shown, { id, stdio: { command, args } });
+}
+
+/**
+ * `--family` / a config `family`: `ocp`, `contextgraph`, or a comma list
+ * tried in order, as the host's family names.
+ */
+export function parseFamilies(
+  value: string | readonly string[] | undefined,
+  where: string,
+): ("ocp/1" | "contextgraph/1")[] | undefined {
+  if (value === undefined) return undefined;
+  const names = typeof value === "string" ? value.split(",").map((v) => v.trim()) : [...value];
+  return names.map((name) => {
+    if (name !== "ocp" && name !== "contextgraph") {
+      throw new OcpError("usage", `${where}: "${name}" is not ocp or contextgraph`);
+    }
+    return FAMILY_NAMES[name];
+  });
 }

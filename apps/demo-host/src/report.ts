@@ -36,7 +36,7 @@ export function describeProviders(providers: readonly ProviderListing[]): string
       p.id,
       p.info.name,
       p.info.version,
-      p.transport,
+      p.family === "contextgraph/1" ? `${p.transport}, ${p.family}` : p.transport,
       String(p.info.data_flow.reads),
       String(p.info.data_flow.writes),
       p.egress ? (p.info.data_flow.egress ? "true" : "true (remote)") : "false",
@@ -141,6 +141,19 @@ export function renderJson(report: RunReport): string {
         violations: l.violations,
       })),
       skipped: fanOut.skipped,
+      // contextgraph/1: accepted frames never composed (U2 opaque kinds, reference frames).
+      setAside: [
+        ...fanOut.opaque.map((o) => ({
+          providerId: o.providerId,
+          frameId: o.frame.id,
+          why: "opaque_kind",
+        })),
+        ...fanOut.unresolved.map((u) => ({
+          providerId: u.providerId,
+          frameId: u.frame.id,
+          why: "reference",
+        })),
+      ],
       usage: fanOut.usage,
       elapsedMs: fanOut.elapsedMs,
     },

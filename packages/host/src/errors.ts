@@ -6,6 +6,8 @@ import { OcpError } from "@ocp/types";
  */
 export type HostErrorCode =
   | "consent_required"
+  | "consent_scope_required"
+  | "egress_scope_inconsistent"
   | "consent_file_corrupt"
   | "consent_file_too_large"
   | "consent_file_unreadable"

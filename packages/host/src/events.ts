@@ -16,7 +16,14 @@ export interface HostEvents {
   };
   provider_removed: { providerId: string };
   /** An egress provider was wanted but has no consent (C1, C2): ask the user. */
-  consent_asked: { providerId: string; name: string; version: string; whatLeaves: string };
+  consent_asked: {
+    providerId: string;
+    name: string;
+    version: string;
+    whatLeaves: string;
+    /** C6 (contextgraph/1): the off-machine egress scopes that lack a receipt. */
+    scopes?: string[];
+  };
   consent_granted: { receipt: ConsentReceipt };
   consent_revoked: { receipt: ConsentReceipt };
   leg_started: { providerId: string; timeoutMs: number };

@@ -5,12 +5,14 @@ import type {
   ContextQueryResult,
   OcpError,
 } from "@ocp/types";
+import type { CgpFrame, Violation as CgpViolation } from "@ocp/types/cgp";
 import type { AuditViolation } from "./audit.js";
 import { hostError } from "./errors.js";
 
 /** Why a fan-out leg produced no frames. Every one is a value, never a throw. */
 export type LegFailureReason =
   | "consent_required"
+  | "consent_scope_required"
   | "timeout"
   | "aborted"
   | "crashed"
@@ -25,10 +27,14 @@ export interface LegFailure {
   readonly latencyMs: number;
 }
 
+/** A contextgraph/1 rule broken, with the index of the frame at fault when one is. */
+export type CgpLiarViolation = CgpViolation & { readonly frameIndex?: number };
+
 /** B2: a provider whose answer broke a rule; none of its frames is trusted. */
 export interface Liar {
   readonly providerId: string;
-  readonly violations: readonly AuditViolation[];
+  /** The rules broken: the ocp/1 audit's, or `cgpAnswerViolations`' under contextgraph/1. */
+  readonly violations: readonly (AuditViolation | CgpLiarViolation)[];
   /** The dropped frames, kept only so `compose` can audit them as quarantined. */
   readonly frames: readonly ContextFrame[];
   /** The loud report: provider, rules and figures. */
@@ -53,6 +59,14 @@ export interface Trim {
 export interface AcceptedFrame {
   readonly providerId: string;
   readonly frame: ContextFrame;
+  /** The frame as a contextgraph/1 provider sent it (its identity for `verifyFrames`). */
+  readonly cgp?: CgpFrame;
+}
+
+/** A contextgraph/1 frame accepted but not composed: opaque (U2) or without inline content. */
+export interface HeldAside {
+  readonly providerId: string;
+  readonly frame: CgpFrame;
 }
 
 /** A provider that was not asked, because it serves none of the kinds asked for. */
@@ -85,6 +99,10 @@ export interface FanOutResult {
   readonly trimmed: readonly Trim[];
   readonly skipped: readonly SkippedProvider[];
   readonly usage: readonly ProviderUsage[];
+  /** U2 (contextgraph/1): frames of a kind this revision does not define, never composed. */
+  readonly opaque: readonly HeldAside[];
+  /** §6.4.1 (contextgraph/1): `reference` frames, which contribute nothing to a composition. */
+  readonly unresolved: readonly HeldAside[];
   readonly elapsedMs: number;
 }
 
@@ -97,6 +115,12 @@ export type LegOutcome =
       readonly latencyMs: number;
       /** Set when frames were removed (K1, M1); `result` is what was kept. */
       readonly trimmed?: Trim;
+      /** contextgraph/1: `frames` as sent (aligned with `result.frames`), and those set aside. */
+      readonly cgp?: {
+        readonly frames: readonly CgpFrame[];
+        readonly opaque: readonly CgpFrame[];
+        readonly unresolved: readonly CgpFrame[];
+      };
     }
   | { readonly kind: "failed"; readonly failure: LegFailure }
   | { readonly kind: "dropped"; readonly liar: Liar; readonly result: ContextQueryResult };
@@ -137,11 +161,21 @@ export function assembleFanOut(
   const liars: Liar[] = [];
   const trimmed: Trim[] = [];
   const usage: ProviderUsage[] = [];
+  const opaque: HeldAside[] = [];
+  const unresolved: HeldAside[] = [];
   for (const outcome of outcomes) {
     if (outcome.kind === "ok") {
       if (outcome.trimmed !== undefined) trimmed.push(outcome.trimmed);
-      for (const frame of outcome.result.frames)
-        accepted.push({ providerId: outcome.providerId, frame });
+      const providerId = outcome.providerId;
+      const cgp = outcome.cgp;
+      outcome.result.frames.forEach((frame, i) => {
+        const sent = cgp?.frames[i];
+        accepted.push(
+          sent === undefined ? { providerId, frame } : { providerId, frame, cgp: sent },
+        );
+      });
+      for (const frame of cgp?.opaque ?? []) opaque.push({ providerId, frame });
+      for (const frame of cgp?.unresolved ?? []) unresolved.push({ providerId, frame });
       usage.push({
         providerId: outcome.providerId,
         outcome: "ok",
@@ -175,7 +209,18 @@ export function assembleFanOut(
       });
     }
   }
-  return { query, accepted, failures, liars, trimmed, skipped, usage, elapsedMs };
+  return {
+    query,
+    accepted,
+    failures,
+    liars,
+    trimmed,
+    skipped,
+    usage,
+    opaque,
+    unresolved,
+    elapsedMs,
+  };
 }
 
 function sumCost(frames: readonly ContextFrame[]): number {

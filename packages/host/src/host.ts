@@ -1,43 +1,46 @@
-import { type ConnectHttpProviderOptions, connectHttpProvider } from "@ocp/transport-http/client";
-import { type SpawnStdioProviderOptions, spawnStdioProvider } from "@ocp/transport-stdio";
+import type { ConnectHttpProviderOptions } from "@ocp/transport-http/client";
+import type { SpawnStdioProviderOptions } from "@ocp/transport-stdio";
 import type {
   ContextProvider,
-  ContextQuery,
   ContextQueryInit,
   ContextQueryResult,
+  ProtocolFamily,
 } from "@ocp/types";
+import { type CgpLegContext, cgpConsentMissing, cgpGate, checkCallMembers } from "./cgp-leg.js";
+import { type Connected, connectHttp, connectStdio } from "./connect.js";
 import { type ConsentReceipt, ConsentStore } from "./consent.js";
+import { type LegHost, legHostOf, startLeg } from "./dispatch.js";
 import { checkLimit, hostError } from "./errors.js";
 import {
   HostEventEmitter,
   type HostEventName,
   type HostListener,
   type ProviderTransport,
-  reportLeg,
 } from "./events.js";
 import {
+  type AcceptedFrame,
   assembleFanOut,
-  consentRequired,
   type FanOutResult,
   type LegOutcome,
   resultOf,
   type SkippedProvider,
   servesKinds,
 } from "./fanout.js";
-import { type LegOptions, runLeg, settleWith } from "./leg.js";
 import {
-  DEFAULT_LEG_TIMEOUT_MS,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   MAX_LEG_TIMEOUT_MS,
   MAX_PROVIDERS,
   MAX_PROVIDERS_CEILING,
 } from "./limits.js";
+import type { HostOptions } from "./options.js";
+import { type Grantor, ReceiptLedger, type ScopeGrant, type ScopeRevocation } from "./receipts.js";
 import {
   type AddOptions,
   checkCanAdd,
   checkProvider,
   describeEgress,
   type Entry,
+  entryOf,
   listingOf,
   type ProviderListing,
   parseQuery,
@@ -45,24 +48,8 @@ import {
   type ShutdownReport,
   shutdownEntries,
 } from "./registry.js";
-
-export interface HostOptions {
-  /** Where consent lives. Default: in memory (forgotten on exit). */
-  readonly consent?: ConsentStore;
-  /** Per-leg timeout of queries. Default {@link DEFAULT_LEG_TIMEOUT_MS}. */
-  readonly legTimeoutMs?: number;
-  /** Default {@link MAX_PROVIDERS}. */
-  readonly maxProviders?: number;
-  /** Per-provider grace of `shutdown()`. Default {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}. */
-  readonly shutdownTimeoutMs?: number;
-  /** Audit declared costs against measured tokens (T1). Default true. */
-  readonly measureCosts?: boolean;
-  /**
-   * Where loud reports go (dropped providers, throwing listeners). Default:
-   * one line each on stderr, never stdout.
-   */
-  readonly warn?: (line: string) => void;
-}
+import { type ReuseVerdict, verifyHeld } from "./reuse-run.js";
+import { type FamilyOptions, familiesOf } from "./session.js";
 
 /** Providers of our transports, whose answers come decoded by the envelope schema. */
 const DECODED = new WeakSet<ContextProvider>();
@@ -72,14 +59,18 @@ const DECODED = new WeakSet<ContextProvider>();
  * single and fan-out queries with per-leg timeout and crash isolation, and the
  * budget audit (B1, B2). Compose the result with `compose()`.
  */
+export type { HostOptions };
+
 export class Host {
   readonly consent: ConsentStore;
+  readonly receipts: ReceiptLedger;
+  readonly #families: readonly ProtocolFamily[];
+  readonly #cgp: CgpLegContext;
+  readonly #legHost: LegHost;
   readonly #entries = new Map<string, Entry>();
   readonly #events: HostEventEmitter;
-  readonly #legTimeoutMs: number;
   readonly #maxProviders: number;
   readonly #shutdownTimeoutMs: number;
-  readonly #measureCosts: boolean;
   readonly #warn: (line: string) => void;
   #closed = false;
 
@@ -88,16 +79,18 @@ export class Host {
     checkLimit("maxProviders", options.maxProviders, MAX_PROVIDERS_CEILING);
     checkLimit("shutdownTimeoutMs", options.shutdownTimeoutMs, MAX_LEG_TIMEOUT_MS);
     this.consent = options.consent ?? ConsentStore.inMemory();
-    this.#legTimeoutMs = options.legTimeoutMs ?? DEFAULT_LEG_TIMEOUT_MS;
+    this.receipts = options.receipts ?? ReceiptLedger.inMemory();
+    this.#families = familiesOf({ families: options.families }, ["ocp/1"]);
     this.#maxProviders = options.maxProviders ?? MAX_PROVIDERS;
     this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-    this.#measureCosts = options.measureCosts ?? true;
     this.#warn = options.warn ?? ((line) => process.stderr.write(`[ocp-host] ${line}\n`));
     this.#events = new HostEventEmitter((error, name) =>
       this.#warn(
         `a "${name}" listener threw: ${error instanceof Error ? error.message : String(error)}`,
       ),
     );
+    this.#legHost = legHostOf(options, this.consent, this.receipts, this.#events, this.#warn);
+    this.#cgp = this.#legHost.cgp;
   }
 
   on<E extends HostEventName>(name: E, listener: HostListener<E>): () => void {
@@ -123,18 +116,14 @@ export class Host {
    * it. The id is checked before anything is spawned; a child that cannot be
    * registered is shut down again.
    */
-  async addStdio(options: SpawnStdioProviderOptions & AddOptions): Promise<ProviderListing> {
-    const { timeoutMs, ...spawnOptions } = options;
+  async addStdio(
+    options: SpawnStdioProviderOptions & AddOptions & FamilyOptions,
+  ): Promise<ProviderListing> {
+    const { timeoutMs, family, families, ...spawnOptions } = options;
     this.#assertCanAdd(options.id);
     checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
-    const provider = await spawnStdioProvider(spawnOptions);
-    try {
-      DECODED.add(provider);
-      return this.register(provider, "stdio", { timeoutMs });
-    } catch (error) {
-      await provider.shutdown().catch(() => undefined);
-      throw error;
-    }
+    const offered = familiesOf({ family, families }, this.#families);
+    return this.#adopt(await connectStdio(spawnOptions, offered), "stdio", timeoutMs);
   }
 
   /**
@@ -143,14 +132,30 @@ export class Host {
    * It is egress whatever it declares (C4), so it stays disabled until
    * consent is granted. The id is checked before anything is sent.
    */
-  async addHttp(options: ConnectHttpProviderOptions & AddOptions): Promise<ProviderListing> {
-    const { timeoutMs, ...connectOptions } = options;
+  async addHttp(
+    options: ConnectHttpProviderOptions & AddOptions & FamilyOptions,
+  ): Promise<ProviderListing> {
+    const { timeoutMs, family, families, ...connectOptions } = options;
     this.#assertCanAdd(options.id);
     checkLimit("timeoutMs", timeoutMs, MAX_LEG_TIMEOUT_MS);
-    const provider = await connectHttpProvider(connectOptions);
+    const offered = familiesOf({ family, families }, this.#families);
+    return this.#adopt(await connectHttp(connectOptions, offered), "http", timeoutMs);
+  }
+
+  /** Registers a connected provider of our transports; shuts it down if it cannot be. */
+  async #adopt(
+    connected: Connected,
+    transport: "stdio" | "http",
+    timeoutMs: number | undefined,
+  ): Promise<ProviderListing> {
+    const provider = connected.provider;
     try {
       DECODED.add(provider);
-      return this.register(provider, "http", { timeoutMs, endpoint: provider.url });
+      return this.register(provider, transport, {
+        timeoutMs,
+        endpoint: connected.endpoint,
+        connected,
+      });
     } catch (error) {
       await provider.shutdown().catch(() => undefined);
       throw error;
@@ -165,23 +170,23 @@ export class Host {
   register(
     provider: ContextProvider,
     transport: ProviderTransport,
-    options: AddOptions & { endpoint?: string } = {},
+    options: AddOptions & { endpoint?: string; connected?: Connected } = {},
   ): ProviderListing {
     checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
     const id = provider.id;
     this.#assertCanAdd(id);
-    const { info, capabilities } = checkProvider(provider);
-    const entry: Entry = {
+    const connected = options.connected?.provider === provider ? options.connected : undefined;
+    const { info, capabilities } = checkProvider(provider, connected?.family);
+    const entry = entryOf(
       provider,
-      info,
-      capabilities,
       transport,
-      egress:
-        transport === "http" || info.data_flow.egress || provider.info?.data_flow?.egress === true,
-      endpoint: options.endpoint,
-      timeoutMs: options.timeoutMs,
-      decoded: DECODED.has(provider),
-    };
+      { info, capabilities },
+      {
+        ...options,
+        decoded: DECODED.has(provider),
+        connected,
+      },
+    );
     this.#entries.set(id, entry);
     this.#events.emit("provider_added", {
       providerId: id,
@@ -240,6 +245,46 @@ export class Host {
     return receipt;
   }
 
+  /** C6: appends a receipt for one egress scope, pinning the provider's name and version. */
+  grantScope(
+    providerId: string,
+    scope: string,
+    grantor: Grantor,
+    options: { expiresAt?: string } = {},
+  ): Promise<ScopeGrant> {
+    return this.receipts.grant(this.#subject(providerId), scope, grantor, options);
+  }
+
+  /** Appends a revocation of one scope; the next query to the provider is refused (C6). */
+  revokeScope(providerId: string, scope: string, grantor: Grantor): Promise<ScopeRevocation> {
+    return this.receipts.revoke(this.#subject(providerId), scope, grantor);
+  }
+
+  /**
+   * §9 (contextgraph/1): asks each provider of `held` frames whether they are
+   * still current, sending identities only (V1), to providers that declared
+   * `verify` and pass the consent gate. Only `valid` keeps a frame (V3);
+   * digest-less frames are never reused (D3). Never rejects for a provider.
+   */
+  verifyFrames(
+    held: readonly AcceptedFrame[],
+    options: QueryCallOptions = {},
+  ): Promise<ReuseVerdict> {
+    this.#assertOpen();
+    checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+    return verifyHeld(held, {
+      entry: (id) => this.#entries.get(id),
+      gate: (id, entry, session) => cgpGate(this.#cgp, id, entry, session),
+      timeoutMs: (entry) => options.timeoutMs ?? entry.timeoutMs ?? this.#legHost.legTimeoutMs,
+      signal: options.signal,
+    });
+  }
+
+  #subject(providerId: string): { providerId: string; name: string; version: string } {
+    const entry = this.#entry(providerId);
+    return { providerId, name: entry.info.name, version: entry.info.version };
+  }
+
   /**
    * Queries one provider. Throws `consent_required` (before transmitting
    * anything, C2), `timeout`, `aborted`, `provider_error` and, when its answer
@@ -258,7 +303,8 @@ export class Host {
       const entry = this.#entry(providerId);
       const parsed = parseQuery(query);
       checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
-      return this.#leg(providerId, entry, parsed, options, resultOf);
+      checkCallMembers(options);
+      return startLeg(this.#legHost, providerId, entry, parsed, options, resultOf);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -274,6 +320,7 @@ export class Host {
     this.#assertOpen();
     const parsed = parseQuery(query);
     checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+    checkCallMembers(options);
     const started = performance.now();
     const skipped: SkippedProvider[] = [];
     const legs: Promise<LegOutcome>[] = [];
@@ -286,7 +333,7 @@ export class Host {
         });
         continue;
       }
-      legs.push(this.#leg(id, entry, parsed, options));
+      legs.push(startLeg(this.#legHost, id, entry, parsed, options));
     }
     const outcomes = await Promise.all(legs);
     return assembleFanOut(parsed, outcomes, skipped, Math.round(performance.now() - started));
@@ -321,55 +368,6 @@ export class Host {
     return report;
   }
 
-  #leg(
-    id: string,
-    entry: Entry,
-    query: ContextQuery,
-    options: QueryCallOptions,
-  ): Promise<LegOutcome>;
-  #leg<R>(
-    id: string,
-    entry: Entry,
-    query: ContextQuery,
-    options: QueryCallOptions,
-    finish: (outcome: LegOutcome) => R,
-  ): Promise<R>;
-  #leg<R>(
-    id: string,
-    entry: Entry,
-    query: ContextQuery,
-    options: QueryCallOptions,
-    finish?: (outcome: LegOutcome) => R,
-  ): Promise<R | LegOutcome> {
-    const report = (outcome: LegOutcome): void => reportLeg(this.#events, this.#warn, id, outcome);
-    if (entry.egress && !this.consent.isGranted(id, entry.info.name)) {
-      // C1, C2: nothing is sent; the app is asked.
-      this.#events.emit("consent_asked", {
-        providerId: id,
-        name: entry.info.name,
-        version: entry.info.version,
-        whatLeaves: describeEgress(entry),
-      });
-      const outcome = consentRequired(id, entry.info.name);
-      report(outcome);
-      return settleWith(outcome, finish);
-    }
-    const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? this.#legTimeoutMs;
-    if (this.#events.listens("leg_started")) {
-      this.#events.emit("leg_started", { providerId: id, timeoutMs });
-    }
-    const legOptions: LegOptions = {
-      timeoutMs,
-      signal: options.signal,
-      measureCosts: this.#measureCosts,
-      decoded: entry.decoded,
-      onOutcome: report,
-    };
-    return finish === undefined
-      ? runLeg(entry.provider, query, legOptions)
-      : runLeg(entry.provider, query, legOptions, finish);
-  }
-
   #entry(providerId: string): Entry {
     const entry = this.#entries.get(providerId);
     if (entry === undefined) {
@@ -381,7 +379,12 @@ export class Host {
   }
 
   #listing(id: string, entry: Entry): ProviderListing {
-    return listingOf(id, entry, this.consent.isGranted(id, entry.info.name));
+    const session = entry.session;
+    const consented =
+      session === undefined
+        ? this.consent.isGranted(id, entry.info.name)
+        : cgpConsentMissing(this.#cgp, id, entry, session) === undefined;
+    return listingOf(id, entry, consented);
   }
 
   /** Id and capacity checks, run before anything is spawned or connected. */

@@ -7,6 +7,7 @@ export {
   type CostViolation,
   describeViolations,
 } from "./audit.js";
+export type { CgpCallMembers } from "./cgp-leg.js";
 export {
   type Citation,
   COMPOSE_PREAMBLE,
@@ -36,7 +37,9 @@ export {
 } from "./events.js";
 export {
   type AcceptedFrame,
+  type CgpLiarViolation,
   type FanOutResult,
+  type HeldAside,
   type LegFailure,
   type LegFailureReason,
   type LegOutcome,
@@ -59,7 +62,7 @@ export {
   SHORT_DIGEST_HEX,
   shortDigest,
 } from "./fence.js";
-export { Host, type HostOptions } from "./host.js";
+export { Host } from "./host.js";
 export { type LegOptions, runLeg } from "./leg.js";
 export {
   COST_TOLERANCE_RATIO,
@@ -76,6 +79,20 @@ export {
   MAX_PROVIDERS,
   MAX_PROVIDERS_CEILING,
 } from "./limits.js";
+export type { HostOptions } from "./options.js";
+export {
+  type Grantor,
+  GrantorSchema,
+  parseReceiptLedger,
+  ReceiptLedger,
+  type ReceiptSubject,
+  type ScopeGrant,
+  ScopeGrantSchema,
+  type ScopeRecord,
+  ScopeRecordSchema,
+  type ScopeRevocation,
+  ScopeRevocationSchema,
+} from "./receipts.js";
 export type {
   AddOptions,
   ConsentState,
@@ -83,4 +100,12 @@ export type {
   QueryCallOptions,
   ShutdownReport,
 } from "./registry.js";
+export type { DroppedHeld, ReuseDropReason, ReuseVerdict } from "./reuse.js";
+export {
+  type CgpSession,
+  FAMILIES,
+  type FamilyOptions,
+  type RefusedOffer,
+  refusesFamily,
+} from "./session.js";
 export { countTokens, TOKENIZER } from "./tokens.js";

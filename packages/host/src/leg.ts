@@ -152,11 +152,11 @@ export function runLeg<R>(
   try {
     call = provider.query(query, { signal: options.signal, timeoutMs: options.timeoutMs });
   } catch (error) {
-    return settled(failed(providerId, error, started));
+    return settled(failedLeg(providerId, error, started));
   }
   return call.then(
     (value) => settle(judge(providerId, query, value, options, started)),
-    (error: unknown) => settle(failed(providerId, error, started)),
+    (error: unknown) => settle(failedLeg(providerId, error, started)),
   );
 }
 
@@ -165,7 +165,7 @@ function elapsedSince(started: number): number {
 }
 
 /** The failure outcome of a leg whose query threw or rejected with `error`. */
-function failed(providerId: string, error: unknown, started: number): LegOutcome {
+export function failedLeg(providerId: string, error: unknown, started: number): LegOutcome {
   const reason = reasonOf(error);
   return failure(providerId, reason, asOcpError(providerId, reason, error), elapsedSince(started));
 }
@@ -218,7 +218,7 @@ async function askGuarded(
     return { ok: true, value: await Promise.race([call, stopped]) };
   } catch (error) {
     const cause = controller.signal.aborted ? controller.signal.reason : error;
-    return { ok: false, outcome: failed(providerId, cause, started) };
+    return { ok: false, outcome: failedLeg(providerId, cause, started) };
   } finally {
     LEG_DEADLINES.clear(deadline);
     outer?.removeEventListener("abort", onOuterAbort);

@@ -6,15 +6,19 @@ import {
   type ContextQueryInit,
   ContextQuerySchema,
   describeIssues,
-  PROTOCOL_VERSION,
+  familyOfVersion,
+  type ProtocolFamily,
   type ProviderInfo,
   StrictProviderInfoSchema,
+  versionOfFamily,
   versionsCompatible,
 } from "@ocp/types";
+import type { Representation } from "@ocp/types/cgp";
 import { sealQuery } from "@ocp/types/fast";
 import { type HostError, hostError } from "./errors.js";
 import type { ProviderTransport } from "./events.js";
 import { MAX_PROVIDER_ID_LENGTH } from "./limits.js";
+import type { CgpSession, RefusedOffer } from "./session.js";
 
 /** Options of one registration. */
 export interface AddOptions {
@@ -31,6 +35,12 @@ export interface ProviderListing {
   readonly info: ProviderInfo;
   readonly capabilities: Capabilities;
   readonly protocolVersion?: string;
+  /** The family its handshake settled (never mixed afterwards). */
+  readonly family: ProtocolFamily;
+  /** Families offered first and refused by name, when any were. */
+  readonly refusedFamilies?: readonly RefusedOffer[];
+  /** contextgraph/1: the egress scopes it declared (C5, C6). */
+  readonly egressScopes?: readonly string[];
   readonly transport: ProviderTransport;
   /** Effective egress: declared, or forced for every HTTP provider (C4). */
   readonly egress: boolean;
@@ -43,6 +53,10 @@ export interface QueryCallOptions {
   readonly signal?: AbortSignal;
   /** Overrides the per-leg timeout for this call. */
   readonly timeoutMs?: number;
+  /** contextgraph/1: pins retrieval to an instant, a UTC timestamp (F4). ocp/1 legs ignore it. */
+  readonly asOf?: string;
+  /** contextgraph/1: representations preferred, in order; each provider gets only those it advertised (P5). */
+  readonly representations?: readonly Representation[];
 }
 
 export interface ShutdownReport {
@@ -67,13 +81,50 @@ export interface Entry {
   readonly timeoutMs: number | undefined;
   /** Its answers come decoded by the envelope schema (a transport of this package's own). */
   readonly decoded: boolean;
+  /** The family its handshake settled. */
+  readonly family: ProtocolFamily;
+  /** contextgraph/1: the session every query and verify goes through. */
+  readonly session: CgpSession | undefined;
+  readonly refused: readonly RefusedOffer[];
+}
+
+/** What the host keeps of a provider it registers (C4: every HTTP provider is egress). */
+export function entryOf(
+  provider: ContextProvider,
+  transport: ProviderTransport,
+  declared: { info: ProviderInfo; capabilities: Capabilities },
+  options: {
+    endpoint?: string | undefined;
+    timeoutMs?: number | undefined;
+    decoded: boolean;
+    connected?: { family: ProtocolFamily; session?: CgpSession; refused: readonly RefusedOffer[] };
+  },
+): Entry {
+  const { info, capabilities } = declared;
+  return {
+    provider,
+    info,
+    capabilities,
+    transport,
+    egress:
+      transport === "http" || info.data_flow.egress || provider.info?.data_flow?.egress === true,
+    endpoint: options.endpoint,
+    timeoutMs: options.timeoutMs,
+    decoded: options.decoded,
+    family: options.connected?.family ?? "ocp/1",
+    session: options.connected?.session,
+    refused: options.connected?.refused ?? [],
+  };
 }
 
 /**
  * Parses what a provider declares: H2 (name and version non-empty), valid
  * capabilities, and H3 (a known protocol version must be of our family).
  */
-export function checkProvider(provider: ContextProvider): {
+export function checkProvider(
+  provider: ContextProvider,
+  family: ProtocolFamily = "ocp/1",
+): {
   info: ProviderInfo;
   capabilities: Capabilities;
 } {
@@ -100,11 +151,16 @@ export function checkProvider(provider: ContextProvider): {
     );
   }
   const version = provider.protocolVersion;
-  if (version !== undefined && !versionsCompatible(version, PROTOCOL_VERSION)) {
+  const ours = versionOfFamily(family);
+  const same =
+    family === "ocp/1"
+      ? versionsCompatible(version ?? ours, ours)
+      : familyOfVersion(version ?? ours) === family;
+  if (version !== undefined && !same) {
     throw hostError(
       "incompatible_version",
-      `provider "${id}" speaks ${version}, not in the family of ${PROTOCOL_VERSION} (H3)`,
-      { details: { providerId: id, theirs: version, ours: PROTOCOL_VERSION } },
+      `provider "${id}" speaks ${version}, not in the family of ${ours} (H3)`,
+      { details: { providerId: id, theirs: version, ours } },
     );
   }
   return { info: info.data, capabilities: capabilities.data };
@@ -187,9 +243,11 @@ export function describeEgress(entry: Entry): string {
     entry.transport === "http"
       ? `the remote endpoint ${entry.endpoint ?? "(unknown)"}`
       : `"${entry.info.name}" ${entry.info.version}, which declares egress`;
+  const scopes = entry.session?.info.data_flow.egress_scopes ?? [];
   return (
     `every query payload (goal, query text, anchors, embedding, kinds and budget) is sent to ${where}` +
-    "; it may leave this machine"
+    "; it may leave this machine" +
+    (scopes.length > 0 ? ` (declared egress scopes: ${scopes.join(", ")})` : "")
   );
 }
 
@@ -202,6 +260,11 @@ export function listingOf(id: string, entry: Entry, consented: boolean): Provide
     info: entry.info,
     capabilities: entry.capabilities,
     ...(version !== undefined ? { protocolVersion: version } : {}),
+    family: entry.family,
+    ...(entry.refused.length > 0 ? { refusedFamilies: entry.refused } : {}),
+    ...(entry.session?.info.data_flow.egress_scopes !== undefined
+      ? { egressScopes: entry.session.info.data_flow.egress_scopes }
+      : {}),
     transport: entry.transport,
     egress: entry.egress,
     consent,

@@ -36,6 +36,33 @@ describe("coverage and layering", () => {
     }
   });
 
+  it("every contextgraph/1 host-side requirement is named by a test", async () => {
+    const names = (await texts(here, ".test.ts"))
+      .join("\n")
+      .match(/\bit(?:\.skipIf\([^)]*\))?\(\s*"[^"]*"/g)!
+      .join("\n");
+    for (const id of [
+      "H1",
+      "H3",
+      "C4",
+      "C5",
+      "C6",
+      "C7",
+      "C8",
+      "E1",
+      "P5",
+      "B2",
+      "B3",
+      "B4",
+      "D3",
+    ]) {
+      expect(names, `no test names ${id}`).toMatch(new RegExp(`\\b${id}\\b`));
+    }
+    for (const id of ["V1", "V2", "V3", "V4", "U2", "X1", "X2", "R3", "F4", "K1"]) {
+      expect(names, `no test names ${id}`).toMatch(new RegExp(`\\b${id}\\b`));
+    }
+  });
+
   it("the host does no wire framing: no NDJSON codec, no sockets, no child processes in src", async () => {
     for (const text of await texts(src, ".ts")) {
       expect(text).not.toMatch(/\b(encodeLine|decodeLine|LineSplitter)\b/);

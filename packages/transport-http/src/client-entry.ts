@@ -3,6 +3,11 @@
  * HTTP (keep-alive undici pool; remote means egress). Loads no server code.
  */
 export {
+  type CgpHttpProvider,
+  type ConnectCgpHttpProviderOptions,
+  connectCgpHttpProvider,
+} from "./cgp-client.js";
+export {
   type ConnectHttpProviderOptions,
   connectHttpProvider,
   type HttpProvider,

@@ -7,6 +7,11 @@ export {
   isPlainResult,
   parseJsonFast,
 } from "@ocp/types/fast";
+export {
+  type CgpStdioProvider,
+  type SpawnCgpStdioProviderOptions,
+  spawnCgpStdioProvider,
+} from "./cgp-spawn.js";
 export { scrubbedEnv } from "./child.js";
 export {
   Correlator,

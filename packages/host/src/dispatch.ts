@@ -1,0 +1,116 @@
+import type { ContextQuery } from "@ocp/types";
+import { type CgpLegContext, cgpGate, cgpQueryFor, runCgpLeg } from "./cgp-leg.js";
+import type { ConsentStore } from "./consent.js";
+import { type HostEventEmitter, reportLeg } from "./events.js";
+import { consentRequired, type LegOutcome } from "./fanout.js";
+import { type LegOptions, runLeg, settleWith } from "./leg.js";
+import { DEFAULT_LEG_TIMEOUT_MS } from "./limits.js";
+import type { HostOptions } from "./options.js";
+import type { ReceiptLedger } from "./receipts.js";
+import { describeEgress, type Entry, type QueryCallOptions } from "./registry.js";
+
+/** What a leg needs of its host. */
+export interface LegHost {
+  readonly events: HostEventEmitter;
+  readonly warn: (line: string) => void;
+  readonly consent: ConsentStore;
+  readonly cgp: CgpLegContext;
+  readonly legTimeoutMs: number;
+  readonly measureCosts: boolean;
+}
+
+/** The leg context of a host built with `options`. */
+export function legHostOf(
+  options: HostOptions,
+  consent: ConsentStore,
+  receipts: ReceiptLedger,
+  events: HostEventEmitter,
+  warn: (line: string) => void,
+): LegHost {
+  return {
+    events,
+    warn,
+    consent,
+    cgp: { consent, receipts, events, embeddingFingerprint: options.embeddingFingerprint },
+    legTimeoutMs: options.legTimeoutMs ?? DEFAULT_LEG_TIMEOUT_MS,
+    measureCosts: options.measureCosts ?? true,
+  };
+}
+
+/**
+ * Starts one leg to one provider, by the family its handshake settled: the
+ * contextgraph/1 gate (C6, then C1/C2) and rulebook, or the ocp/1 gate (C1,
+ * C2) and audit. Nothing is sent through a shut gate. Reports the outcome,
+ * then settles with `finish(outcome)` (the outcome itself without `finish`).
+ */
+export function startLeg(
+  host: LegHost,
+  id: string,
+  entry: Entry,
+  query: ContextQuery,
+  options: QueryCallOptions,
+): Promise<LegOutcome>;
+export function startLeg<R>(
+  host: LegHost,
+  id: string,
+  entry: Entry,
+  query: ContextQuery,
+  options: QueryCallOptions,
+  finish: (outcome: LegOutcome) => R,
+): Promise<R>;
+export function startLeg<R>(
+  host: LegHost,
+  id: string,
+  entry: Entry,
+  query: ContextQuery,
+  options: QueryCallOptions,
+  finish?: (outcome: LegOutcome) => R,
+): Promise<R | LegOutcome> {
+  const events = host.events;
+  const report = (outcome: LegOutcome): void => reportLeg(events, host.warn, id, outcome);
+  const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? host.legTimeoutMs;
+  if (entry.session !== undefined) {
+    const session = entry.session;
+    const gated = cgpGate(host.cgp, id, entry, session);
+    let leg: Promise<LegOutcome>;
+    if (gated !== undefined) leg = Promise.resolve(gated);
+    else {
+      // Built here, after the gate: a refused provider's query is never even encoded.
+      let cgpQuery: ReturnType<typeof cgpQueryFor>;
+      try {
+        cgpQuery = cgpQueryFor(host.cgp, session, query, options);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (events.listens("leg_started")) events.emit("leg_started", { providerId: id, timeoutMs });
+      leg = runCgpLeg(session, cgpQuery, { timeoutMs, signal: options.signal });
+    }
+    return leg.then((outcome) => {
+      report(outcome);
+      return finish === undefined ? outcome : finish(outcome);
+    });
+  }
+  if (entry.egress && !host.consent.isGranted(id, entry.info.name)) {
+    // C1, C2: nothing is sent; the app is asked.
+    events.emit("consent_asked", {
+      providerId: id,
+      name: entry.info.name,
+      version: entry.info.version,
+      whatLeaves: describeEgress(entry),
+    });
+    const outcome = consentRequired(id, entry.info.name);
+    report(outcome);
+    return settleWith(outcome, finish);
+  }
+  if (events.listens("leg_started")) events.emit("leg_started", { providerId: id, timeoutMs });
+  const legOptions: LegOptions = {
+    timeoutMs,
+    signal: options.signal,
+    measureCosts: host.measureCosts,
+    decoded: entry.decoded,
+    onOutcome: report,
+  };
+  return finish === undefined
+    ? runLeg(entry.provider, query, legOptions)
+    : runLeg(entry.provider, query, legOptions, finish);
+}
