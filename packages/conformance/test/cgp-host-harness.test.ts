@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ConformanceReport, cgpFencedSpans, runCgpHostConformance } from "../src/index.js";
 import { fixtureScript, statuses } from "./cgp-helpers.js";
@@ -77,3 +79,31 @@ describe("runCgpHostConformance: CGP's host scenarios over the wire against a ho
     expect(cgpFencedSpans(ours).map((span) => ours.slice(span.start, span.end))).toEqual(["body"]);
   });
 });
+
+/** The repository's demo host (apps/demo-host), when it has been built. */
+const DEMO_HOST = fileURLToPath(new URL("../../../apps/demo-host/dist/cli.js", import.meta.url));
+
+describe.skipIf(!existsSync(DEMO_HOST))(
+  "the demo host (apps/demo-host, built) over the wire",
+  () => {
+    it("B2, B4, C1, C2, C6, R3 pass against ocp-demo-host --family contextgraph; F5 bytes is reported either way", async () => {
+      const report = await runCgpHostConformance({
+        command: process.execPath,
+        args: [DEMO_HOST, "--family", "contextgraph", "conformance probe"],
+        name: "ocp-demo-host",
+      });
+      expect(
+        statuses(report).filter((status) => !status.startsWith("host-provenance-bytes")),
+      ).toEqual([
+        "host-budget-drop:pass",
+        "host-frame-limit:pass",
+        "host-consent-gate:pass",
+        "host-scope-receipt:pass",
+        "host-content-quoting:pass",
+      ]);
+      expect(evidenceOf(report, "host-provenance-bytes")).toMatch(
+        /^(composed the frame whose sha256|F5: )/,
+      );
+    }, 180_000);
+  },
+);

@@ -135,15 +135,25 @@ async function runHost(
   }
 }
 
+/** A fence line of composed context (ours or upstream's): it quotes a frame, it reports nothing. */
+const FENCE_LINE = /^\s*(<<<(end )?frame\b|<\/?frame\b)/;
+
 /**
  * Whether a line of the host's output names the scenario's provider together
- * with a word matching `why` (a loud report); lines quoting frame content do not count.
+ * with a word matching `why` (a loud report); fence lines and lines quoting
+ * frame content do not count.
  */
 function reported(run: HostRun, scenario: HostScenario, why: RegExp): boolean {
   const id = providerIdOf(scenario);
   return `${run.stdout}\n${run.stderr}`
     .split("\n")
-    .some((line) => line.includes(id) && !line.includes(markerOf(scenario)) && why.test(line));
+    .some(
+      (line) =>
+        line.includes(id) &&
+        !line.includes(markerOf(scenario)) &&
+        !FENCE_LINE.test(line) &&
+        why.test(line),
+    );
 }
 
 /** The spans of composed text fenced as quoted data: `@ocp/host`'s fence, or upstream's `<frame …>`. */
@@ -254,7 +264,7 @@ async function scopeReceipt(run: Runner): Promise<CheckResult> {
 async function provenanceBytes(run: Runner): Promise<CheckResult> {
   const [honest, tampered] = await Promise.all([
     run("source-match", false, "source.txt"),
-    run("source-tampered", false, "source.txt"),
+    run("source-altered", false, "source.txt"),
   ]);
   const problems: string[] = [];
   if (!shows(honest, "source-match"))
@@ -262,8 +272,8 @@ async function provenanceBytes(run: Runner): Promise<CheckResult> {
       `a frame whose file digest matches the source bytes is missing (${tail(honest)})`,
     );
   if (
-    shows(tampered, "source-tampered") &&
-    !reported(tampered, "source-tampered", /digest|mismatch|F5|verif/i)
+    shows(tampered, "source-altered") &&
+    !reported(tampered, "source-altered", /mismatch|does not match|F5/i)
   )
     problems.push(
       "F5: a frame whose file digest does not match the re-read source bytes was composed unflagged",
