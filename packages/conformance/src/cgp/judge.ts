@@ -120,7 +120,7 @@ function safely(judge: () => readonly Found[], frame: Json | undefined): readonl
     const id = typeof frame?.id === "string" ? frame.id : undefined;
     return [
       {
-        rule: "F2",
+        rule: "shape",
         message: `${id === undefined ? "the answer" : `frame ${excerpt(id)}`} cannot be read as a frame (${(error as Error).message})`,
         ...(id === undefined ? {} : { frameId: id }),
       },
