@@ -52,6 +52,12 @@ export { canonicalDigest, canonicalJson } from "./jcs.js";
 export { CGP_ENVELOPE_SCHEMA_ID, cgpEnvelopeJsonSchema } from "./json-schema.js";
 export * from "./payloads.js";
 export { CGP_RULES, type CgpRuleId, cgpRuleOf, rulesFor } from "./rules.js";
+export {
+  type CgpFilterViolation,
+  cgpAsOfViolations,
+  cgpKindViolations,
+  compareCgpTimestamps,
+} from "./temporal.js";
 export { cgpVersionsCompatible, isCgpVersionString } from "./version.js";
 export {
   type CgpAnswerBounds,

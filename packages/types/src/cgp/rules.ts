@@ -189,6 +189,15 @@ export const CGP_RULES = [
     suite: "fail",
   },
   {
+    id: "X-ASOF",
+    source: "extension",
+    summary:
+      "with as_of set, no frame's valid_from is after the pin (upstream's as-of-temporal check, §6.1)",
+    host: "drop",
+    check: "as-of-temporal",
+    suite: "fail",
+  },
+  {
     id: "S1",
     source: "extension",
     summary: "every message validates against the contextgraph interop schema",
