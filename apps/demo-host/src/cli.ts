@@ -65,6 +65,9 @@ Options:
                        (contextgraph/1.0-draft), or both in the order to try,
                        e.g. contextgraph,ocp: a provider refusing the first by
                        name is handshaken again in the next
+  --trust-root DIR     re-read files under DIR to check contextgraph file
+                       provenance digests (F5 bytes); an answer whose digest
+                       does not match the bytes is dropped (repeatable)
   --max-tokens N       budget of the composed section, o200k tokens (default 2000);
                        each provider is asked for this less the room the fences
                        and preamble take (64 per frame asked), at least half
@@ -148,6 +151,7 @@ function parse() {
       "consent-file": { type: "string" },
       "receipts-file": { type: "string" },
       family: { type: "string" },
+      "trust-root": { type: "string", multiple: true },
       "max-tokens": { type: "string" },
       "max-frames": { type: "string" },
       kinds: { type: "string" },
@@ -242,6 +246,7 @@ async function main(): Promise<number> {
     consent,
     receipts,
     ...(families === undefined ? {} : { families }),
+    trustedRoots: (values["trust-root"] ?? []).map((dir) => resolve(dir)),
     legTimeoutMs: timeout ?? config.timeoutMs,
     warn: log,
   });

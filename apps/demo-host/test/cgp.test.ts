@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -113,6 +113,19 @@ describe("ocp-demo-host --family", () => {
     const report = JSON.parse(stdout);
     expect(report.composed.included).toEqual([]);
     expect(JSON.stringify(report)).toContain("B4");
+  });
+
+  it("F5 bytes: with --trust-root a provenance digest that does not match the file's bytes drops the answer", async () => {
+    const file = join(dir, "net.rs");
+    writeFileSync(file, "one\ntwo\nthree\n");
+    const honest = await demo(["--family", "contextgraph", "--trust-root", dir], ["--file", file]);
+    expect(honest.code).toBe(0);
+    const lying = await demo(
+      ["--family", "contextgraph", "--trust-root", dir],
+      ["--file", file, "--file-lie"],
+    );
+    expect(lying.code).toBe(3);
+    expect(JSON.parse(lying.stdout).liars[0].message).toContain("does not match the bytes of");
   });
 
   it("refuses an unknown --family value as bad usage", async () => {

@@ -5,6 +5,7 @@ import {
   type Violation as CgpViolation,
   cgpAnswerViolations,
   cgpQueryViolations,
+  embeddingFits,
   isOpaqueFrame,
   offMachineScopes,
   type Representation,
@@ -15,6 +16,7 @@ import { hostError } from "./errors.js";
 import type { HostEventEmitter } from "./events.js";
 import { consentRequired, failure, type LegOutcome, type Liar, type Trim } from "./fanout.js";
 import { failedLeg } from "./leg.js";
+import { checkFileDigest } from "./provenance.js";
 import type { ReceiptLedger } from "./receipts.js";
 import { describeEgress, type Entry } from "./registry.js";
 import { type CgpSession, composable } from "./session.js";
@@ -26,6 +28,8 @@ export interface CgpLegContext {
   readonly events: HostEventEmitter;
   /** The host's own embedding space (E1); undefined: never send a vector. */
   readonly embeddingFingerprint: string | undefined;
+  /** F5 bytes: folders whose files the host re-reads to check `file` provenance digests. */
+  readonly trustedRoots: readonly string[];
 }
 
 /** The CGP members of one call: `as_of` (F4) and representation preferences (P5). */
@@ -118,11 +122,12 @@ export function cgpQueryFor(
   members: CgpCallMembers,
 ): CgpQuery {
   const fingerprint = session.capabilities.embeddings_fingerprint;
+  // Equal fingerprints, and a vector of the dimension they name (else the provider answers bad_request).
   const embed =
     query.embedding != null &&
     ctx.embeddingFingerprint !== undefined &&
-    typeof fingerprint === "string" &&
-    fingerprint === ctx.embeddingFingerprint;
+    fingerprint === ctx.embeddingFingerprint &&
+    embeddingFits(query.embedding, fingerprint);
   const advertised = session.capabilities.representations;
   const preferences = (members.representations ?? []).filter((r) => advertised.includes(r));
   const cgp: CgpQuery = {
@@ -155,7 +160,11 @@ export function cgpQueryFor(
 export function runCgpLeg(
   session: CgpSession,
   query: CgpQuery,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  options: {
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    trustedRoots?: readonly string[];
+  },
 ): Promise<LegOutcome> {
   const providerId = session.id;
   const started = performance.now();
@@ -170,10 +179,40 @@ export function runCgpLeg(
   } catch (error) {
     return Promise.resolve(failedLeg(providerId, error, started));
   }
+  const roots = options.trustedRoots ?? [];
   return call.then(
-    (result) => judgeCgp(providerId, query, result, elapsed(started)),
+    async (result) => {
+      const bytes = roots.length === 0 ? [] : await fileDigestViolations(result.frames, roots);
+      return judgeCgp(providerId, query, result, elapsed(started), bytes);
+    },
     (error: unknown) => failedLeg(providerId, error, started),
   );
+}
+
+/**
+ * F5 bytes (SPEC §6.2): every `file` provenance digest under a trusted root
+ * checked against the bytes on disk; a mismatch is a violation of F5 that
+ * drops the answer like any other. What cannot be read is not evidence.
+ */
+async function fileDigestViolations(
+  frames: readonly CgpFrame[],
+  roots: readonly string[],
+): Promise<CgpViolation[]> {
+  const out: CgpViolation[] = [];
+  for (const frame of frames) {
+    for (const [index, entry] of frame.provenance.entries()) {
+      if (entry.type !== "file") continue;
+      const check = await checkFileDigest(entry, roots);
+      if (check.status !== "mismatch") continue;
+      out.push({
+        rule: "F5",
+        frameId: frame.id,
+        field: `provenance[${index}].digest`,
+        message: `frame "${frame.id}": file provenance digest ${check.expected} does not match the bytes of ${entry.uri}${entry.range ? ` ${entry.range}` : ""} (${check.actual})`,
+      });
+    }
+  }
+  return out;
 }
 
 function elapsed(started: number): number {
@@ -185,8 +224,9 @@ function judgeCgp(
   query: CgpQuery,
   result: { frames: CgpFrame[]; truncated: boolean },
   latencyMs: number,
+  bytes: readonly CgpViolation[],
 ): LegOutcome {
-  const violations = cgpAnswerViolations(query, result.frames).map((v) => {
+  const violations = [...cgpAnswerViolations(query, result.frames), ...bytes].map((v) => {
     const frameIndex =
       v.frameId === undefined ? -1 : result.frames.findIndex((f) => f.id === v.frameId);
     return frameIndex === -1 ? v : { ...v, frameIndex };

@@ -31,7 +31,13 @@ export function legHostOf(
     events,
     warn,
     consent,
-    cgp: { consent, receipts, events, embeddingFingerprint: options.embeddingFingerprint },
+    cgp: {
+      consent,
+      receipts,
+      events,
+      embeddingFingerprint: options.embeddingFingerprint,
+      trustedRoots: [...(options.trustedRoots ?? [])],
+    },
     legTimeoutMs: options.legTimeoutMs ?? DEFAULT_LEG_TIMEOUT_MS,
     measureCosts: options.measureCosts ?? true,
   };
@@ -83,7 +89,11 @@ export function startLeg<R>(
         return Promise.reject(error);
       }
       if (events.listens("leg_started")) events.emit("leg_started", { providerId: id, timeoutMs });
-      leg = runCgpLeg(session, cgpQuery, { timeoutMs, signal: options.signal });
+      leg = runCgpLeg(session, cgpQuery, {
+        timeoutMs,
+        signal: options.signal,
+        trustedRoots: host.cgp.trustedRoots,
+      });
     }
     return leg.then((outcome) => {
       report(outcome);

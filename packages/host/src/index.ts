@@ -75,11 +75,13 @@ export {
   MAX_CONSENT_FILE_BYTES,
   MAX_CONSENT_TEXT_LENGTH,
   MAX_LEG_TIMEOUT_MS,
+  MAX_PROVENANCE_FILE_BYTES,
   MAX_PROVIDER_ID_LENGTH,
   MAX_PROVIDERS,
   MAX_PROVIDERS_CEILING,
 } from "./limits.js";
 export type { HostOptions } from "./options.js";
+export { checkFileDigest, type DigestCheck, type FileProvenanceLike } from "./provenance.js";
 export {
   type Grantor,
   GrantorSchema,

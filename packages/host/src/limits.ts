@@ -43,3 +43,6 @@ export const MAX_CONSENT_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Longest `what_leaves` or `granted_by` text a consent receipt may carry. */
 export const MAX_CONSENT_TEXT_LENGTH = 4_096;
+
+/** F5 bytes: largest file the host re-reads to check a `file` provenance digest. */
+export const MAX_PROVENANCE_FILE_BYTES = 16 * 1024 * 1024;

@@ -29,4 +29,10 @@ export interface HostOptions {
   readonly families?: readonly ProtocolFamily[];
   /** The host's embedding space, `<model>/<dims>[/<norm>]` (E1). Default: none, no vector is sent. */
   readonly embeddingFingerprint?: string;
+  /**
+   * F5 bytes (contextgraph/1): folders the host trusts to re-read; a `file`
+   * provenance digest under one that does not match the bytes on disk drops
+   * the answer. Default: none (nothing is re-read).
+   */
+  readonly trustedRoots?: readonly string[];
 }

@@ -56,12 +56,9 @@ export function identityOf(held: AcceptedFrame): CgpFrameId {
   };
 }
 
-function sameIdentity(a: CgpFrameId, b: CgpFrameId): boolean {
-  return (
-    a.provider_id === b.provider_id &&
-    a.frame_id === b.frame_id &&
-    (a.content_digest ?? null) === (b.content_digest ?? null)
-  );
+/** One string per identity: equal keys, equal (provider id, frame id, content digest). */
+function keyOf(identity: CgpFrameId): string {
+  return JSON.stringify([identity.provider_id, identity.frame_id, identity.content_digest ?? null]);
 }
 
 export function drop(
@@ -84,9 +81,15 @@ export function partitionVerdicts(
 ): { retained: AcceptedFrame[]; dropped: DroppedHeld[] } {
   const retained: AcceptedFrame[] = [];
   const dropped: DroppedHeld[] = [];
+  const byIdentity = new Map<string, CgpFrameVerdict[]>();
+  for (const verdict of verdicts) {
+    const key = keyOf(verdict.frame);
+    const list = byIdentity.get(key);
+    if (list === undefined) byIdentity.set(key, [verdict]);
+    else list.push(verdict);
+  }
   for (const held of asked) {
-    const identity = identityOf(held);
-    const mine = verdicts.filter((v) => sameIdentity(v.frame, identity));
+    const mine = byIdentity.get(keyOf(identityOf(held))) ?? [];
     if (mine.length === 0) {
       dropped.push(drop(held, "no_verdict"));
       continue;

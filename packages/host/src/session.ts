@@ -10,6 +10,7 @@ import {
   type QueryOptions,
 } from "@ocp/types";
 import {
+  CGP_PROTOCOL_VERSION,
   type CgpCapabilities,
   type CgpFrame,
   type CgpProviderInfo,
@@ -17,8 +18,8 @@ import {
   type CgpQueryResult,
   type CgpVerifyRequest,
   type CgpVerifyResponse,
+  cgpHandshakeViolations,
   isOpaqueFrame,
-  scopesConsistent,
 } from "@ocp/types/cgp";
 import { hostError } from "./errors.js";
 
@@ -128,27 +129,35 @@ export async function negotiate<T>(
 }
 
 /**
- * C5: a provider declaring an off-machine egress scope with `egress: false`
- * is refused at the handshake. H2: name and version non-empty.
+ * The handshake rulebook of `@ocp/types/cgp` on a session that passed its
+ * transport's version check: H2 (name and version non-empty), C5 (no
+ * off-machine scope with `egress: false`; custom scopes namespaced, U3) and
+ * X-RESOLVE (`compact`/`reference` advertised with `resolve: true`). A
+ * session breaking any is refused: C5 as `egress_scope_inconsistent`, the
+ * others as `invalid_provider`, H1 as `incompatible_version`.
  */
 export function checkCgpSession(session: CgpSession): void {
-  const info = session.info;
-  if (info.name.trim() === "" || info.version.trim() === "") {
-    throw hostError(
-      "invalid_provider",
-      `provider "${session.id}" declares an empty name or version (H2)`,
-      {
-        details: { providerId: session.id },
-      },
-    );
-  }
-  if (!scopesConsistent(info.data_flow)) {
-    throw hostError(
-      "egress_scope_inconsistent",
-      `provider "${session.id}" declares off-machine egress scopes ${JSON.stringify(info.data_flow.egress_scopes)} with egress: false (C5)`,
-      { details: { providerId: session.id, scopes: info.data_flow.egress_scopes ?? [] } },
-    );
-  }
+  const violations = cgpHandshakeViolations(
+    {
+      protocol_version: session.protocolVersion,
+      provider: session.info,
+      capabilities: session.capabilities,
+    },
+    CGP_PROTOCOL_VERSION,
+  );
+  const first = violations[0];
+  if (first === undefined) return;
+  const code =
+    first.rule === "C5"
+      ? "egress_scope_inconsistent"
+      : first.rule === "H1"
+        ? "incompatible_version"
+        : "invalid_provider";
+  throw hostError(
+    code,
+    `provider "${session.id}" refused at the handshake: ${violations.map((v) => `${v.message} (${v.rule})`).join("; ")}`,
+    { details: { providerId: session.id, violations } },
+  );
 }
 
 const KINDS: ReadonlySet<string> = new Set(FRAME_KINDS);

@@ -42,6 +42,23 @@ describe("family negotiation with real stdio children", () => {
     expect(query).not.toHaveProperty("id");
   });
 
+  it("H4: a provider declaring correlation gets an id on every query and verify, and its echoed replies are matched", async () => {
+    const h = newHost();
+    await h.addStdio({
+      ...cgpStdio("corr", tmp.record, ["--correlation", "--verify"]),
+      family: "contextgraph/1",
+    });
+    const [first, second] = await Promise.all([h.queryAll(CGP_QUERY), h.queryAll(CGP_QUERY)]);
+    expect(first.accepted).toHaveLength(2);
+    expect(second.accepted).toHaveLength(2);
+    expect((await h.verifyFrames(first.accepted)).retained).toHaveLength(2);
+    const requests = (await received(tmp.record)).filter((e) => e.type !== "handshake");
+    expect(requests.map((e) => e.type)).toEqual(["query", "query", "verify"]);
+    const ids = requests.map((e) => e.id);
+    expect(ids.every((id) => typeof id === "string" && id !== "")).toBe(true);
+    expect(new Set(ids).size).toBe(3);
+  });
+
   it("the default stays ocp/1.0-draft: a host given no family offers ocp/1 only", async () => {
     const h = newHost();
     const error = await h.addStdio(cgpStdio("graph", tmp.record)).then(
@@ -144,6 +161,18 @@ describe("family negotiation with real stdio children", () => {
     expect((error as Error).message).toContain("third-party-model");
     expect(h.list()).toEqual([]);
     expect(await typesReceived(tmp.record)).not.toContain("query");
+    // U3: a custom scope must be namespaced, egress or not.
+    const bare = await h
+      .addStdio({
+        ...cgpStdio("bare", `${tmp.record}.bare`, ["--egress", "--scopes", "cloud"]),
+        family: "contextgraph/1",
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(isOcpError(bare, "egress_scope_inconsistent")).toBe(true);
+    expect((bare as Error).message).toContain("U3");
   });
 
   it("X1, X2: an unknown or absent error code reads as internal, never as something retryable", async () => {

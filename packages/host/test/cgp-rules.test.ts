@@ -130,6 +130,10 @@ describe("the contextgraph/1 rulebook over real stdio children", () => {
     expect((await queryOf("eq")).embedding).toEqual([0.1, 0.2, 0.3]);
     expect(await queryOf("unnormalised")).not.toHaveProperty("embedding");
     expect(await queryOf("none")).not.toHaveProperty("embedding");
+    // Equal fingerprints, but a vector of another dimension than they name: not sent either.
+    await same.queryProvider("eq", { ...CGP_QUERY, embedding: [0.1, 0.2] });
+    const queries = (await received(`${tmp.record}.eq`)).filter((e) => e.type === "query");
+    expect(queries[1]?.query).not.toHaveProperty("embedding");
     await same.shutdown();
     // A host with no fingerprint of its own never sends a vector.
     const blind = newHost();
