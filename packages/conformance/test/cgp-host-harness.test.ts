@@ -86,24 +86,21 @@ const DEMO_HOST = fileURLToPath(new URL("../../../apps/demo-host/dist/cli.js", i
 describe.skipIf(!existsSync(DEMO_HOST))(
   "the demo host (apps/demo-host, built) over the wire",
   () => {
-    it("B2, B4, C1, C2, C6, R3 pass against ocp-demo-host --family contextgraph; F5 bytes is reported either way", async () => {
-      const report = await runCgpHostConformance({
+    const demo = (...extra: string[]) =>
+      runCgpHostConformance({
         command: process.execPath,
-        args: [DEMO_HOST, "--family", "contextgraph", "conformance probe"],
+        args: [DEMO_HOST, "--family", "contextgraph", ...extra, "conformance probe"],
         name: "ocp-demo-host",
       });
-      expect(
-        statuses(report).filter((status) => !status.startsWith("host-provenance-bytes")),
-      ).toEqual([
-        "host-budget-drop:pass",
-        "host-frame-limit:pass",
-        "host-consent-gate:pass",
-        "host-scope-receipt:pass",
-        "host-content-quoting:pass",
-      ]);
-      expect(evidenceOf(report, "host-provenance-bytes")).toMatch(
-        /^(composed the frame whose sha256|F5: )/,
+
+    it("B2, B4, C1, C2, C6, F5 bytes, R3: ocp-demo-host --family contextgraph --trust-root . passes every scenario; without a trusted root exactly F5 bytes fails", async () => {
+      const [trusting, blind] = await Promise.all([demo("--trust-root", "."), demo()]);
+      expect(failed(trusting)).toEqual([]);
+      expect(trusting.conformant).toBe(true);
+      expect(failed(blind)).toEqual(["host-provenance-bytes"]);
+      expect(evidenceOf(blind, "host-provenance-bytes")).toBe(
+        "F5: a frame whose file digest does not match the re-read source bytes was composed unflagged",
       );
-    }, 180_000);
+    }, 240_000);
   },
 );
