@@ -10,6 +10,7 @@ import { evidenceOf, failed, pool, statusOf } from "./helpers.js";
 const MODES = Object.keys(CGP_MISBEHAVE_MODES) as CgpMisbehaveMode[];
 const reports = new Map<CgpMisbehaveMode | "honest", ConformanceReport>();
 let http: ConformanceReport;
+const overHttp = new Map<CgpMisbehaveMode, ConformanceReport>();
 
 /** The evidence each mode's one failing check must carry under contextgraph/1. */
 const EVIDENCE: Record<CgpMisbehaveMode, RegExp> = {
@@ -42,7 +43,10 @@ beforeAll(async () => {
   const done = await pool(all, 3, (mode) => runCgpStdio(mode === "honest" ? undefined : mode));
   for (const [index, mode] of all.entries()) reports.set(mode, done[index]!);
   http = await runCgpHttp();
-}, 240_000);
+  const httpModes = MODES.filter((mode) => mode !== "crash-on-query");
+  const viaHttp = await pool(httpModes, 3, (mode) => runCgpHttp(mode));
+  for (const [index, mode] of httpModes.entries()) overHttp.set(mode, viaHttp[index]!);
+}, 400_000);
 
 describe("runCgpConformance (contextgraph/1) against the fixture", () => {
   it("the honest fixture passes every upstream check and ours over stdio", () => {
@@ -107,4 +111,15 @@ describe("runCgpConformance (contextgraph/1) against the fixture", () => {
   it("--misbehave malformed-digest leaves nothing verifiable, so verify-honesty skips rather than fails", () => {
     expect(statusOf(reports.get("malformed-digest")!, "verify-honesty")).toBe("skipped");
   });
+});
+
+describe("runCgpConformance over HTTP against the fixture's --http server", () => {
+  it.each(MODES.filter((mode) => mode !== "crash-on-query"))(
+    "--misbehave %s is caught over HTTP by exactly its check",
+    (mode) => {
+      const report = overHttp.get(mode)!;
+      expect(report.transport).toBe("http");
+      expect(failed(report)).toEqual([CGP_MISBEHAVE_MODES[mode].contextgraph]);
+    },
+  );
 });
