@@ -4,6 +4,8 @@ import {
   type CgpQuery,
   type Violation as CgpViolation,
   cgpAnswerViolations,
+  cgpAsOfViolations,
+  cgpKindViolations,
   cgpQueryViolations,
   embeddingFits,
   isOpaqueFrame,
@@ -226,7 +228,13 @@ function judgeCgp(
   latencyMs: number,
   bytes: readonly CgpViolation[],
 ): LegOutcome {
-  const violations = [...cgpAnswerViolations(query, result.frames), ...bytes].map((v) => {
+  // X-ASOF: a frame valid only after the as_of pin breaks the pin and drops the answer.
+  const broken = [
+    ...cgpAnswerViolations(query, result.frames),
+    ...cgpAsOfViolations(query, result.frames),
+    ...bytes,
+  ];
+  const violations = broken.map((v) => {
     const frameIndex =
       v.frameId === undefined ? -1 : result.frames.findIndex((f) => f.id === v.frameId);
     return frameIndex === -1 ? v : { ...v, frameIndex };
@@ -250,19 +258,11 @@ function judgeCgp(
   const opaque: CgpFrame[] = [];
   const unresolved: CgpFrame[] = [];
   // K1 (our extension, kept under contextgraph/1): frames of kinds not asked for are trimmed.
-  const asked = new Set(query.kinds);
-  const unasked: AuditViolation[] = [];
-  result.frames.forEach((frame, index) => {
-    if (asked.size === 0 || asked.has(frame.kind)) return;
-    unasked.push({
-      rule: "K1",
-      frameIndex: index,
-      frameId: frame.id,
-      field: "kind",
-      value: frame.kind,
-      message: `frame "${frame.id}": kind "${frame.kind}" was not asked for (${query.kinds.join(", ")})`,
-    });
+  const unasked: AuditViolation[] = cgpKindViolations(query, result.frames).map((v) => {
+    const frameIndex = result.frames.findIndex((f) => f.id === v.frameId);
+    return { ...v, rule: "K1" as const, frameIndex, value: result.frames[frameIndex]?.kind };
   });
+  const asked = new Set(query.kinds);
   for (const frame of result.frames) {
     if (asked.size > 0 && !asked.has(frame.kind)) continue;
     if (isOpaqueFrame(frame)) opaque.push(frame);
@@ -304,7 +304,7 @@ export function describeCgpViolations(
   providerId: string,
   query: Pick<CgpQuery, "max_tokens" | "max_frames">,
   frames: readonly CgpFrame[],
-  violations: readonly CgpViolation[],
+  violations: readonly { readonly rule: string; readonly message: string }[],
 ): string {
   const rules = [...new Set(violations.map((v) => v.rule))].join(", ");
   const declared = frames.reduce((sum, frame) => sum + frame.token_cost, 0);

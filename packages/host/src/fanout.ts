@@ -5,7 +5,7 @@ import type {
   ContextQueryResult,
   OcpError,
 } from "@ocp/types";
-import type { CgpFrame, Violation as CgpViolation } from "@ocp/types/cgp";
+import type { CgpFilterViolation, CgpFrame, Violation as CgpViolation } from "@ocp/types/cgp";
 import type { AuditViolation } from "./audit.js";
 import { hostError } from "./errors.js";
 
@@ -28,7 +28,9 @@ export interface LegFailure {
 }
 
 /** A contextgraph/1 rule broken, with the index of the frame at fault when one is. */
-export type CgpLiarViolation = CgpViolation & { readonly frameIndex?: number };
+export type CgpLiarViolation = (CgpViolation | CgpFilterViolation) & {
+  readonly frameIndex?: number;
+};
 
 /** B2: a provider whose answer broke a rule; none of its frames is trusted. */
 export interface Liar {

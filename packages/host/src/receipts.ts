@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { describeIssues, isOcpError } from "@ocp/types";
-import { CGP_TIMESTAMP_PATTERN } from "@ocp/types/cgp";
+import { CGP_TIMESTAMP_PATTERN, compareCgpTimestamps } from "@ocp/types/cgp";
 import { z } from "zod";
 import { hostError } from "./errors.js";
 import { MAX_CONSENT_FILE_BYTES, MAX_CONSENT_TEXT_LENGTH } from "./limits.js";
@@ -125,11 +125,9 @@ export class ReceiptLedger {
     if (latest === undefined || latest.record !== "grant") return undefined;
     if (latest.provider_name !== subject.name) return undefined;
     // Compared as instants: `…:00Z` and `…:00.000Z` are one instant, two spellings.
-    if (
-      latest.expires_at !== undefined &&
-      !(this.#now().getTime() < Date.parse(latest.expires_at))
-    ) {
-      return undefined;
+    if (latest.expires_at !== undefined) {
+      const order = compareCgpTimestamps(stamp(this.#now()), latest.expires_at);
+      if (order === undefined || order >= 0) return undefined;
     }
     return latest;
   }

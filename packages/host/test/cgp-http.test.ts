@@ -6,6 +6,7 @@ import { Host, ReceiptLedger } from "../src/index.js";
 import { CGP_QUERY, received, scratch, startCgpHttp } from "./cgp-helpers.js";
 
 const TOKEN = "s3cr3t-bearer-token-5e1f";
+const WRONG = "wr0ng-bearer-token-77aa";
 
 let tmp: Awaited<ReturnType<typeof scratch>>;
 const children: ChildProcess[] = [];
@@ -76,16 +77,27 @@ describe("contextgraph/1 over real HTTP", () => {
   });
 
   it("C8: the bearer token reaches the provider, and appears in no event, warning or error of the host", async () => {
-    const port = await serve(["--name", "remote", "--egress", "--scopes", "third-party-model"]);
+    const port = await serve([
+      "--name",
+      "remote",
+      "--egress",
+      "--scopes",
+      "third-party-model",
+      "--require-token",
+      TOKEN,
+    ]);
     const seen: unknown[] = [];
     const host = newHost({ warn: (line) => seen.push(line), receipts: ReceiptLedger.inMemory() });
     for (const name of [
       "provider_added",
+      "provider_removed",
       "consent_asked",
       "consent_granted",
+      "consent_revoked",
       "leg_started",
       "leg_finished",
       "frames_dropped",
+      "frames_trimmed",
     ] as const) {
       host.on(name, (event) => seen.push(event));
     }
@@ -99,8 +111,10 @@ describe("contextgraph/1 over real HTTP", () => {
     seen.push(...refused.failures.map((f) => f.error));
     await host.grantConsent("remote", { grantedBy: "alice" });
     await host.grantScope("remote", "third-party-model", { kind: "human", id: "alice" });
-    seen.push(await host.queryAll(CGP_QUERY));
-    seen.push(host.list());
+    const answered = await host.queryAll(CGP_QUERY);
+    expect(answered.accepted).toHaveLength(2);
+    seen.push(answered, host.list());
+    await host.revokeConsent("remote", { revokedBy: "alice" });
     // Errors of every kind the transport can raise with the token configured.
     const errors = await Promise.all([
       host
@@ -109,6 +123,20 @@ describe("contextgraph/1 over real HTTP", () => {
       host
         .addHttp({ id: "plain", url: "http://192.0.2.1/", token: TOKEN, family: "contextgraph/1" })
         .catch((e: unknown) => e),
+      // A wrong credential: refused (401), and that token is in no error either.
+      host
+        .addHttp({
+          id: "wrong",
+          url: `http://127.0.0.1:${port}/`,
+          token: WRONG,
+          family: "contextgraph/1",
+        })
+        .catch((e: unknown) => e),
+    ]);
+    expect(errors.map((e) => (e as { code: string }).code)).toEqual([
+      "connection_failed",
+      "insecure_url",
+      "unauthorized",
     ]);
     expect(errors.every((e) => isOcpError(e))).toBe(true);
     seen.push(...errors);
@@ -121,6 +149,7 @@ describe("contextgraph/1 over real HTTP", () => {
       .join("\n");
     expect(text.length).toBeGreaterThan(500);
     expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(WRONG);
     expect(text.toLowerCase()).not.toContain("bearer");
     const headers = (await received(tmp.record)).map(
       (r) => (r.headers as Record<string, string>).authorization,

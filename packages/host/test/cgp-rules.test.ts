@@ -156,6 +156,17 @@ describe("the contextgraph/1 rulebook over real stdio children", () => {
     expect(await queryOf("plain")).not.toHaveProperty("representation_preferences");
   });
 
+  it("X-ASOF (extension): an answer holding a frame valid only after the as_of pin is dropped (the provider ignored as_of)", async () => {
+    const h = newHost();
+    await cgp(h, "timeless");
+    const fanOut = await h.queryAll(CGP_QUERY, { asOf: "2025-06-01T00:00:00.000Z" });
+    expect(fanOut.accepted).toEqual([]);
+    expect(fanOut.liars[0]?.violations.map((v) => v.rule)).toEqual(["X-ASOF", "X-ASOF"]);
+    expect(
+      (await h.queryAll(CGP_QUERY, { asOf: "2026-01-01T00:00:00.000Z" })).accepted,
+    ).toHaveLength(2);
+  });
+
   it("F4: as_of travels as given when it is a UTC timestamp; any other spelling is refused before anything is sent", async () => {
     const h = newHost();
     await cgp(h, "temporal");
