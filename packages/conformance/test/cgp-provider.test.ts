@@ -29,7 +29,7 @@ const EVIDENCE: Record<CgpMisbehaveMode, RegExp> = {
   "lying-representation":
     /^P2: frame "fixture:getting-started": a compact frame lacks canonical_content_hash/,
   "ignore-as-of":
-    /§6\.1: 1 frame\(s\) valid only after as_of=2026-07-01T00:00:00Z.*"fixture:configuration" \(valid_from 2026-08-01T00:00:00Z\)/,
+    /§6\.1: 1 frame\(s\) valid only after as_of=2026-07-01T00:00:00Z.*frame "fixture:configuration": valid_from 2026-08-01T00:00:00Z is after the as_of pin/,
   "accept-bad-embedding":
     /^E1: declares ocp-fixture-embed\/8\/l2 \(8 dimensions\) but scored a 1-dimension embedding into frames/,
   "rubber-stamp-verify":

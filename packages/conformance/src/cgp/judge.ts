@@ -1,9 +1,9 @@
 import {
   type CgpFrameLike,
   cgpAnswerViolations,
+  cgpAsOfViolations,
   cgpFrameViolations,
   familyOfVersion,
-  isCgpTimestamp,
   scopesConsistent,
 } from "@ocp/types/cgp";
 import { excerpt, listOf } from "../evidence.js";
@@ -202,12 +202,11 @@ export function judgeAsOf(reply: CgpMessage): CheckResult {
     return bad("as-of-temporal", `the as_of=${AS_OF_PIN} query failed: ${describeCgp(reply)}`);
   }
   const frames = framesOf(reply);
-  const late = frames.filter(
-    (frame) =>
-      typeof frame.valid_from === "string" &&
-      isCgpTimestamp(frame.valid_from) &&
-      frame.valid_from > AS_OF_PIN,
+  const dated = frames.filter(
+    (frame): frame is Json & { id: string; kind: string } =>
+      typeof frame.id === "string" && typeof frame.kind === "string",
   );
+  const late = cgpAsOfViolations({ as_of: AS_OF_PIN }, dated);
   if (late.length === 0) {
     return ok(
       "as-of-temporal",
@@ -217,7 +216,7 @@ export function judgeAsOf(reply: CgpMessage): CheckResult {
   return bad(
     "as-of-temporal",
     `§6.1: ${late.length} frame(s) valid only after as_of=${AS_OF_PIN}, content not yet true at the pinned instant: ${listOf(
-      late.map((frame) => `${excerpt(String(frame.id))} (valid_from ${String(frame.valid_from)})`),
+      late.map((violation) => violation.message),
     )}`,
   );
 }
