@@ -1,3 +1,4 @@
+import type { FamilyChoice } from "./family.js";
 import type { Target } from "./targets.js";
 
 /** The `--help` text of `ocp-inspect`. */
@@ -5,9 +6,10 @@ export const USAGE = `ocp-inspect — probe an Open Context Protocol (ocp/1.0-dr
 the conformance suite against it.
 
 usage:
-  ocp-inspect stdio [--query Q] [--max-tokens N] [--json] [--strict] [--timeout MS] -- PROGRAM [ARGS…]
-  ocp-inspect http  [--query Q] [--max-tokens N] [--json] [--strict] [--timeout MS] URL
+  ocp-inspect stdio [--family F] [--query Q] [--max-tokens N] [--json] [--strict] [--timeout MS] -- PROGRAM [ARGS…]
+  ocp-inspect http  [--family F] [--query Q] [--max-tokens N] [--json] [--strict] [--timeout MS] URL
   ocp-inspect host  [--json]
+  ocp-inspect host  --family contextgraph [--json] [--grant-flag FLAG] -- HOST_COMMAND [ARGS…]
   ocp-inspect --help | --version
 
 commands:
@@ -17,6 +19,14 @@ commands:
           crash isolation)
 
 options:
+  --family F    which rulebook judges: ocp (default, ocp/1.0-draft),
+                contextgraph (contextgraph/1.0-draft: upstream's checks), or
+                auto (offer contextgraph/1.0-draft; a provider that refuses it
+                by name, code incompatible_version, is judged under ocp/1).
+                host: contextgraph runs CGP's host scenarios over the wire
+                against HOST_COMMAND (see the README)
+  --grant-flag FLAG  host --family contextgraph: the host command's flag that
+                records consent for a provider id (default --grant)
   --query Q     the goal of the probe query; its frames are printed (title,
                 score, token cost, citation) and every frame check uses them.
                 Default: the reference's probe, "conformance probe: …"
@@ -54,9 +64,12 @@ export type Parsed =
   | { kind: "version" }
   | { kind: "usage-error"; message: string }
   | { kind: "host"; json: boolean }
+  | { kind: "cgp-host"; json: boolean; command: string; args: string[]; grantFlag: string }
   | {
       kind: "provider";
       target: Target;
+      /** Absent: ocp (the default). */
+      family?: FamilyChoice;
       json: boolean;
       strict: boolean;
       goal?: string;
@@ -79,6 +92,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let goal: string | undefined;
   let timeoutMs: number | undefined;
   let maxTokens: number | undefined;
+  let family: FamilyChoice | undefined;
+  let grantFlag: string | undefined;
   const positional: string[] = [];
   let program: string[] | undefined;
   for (let index = 0; index < rest.length; index += 1) {
@@ -94,7 +109,22 @@ export function parseArgs(argv: readonly string[]): Parsed {
     const value = () => inline ?? rest[++index];
     if (flag === "-h" || flag === "--help") return { kind: "help" };
     if (flag === "--json") json = true;
-    else if (flag === "--strict" && command !== "host") strict = true;
+    else if (flag === "--family") {
+      const text = value();
+      if (text !== "ocp" && text !== "contextgraph" && (text !== "auto" || command === "host"))
+        return {
+          kind: "usage-error",
+          message:
+            command === "host"
+              ? "--family needs ocp or contextgraph for host"
+              : "--family needs ocp, contextgraph or auto",
+        };
+      family = text;
+    } else if (flag === "--grant-flag" && command === "host") {
+      grantFlag = value();
+      if (grantFlag === undefined || !grantFlag.startsWith("-"))
+        return { kind: "usage-error", message: "--grant-flag needs a flag, such as --grant" };
+    } else if (flag === "--strict" && command !== "host") strict = true;
     else if (flag === "--query" && command !== "host") {
       goal = value();
       if (goal === undefined || goal.trim() === "")
@@ -122,11 +152,27 @@ export function parseArgs(argv: readonly string[]): Parsed {
     else positional.push(arg);
   }
   if (command === "host") {
-    if (positional.length > 0 || program !== undefined)
+    if (family === "contextgraph") {
+      const [hostCommand, ...hostArgs] = program ?? [];
+      if (positional.length > 0 || hostCommand === undefined || hostCommand === "")
+        return {
+          kind: "usage-error",
+          message: "host --family contextgraph needs the host command after --",
+        };
+      return {
+        kind: "cgp-host",
+        json,
+        command: hostCommand,
+        args: hostArgs,
+        grantFlag: grantFlag ?? "--grant",
+      };
+    }
+    if (positional.length > 0 || program !== undefined || grantFlag !== undefined)
       return { kind: "usage-error", message: "host takes no arguments" };
     return { kind: "host", json };
   }
   const common = {
+    ...(family === undefined ? {} : { family }),
     json,
     strict,
     ...(goal === undefined ? {} : { goal }),

@@ -36,9 +36,17 @@ async function main(argv: readonly string[]): Promise<number> {
   if (parsed.kind === "host") {
     const { runHostConformance } = await import("./host-harness.js");
     report = await runHostConformance();
+  } else if (parsed.kind === "cgp-host") {
+    const { runCgpHostConformance } = await import("./cgp/host-harness.js");
+    report = await runCgpHostConformance({
+      command: parsed.command,
+      args: parsed.args,
+      grantFlag: parsed.grantFlag,
+    });
   } else {
-    const { runConformance } = await import("./run.js");
-    report = await runConformance(parsed.target, {
+    const { runFamilyConformance } = await import("./family.js");
+    report = await runFamilyConformance(parsed.target, {
+      family: parsed.family ?? "ocp",
       strict: parsed.strict,
       ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
       ...(parsed.maxTokens === undefined ? {} : { maxTokens: parsed.maxTokens }),

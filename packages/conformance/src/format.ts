@@ -18,12 +18,46 @@ export function formatReport(report: ConformanceReport, options: FormatOptions =
     options.color === true ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
   const lines: string[] = [];
   const isHost = report.transport === "host";
-  lines.push(paint("dim", `── OCP ${isHost ? "host" : "provider"}: ${report.target} ──`));
+  const cgp = report.family === "contextgraph/1";
+  lines.push(
+    paint(
+      "dim",
+      `── ${cgp ? "CGP (contextgraph/1)" : "OCP"} ${isHost ? "host" : "provider"}: ${report.target} ──`,
+    ),
+  );
   const identity = report.identity;
-  if (isHost) {
+  const cgpIdentity = report.cgpIdentity;
+  if (isHost && cgp) {
+    lines.push(
+      "  host-side harness over the wire: adversarial providers against the host command (B2, B4, C1, C2, C6, F5 bytes, R3)",
+    );
+  } else if (isHost) {
     lines.push(
       "  host-side harness: adversarial providers against the host (H3, B2, C1, C2, C4, R3, isolation)",
     );
+  } else if (cgp) {
+    if (cgpIdentity === undefined)
+      lines.push(`  ${paint("red", "no handshake_ack: identity unknown")}`);
+    else {
+      const { provider, capabilities } = cgpIdentity;
+      const flow = provider.data_flow;
+      const scopes = Array.isArray(flow.egress_scopes)
+        ? ` scopes=[${flow.egress_scopes.join(", ")}]`
+        : "";
+      lines.push(
+        `  ${paint("bold", "provider")}     ${paint("cyan", provider.name || "(empty name)")} v${provider.version || "(empty)"} — ${cgpIdentity.protocol_version}`,
+      );
+      lines.push(
+        `  ${paint("bold", "data-flow")}    reads=${flow.reads === true} writes=${flow.writes === true} egress=${flow.egress === true}${scopes}`,
+      );
+      const declared = ["correlation", "graph", "verify", "resolve"]
+        .map((name) => `${name}=${capabilities[name] === true}`)
+        .join(" ");
+      lines.push(`  ${paint("bold", "capabilities")} ${declared}`);
+      if (typeof capabilities.embeddings_fingerprint === "string") {
+        lines.push(`  ${paint("bold", "embedder")}     ${capabilities.embeddings_fingerprint}`);
+      }
+    }
   } else if (identity === undefined) {
     lines.push(`  ${paint("red", "no handshake_ack: identity unknown")}`);
   } else {

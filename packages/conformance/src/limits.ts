@@ -79,3 +79,12 @@ export const CORRELATION_PROBES = 3;
 
 /** Checks an overriding bound: a positive, finite integer. */
 export { positiveLimit as positiveBound } from "@ocp/types";
+
+/** contextgraph/1 verify-honesty: most frame identities one `verify` request carries. */
+export const MAX_VERIFY_IDENTITIES = 64;
+
+/** contextgraph/1 host harness: how long one run of the host command may take before it is killed. */
+export const HOST_RUN_TIMEOUT_MS = 30_000;
+
+/** contextgraph/1 host harness: most bytes of a host command's stdout and stderr kept (each). */
+export const MAX_HOST_OUTPUT_BYTES = 1024 * 1024;

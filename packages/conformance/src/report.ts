@@ -25,9 +25,29 @@ export const HOST_CHECKS = {
   crashIsolation: "host-crash-isolation",
 } as const;
 
+/** Check names only the contextgraph/1 family has (upstream's names). */
+export const CGP_ONLY_CHECKS = {
+  consentScope: "consent-scope",
+  verifyHonesty: "verify-honesty",
+  asOf: "as-of-temporal",
+  embeddingFingerprint: "embedding-fingerprint",
+} as const;
+
+/** The host-side check names of the contextgraph/1 family (`runCgpHostConformance`). */
+export const CGP_HOST_CHECKS = {
+  budgetDrop: "host-budget-drop",
+  frameLimit: "host-frame-limit",
+  consentGate: "host-consent-gate",
+  scopeReceipt: "host-scope-receipt",
+  provenanceBytes: "host-provenance-bytes",
+  contentQuoting: "host-content-quoting",
+} as const;
+
 export type CheckName =
   | (typeof CHECKS)[keyof typeof CHECKS]
-  | (typeof HOST_CHECKS)[keyof typeof HOST_CHECKS];
+  | (typeof HOST_CHECKS)[keyof typeof HOST_CHECKS]
+  | (typeof CGP_ONLY_CHECKS)[keyof typeof CGP_ONLY_CHECKS]
+  | (typeof CGP_HOST_CHECKS)[keyof typeof CGP_HOST_CHECKS];
 
 /** Whether a check decides the verdict (a MUST of `ocp/1.0-draft`) or only advises. */
 export interface CheckSpec {
@@ -71,6 +91,37 @@ export const HOST_CHECK_SPECS: readonly CheckSpec[] = [
   { name: "host-crash-isolation", requirements: ["X-ISO"], advisory: false },
 ];
 
+/**
+ * Every provider check of the contextgraph/1 family, in report order: each of
+ * upstream's checks, then ours that apply (version-mismatch). All decide, as
+ * upstream's do; requirement ids are CGP's (SPEC.md).
+ */
+export const CGP_CHECK_SPECS: readonly CheckSpec[] = (
+  [
+    ["handshake", ["H1", "H2"]],
+    ["version-mismatch", ["H3"]],
+    ["consent-scope", ["C5"]],
+    ["frame-validity", ["F1", "F2", "F3", "F4", "F5", "D1", "G1", "G2", "P1", "P2", "P3"]],
+    ["budget-honesty", ["B1", "B3", "B4", "P4"]],
+    ["verify-honesty", ["V1", "V2", "V3", "V4"]],
+    ["as-of-temporal", ["F4", "§6.1"]],
+    ["correlation", ["H4"]],
+    ["embedding-fingerprint", ["E1"]],
+    ["malformed-input-tolerance", ["R1", "U1"]],
+    ["shutdown-clean", ["R2"]],
+  ] as const
+).map(([name, requirements]) => ({ name, requirements, advisory: false }));
+
+/** Every host-side check of the contextgraph/1 family, in report order. All decide. */
+export const CGP_HOST_CHECK_SPECS: readonly CheckSpec[] = [
+  { name: "host-budget-drop", requirements: ["B1", "B2"], advisory: false },
+  { name: "host-frame-limit", requirements: ["B4"], advisory: false },
+  { name: "host-consent-gate", requirements: ["C1", "C2"], advisory: false },
+  { name: "host-scope-receipt", requirements: ["C6"], advisory: false },
+  { name: "host-provenance-bytes", requirements: ["F5"], advisory: false },
+  { name: "host-content-quoting", requirements: ["R3"], advisory: false },
+];
+
 export type CheckStatus = "pass" | "fail" | "skipped";
 
 /** One check's outcome: which check, its verdict, and evidence that names the exact violation. */
@@ -87,6 +138,17 @@ export interface NegotiatedIdentity {
   readonly protocol_version: string;
   readonly provider: ProviderInfo;
   readonly capabilities: Capabilities;
+}
+
+/** A CGP provider's identity as `ocp-inspect` read it from its `handshake_ack`. */
+export interface CgpIdentity {
+  readonly protocol_version: string;
+  readonly provider: {
+    readonly name: string;
+    readonly version: string;
+    readonly data_flow: Readonly<Record<string, unknown>>;
+  };
+  readonly capabilities: Readonly<Record<string, unknown>>;
 }
 
 /** One frame of the probe query, as `ocp-inspect` shows it (cited by label, never by id alone). */
@@ -114,6 +176,10 @@ export interface ProbeSummary {
 export interface ConformanceReport {
   /** One line naming the target: `stdio: node fixture.js`, `http: http://…`, `in-process: id`. */
   readonly target: string;
+  /** Which family's rulebook judged the run; absent means ocp/1 (every run before CGP). */
+  readonly family?: "ocp/1" | "contextgraph/1";
+  /** Under contextgraph/1: what the provider said at the handshake, as it sent it (U1: unknown members kept out). */
+  readonly cgpIdentity?: CgpIdentity;
   /** How the target was reached; `host` for a host-side run. */
   readonly transport: "stdio" | "http" | "in-process" | "host";
   readonly identity?: NegotiatedIdentity;
@@ -133,26 +199,37 @@ export interface Tally {
   readonly advisoryFailed: number;
 }
 
-function spec(name: CheckName): CheckSpec {
-  const found = [...CHECK_SPECS, ...HOST_CHECK_SPECS].find((entry) => entry.name === name);
+/** Which table a check's requirement ids and advisory flag come from. */
+export type CheckTable = "ocp" | "ocp-host" | "cgp" | "cgp-host";
+
+const TABLES: Record<CheckTable, readonly CheckSpec[]> = {
+  ocp: CHECK_SPECS,
+  "ocp-host": HOST_CHECK_SPECS,
+  cgp: CGP_CHECK_SPECS,
+  "cgp-host": CGP_HOST_CHECK_SPECS,
+};
+
+function spec(name: CheckName, table?: CheckTable): CheckSpec {
+  const specs = table === undefined ? [...CHECK_SPECS, ...HOST_CHECK_SPECS] : TABLES[table];
+  const found = specs.find((entry) => entry.name === name);
   if (found === undefined) throw new RangeError(`unknown check ${name}`);
   return found;
 }
 
-export function pass(name: CheckName, evidence: string): CheckResult {
-  return { ...result(name), status: "pass", evidence };
+export function pass(name: CheckName, evidence: string, table?: CheckTable): CheckResult {
+  return { ...result(name, table), status: "pass", evidence };
 }
 
-export function fail(name: CheckName, evidence: string): CheckResult {
-  return { ...result(name), status: "fail", evidence };
+export function fail(name: CheckName, evidence: string, table?: CheckTable): CheckResult {
+  return { ...result(name, table), status: "fail", evidence };
 }
 
-export function skip(name: CheckName, evidence: string): CheckResult {
-  return { ...result(name), status: "skipped", evidence };
+export function skip(name: CheckName, evidence: string, table?: CheckTable): CheckResult {
+  return { ...result(name, table), status: "skipped", evidence };
 }
 
-function result(name: CheckName): Omit<CheckResult, "status" | "evidence"> {
-  const { requirements, advisory } = spec(name);
+function result(name: CheckName, table?: CheckTable): Omit<CheckResult, "status" | "evidence"> {
+  const { requirements, advisory } = spec(name, table);
   return { name, requirements, advisory };
 }
 
