@@ -128,7 +128,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
-});
+}, 300_000); // a whole node_modules
 
 /** Every import specifier of a package: its name and each exported subpath. */
 function entries(manifest: Manifest): string[] {
