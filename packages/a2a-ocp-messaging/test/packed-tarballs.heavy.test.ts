@@ -64,11 +64,19 @@ const workspaceVersion = (name: string) =>
 
 let work: string;
 let app: string;
+/** `file:` specs of our tarballs, by package name. */
+const ours: Record<string, string> = {};
 
-/** Runs `command` in the app directory; throws with its output when it fails. */
-function run(command: string, args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}) {
+/** Runs `command` in the app directory (or `cwd`) and returns its status and output. */
+function run(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = {},
+  cwd = app,
+) {
   const result = spawnSync(command, args, {
-    cwd: app,
+    cwd,
     encoding: "utf8",
     timeout: timeoutMs,
     env: { ...process.env, NODE_PATH: "", ...env },
@@ -85,7 +93,6 @@ beforeAll(() => {
   app = join(work, "app");
   mkdirSync(join(work, "tgz"));
   mkdirSync(app);
-  const ours: Record<string, string> = {};
   const peers: Record<string, string> = {};
   for (const { dir, manifest } of packages) {
     const out = execFileSync("pnpm", ["pack", "--pack-destination", join(work, "tgz")], {
@@ -209,4 +216,54 @@ describe("published packages installed with npm outside the workspace", () => {
       expect(result.status, result.output).toBe(0);
     }, 90_000);
   }
+
+  it("@ocp/transport-http installs under npm's engine-strict with the override its README gives", () => {
+    const readme = readFileSync(join(root, "packages", "transport-http", "README.md"), "utf8");
+    const snippet = /engine-strict[\s\S]*?```json\n([\s\S]*?)```/.exec(readme);
+    expect(snippet).not.toBeNull();
+    const { overrides } = JSON.parse(snippet![1]!) as { overrides: Record<string, string> };
+    const install = (extra: Record<string, string>) => {
+      const dir = mkdtempSync(join(work, "strict-"));
+      const deps = {
+        "@ocp/transport-http": ours["@ocp/transport-http"]!,
+        "@ocp/types": ours["@ocp/types"]!,
+      };
+      writeFileSync(
+        join(dir, "package.json"),
+        JSON.stringify({
+          name: "strict",
+          private: true,
+          dependencies: deps,
+          overrides: { ...deps, ...extra },
+        }),
+      );
+      const result = run(
+        "npm",
+        ["install", "--engine-strict", "--no-audit", "--no-fund"],
+        600_000,
+        {},
+        dir,
+      );
+      return { dir, ...result };
+    };
+    const nodeMajor = Number(process.versions.node.split(".")[0]);
+    const plain = install({});
+    if (nodeMajor < 22) {
+      // What the README warns of: cookie 2 declares Node 22.
+      expect(plain.status).not.toBe(0);
+      expect(plain.output).toContain("cookie@2");
+    } else {
+      expect(plain.status).toBe(0);
+    }
+    const pinned = install(overrides);
+    expect(pinned.status, pinned.output).toBe(0);
+    const loaded = run(
+      process.execPath,
+      ["--input-type=module", "-e", 'await import("@ocp/transport-http")'],
+      60_000,
+      {},
+      pinned.dir,
+    );
+    expect(loaded.status, loaded.output).toBe(0);
+  }, 1_300_000);
 });
