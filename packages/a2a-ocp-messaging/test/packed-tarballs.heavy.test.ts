@@ -33,7 +33,6 @@ const { publishedPackages } = (await import(
  */
 const NOT_YET_RUNNABLE: Record<string, string> = {
   "a2a-compat": "a fragment: `identity`, `hub` and a peer are not defined",
-  "a2a-ocp-agent": "a fragment: `identity` and a second agent are not defined",
   "a2a-ocp-client": "a fragment: imports, a hub and identities are not defined",
   client: "needs an a2a+ocp hub listening at OCP_HUB_URL (default ws://localhost:8080/ocp)",
   "mcp-bridge": "starts examples/notes-server.mjs, which the package does not ship",
