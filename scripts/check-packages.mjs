@@ -13,6 +13,9 @@
  * - source maps: every file a built `.map` names in `sources` is shipped
  *   (inside a folder or file its `files` lists), so a stack trace or a
  *   debugger in a user's install reaches the source.
+ * - engines: no runtime dependency declares an `engines.node` range that
+ *   leaves out a Node version the package's `engines` admit
+ *   (scripts/check-engines.mjs, with its list of known gaps).
  *
  * `node scripts/check-packages.mjs [root]` checks every published package
  * (declarations only for those built); exits 1 on a problem.
@@ -26,6 +29,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { checkEnginesOf } from "./check-engines.mjs";
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
@@ -188,6 +192,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const dir of publishedPackages(root))
     if (existsSync(join(dir, "dist")))
       problems.push(...checkDeclarations({ dir }).problems, ...checkSourceMaps({ dir }).problems);
+  problems.push(...checkEnginesOf(publishedPackages(root)).problems);
   for (const problem of problems) process.stdout.write(`${problem}\n`);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

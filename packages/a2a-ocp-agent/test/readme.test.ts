@@ -27,6 +27,11 @@ describe("README (agent runtime)", () => {
     expect(section("example-output")).toContain(output.trim());
   });
 
+  it("opens with example/team.mjs verbatim (the example the output above is of)", () => {
+    const first = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(first).toBe(readFileSync(join(dir, "example", "team.mjs"), "utf8"));
+  });
+
   it("lists every agent limit with its value", () => {
     const table = section("agent-limits");
     for (const [name, value] of Object.entries({ ...limits, DEFAULT_COLLECTIVE_TIMEOUT_MS })) {

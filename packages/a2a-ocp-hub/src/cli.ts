@@ -15,6 +15,7 @@ import { SqliteAuditLog } from "./audit-sqlite.js";
 import { parseDuration, runAudit } from "./cli-audit.js";
 import { OCPHub } from "./hub.js";
 import { loadHubIdentity } from "./hub-identity.js";
+import { isLoopbackName, startHubMetrics } from "./metrics-server.js";
 import { WORKSPACE_PATTERN } from "./nats/subjects.js";
 import { DEFAULT_HUB_DB_PATH } from "./options.js";
 
@@ -80,6 +81,10 @@ Options:
   --dashboard-port PORT  its port (default 0, a free one)
   --dashboard-show-all   also show the content of workspace and private knowledge
                          nodes (default: only public and team nodes show content)
+  --metrics              serve Prometheus metrics at http://HOST:PORT/metrics
+  --metrics-host HOST    its interface (default 127.0.0.1); anything not loopback
+                         needs a bearer token in the OCP_HUB_METRICS_TOKEN variable
+  --metrics-port PORT    its port (default 0, a free one)
   -h, --help             show this help
   -v, --version          print the version and exit
 
@@ -90,7 +95,8 @@ id first owns it, and no agent has a team (team-only knowledge and cards reach
 only their author and sharedWith). For a team of known agents, list their
 profiles in a file and pass --allow FILE.
 
-Prints the hub's URL on the first line of stdout (the dashboard's goes to stderr).
+Prints the hub's URL on the first line of stdout (the dashboard's and the
+metrics' go to stderr).
 `;
 
 /**
@@ -153,6 +159,9 @@ const OptionsSchema = z.object({
   "dashboard-host": z.string().min(1).default("127.0.0.1"),
   "dashboard-port": z.coerce.number().int().min(0).max(65_535).default(0),
   "dashboard-show-all": z.boolean().default(false),
+  metrics: z.boolean().default(false),
+  "metrics-host": z.string().min(1).default("127.0.0.1"),
+  "metrics-port": z.coerce.number().int().min(0).max(65_535).default(0),
   allow: z.string().min(1).optional(),
   "allow-origin": z
     .array(
@@ -205,6 +214,9 @@ async function main(): Promise<void> {
         "dashboard-host": { type: "string" },
         "dashboard-port": { type: "string" },
         "dashboard-show-all": { type: "boolean" },
+        metrics: { type: "boolean" },
+        "metrics-host": { type: "string" },
+        "metrics-port": { type: "string" },
         allow: { type: "string" },
         "allow-origin": { type: "string", multiple: true },
         identity: { type: "string" },
@@ -240,6 +252,14 @@ async function main(): Promise<void> {
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
     process.stdout.write(`${(pkg as { version: string }).version}\n`);
     return;
+  }
+  if (!o.metrics && (values["metrics-host"] ?? values["metrics-port"]) !== undefined) {
+    usageError("--metrics-host and --metrics-port need --metrics");
+  }
+  if (o.metrics && !isLoopbackName(o["metrics-host"]) && !process.env["OCP_HUB_METRICS_TOKEN"]) {
+    usageError(
+      `--metrics-host ${o["metrics-host"]} is not loopback: set a token in OCP_HUB_METRICS_TOKEN`,
+    );
   }
   const natsOnly = ["workspace", "nats-replicas", "nats-ping-interval", "nats-max-pings-out"];
   if (o.nats === undefined && natsOnly.some((name) => values[name] !== undefined)) {
@@ -312,14 +332,31 @@ async function main(): Promise<void> {
       })
     : undefined;
   if (dashboard !== undefined) process.stderr.write(`ocp-hub: dashboard on ${dashboard.url}\n`);
+  const metrics = o.metrics
+    ? await startCliMetrics(hub, o["metrics-host"], o["metrics-port"])
+    : undefined;
+  if (metrics !== undefined) process.stderr.write(`ocp-hub: metrics on ${metrics.url}\n`);
   const stop = () => {
-    Promise.all([dashboard?.close(), hub.close()]).then(
+    Promise.all([dashboard?.close(), metrics?.close(), hub.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/** `--metrics`: exits 2 when it would be served off loopback without a token. */
+async function startCliMetrics(hub: OCPHub, host: string, port: number) {
+  const token = process.env["OCP_HUB_METRICS_TOKEN"] || undefined;
+  try {
+    return await startHubMetrics(hub, { host, port, ...(token === undefined ? {} : { token }) });
+  } catch (error) {
+    process.stderr.write(
+      `ocp-hub: --metrics: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(2);
+  }
 }
 
 main().catch((error: unknown) => {

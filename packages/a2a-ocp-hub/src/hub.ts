@@ -73,6 +73,7 @@ export class OCPHub {
   readonly #commits: CommitQueue;
   #closing: Promise<void> | undefined;
   readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
+  readonly #rejectedByCode = new Map<string, number>();
   readonly #observers: HubObservers;
   readonly #limits = new RecipientLimits(this.#known, () => this.#now());
   readonly #subscriptionContext: ApplyContext;
@@ -239,6 +240,7 @@ export class OCPHub {
       known: this.#known.size,
       subscriptions: this.subscriptions.size,
       ...this.#counts,
+      rejectedByCode: Object.fromEntries(this.#rejectedByCode),
       committed: this.#commits.committed,
       slowConsumerCloses: server?.slowConsumerCloses ?? 0,
       peakOutboundBytes: server?.peakOutboundBytes ?? 0,
@@ -384,6 +386,7 @@ export class OCPHub {
     id?: string,
   ): void {
     this.#counts.rejected += 1;
+    this.#rejectedByCode.set(code, (this.#rejectedByCode.get(code) ?? 0) + 1);
     // Refused traffic spends the agent's budget (budget.ts); the hub's own failures do not.
     const audit = (why: string) =>
       this.#observers.refused(session.agentId, "rate_limited", why, id);

@@ -17,6 +17,13 @@ export { type HubStats, OCPHub } from "./hub.js";
 export { loadHubIdentity } from "./hub-identity.js";
 export * from "./limits.js";
 export { MemoryBus } from "./memory-bus.js";
+export { HubMetrics, PROMETHEUS_CONTENT_TYPE } from "./metrics.js";
+export {
+  HubMetricsError,
+  type HubMetricsServer,
+  type HubMetricsServerOptions,
+  startHubMetrics,
+} from "./metrics-server.js";
 export type {
   AgentLeftEvent,
   AgentRegisteredEvent,

@@ -74,3 +74,21 @@ export const HUB_REFUSALS_PER_MINUTE = 120;
  * over-budget frame.
  */
 export const HUB_OVER_BUDGET_FRAMES_BEFORE_CLOSE = 60;
+
+/**
+ * Upper bounds (seconds) of the buckets of `ocp_hub_message_accept_delay_seconds`,
+ * the time from a message's signed timestamp to its acceptance (`--metrics`).
+ */
+export const HUB_METRICS_DELAY_BUCKETS_SECONDS: readonly number[] = [
+  0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
+
+/**
+ * Most distinct refusal codes the metrics endpoint labels one by one; codes
+ * past it (none today: the hub sends fewer) count under `code="other"`, so
+ * the exposition stays bounded.
+ */
+export const HUB_METRICS_MAX_CODES = 64;
+
+/** Time a metrics request may take to send its headers, ms; slower ones are closed. */
+export const HUB_METRICS_REQUEST_TIMEOUT_MS = 10_000;

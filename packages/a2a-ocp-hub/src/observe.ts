@@ -8,6 +8,7 @@
  */
 import type { AuditLog } from "@ocp/a2a-ocp-messaging";
 import { HubAudit } from "./audit.js";
+import { isDurable } from "./router.js";
 
 /** An agent registered on a connection. */
 export interface AgentRegisteredEvent {
@@ -38,6 +39,10 @@ export interface MessageAcceptedEvent {
   recipients?: number | undefined;
   /** Recipients left out by §8.5 visibility. */
   excluded: number;
+  /** Whether it is durable (committed before this event) or transient. */
+  durable: boolean;
+  /** Its signed `timestamp` (the sender's clock). */
+  sentAt?: string | undefined;
 }
 
 /** A message the hub refused, with the code it answered. */
@@ -94,7 +99,7 @@ export class HubObservers {
   }
 
   accepted(
-    wire: { id: string; type: string; from: string; to: unknown },
+    wire: { id: string; type: string; from: string; to: unknown; timestamp?: string },
     payload: unknown,
     verified: boolean,
     routed?: { recipients: readonly string[]; excluded: readonly string[] },
@@ -111,6 +116,8 @@ export class HubObservers {
       payload,
       recipients: routed?.recipients.length,
       excluded: routed?.excluded.length ?? 0,
+      durable: isDurable(wire),
+      sentAt: wire.timestamp,
     });
   }
 

@@ -7,6 +7,8 @@ export interface HubStats {
   subscriptions: number;
   accepted: number;
   rejected: number;
+  /** `rejected` by the code the hub answered (the hub's own codes, e.g. `signature_invalid`). */
+  rejectedByCode: Record<string, number>;
   /** Durable messages committed. */
   committed: number;
   /** Deliveries handed to connections (durable and transient). */

@@ -65,12 +65,12 @@ describe("README", () => {
     }
   });
 
-  it("Errors: lists exactly the codes the codec raises", () => {
-    const raised = [...source("codec.ts").matchAll(/new OcpError\(\s*"(\w+)"/g)].map(
-      ([, code]) => code,
+  it("Errors: lists exactly the codes the codec and the provider kit raise", () => {
+    const raised = ["codec.ts", "kit-cgp-provider.ts"].flatMap((file) =>
+      [...source(file).matchAll(/new OcpError\(\s*"(\w+)"/g)].map(([, code]) => code),
     );
     const listed = firstCells(chapter("Errors")).map((cell) => cell.replace(/`/g, ""));
-    expect(listed.length).toBe(4);
+    expect(listed.length).toBe(5);
     expect([...new Set(listed)].sort()).toEqual([...new Set(raised)].sort());
   });
 

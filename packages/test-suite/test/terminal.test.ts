@@ -1,0 +1,114 @@
+/**
+ * `ocp-test` on a real terminal: `--json` prints only JSON on stdout even when
+ * stdout is a terminal; the text report's header is dimmed on a terminal
+ * unless NO_COLOR is set, and never when stdout is a pipe.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const HUB_CLI = join(
+  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json")),
+  "dist",
+  "cli.js",
+);
+
+/**
+ * Runs `node ARGS…` with its stdin and stdout on a real terminal (util-linux
+ * `script` allocates a pseudo-terminal) and its stderr in a file, so what the
+ * terminal showed is exactly what the program wrote to stdout.
+ */
+function onTerminal(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): { status: number | null; stdout: string; stderr: string } {
+  const dir = mkdtempSync(join(tmpdir(), "ocp-tty-"));
+  try {
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+    const errFile = join(dir, "stderr");
+    const command = `${[process.execPath, ...args].map(quote).join(" ")} 2>${quote(errFile)}`;
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+      encoding: "utf8",
+      env: env as NodeJS.ProcessEnv,
+      timeout: 90_000,
+    });
+    return {
+      status: result.status,
+      stdout: result.stdout.replace(/\r\n/g, "\n"),
+      stderr: readFileSync(errFile, "utf8"),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const ESC = "\u001b";
+/** The environment without NO_COLOR (or with it set to `value`). */
+function colourEnv(value?: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env["NO_COLOR"];
+  delete env["FORCE_COLOR"];
+  if (value !== undefined) env["NO_COLOR"] = value;
+  return env;
+}
+
+let hub: ChildProcess;
+let url: string;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ocp-test-tty-"));
+  hub = spawn(process.execPath, [HUB_CLI, "--db", join(dir, "hub.sqlite")], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    hub.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(out.split("\n")[0]!.trim());
+    });
+    hub.once("exit", (code) => reject(new Error(`ocp-hub exited with ${code}`)));
+  });
+}, 60_000);
+
+afterAll(() => {
+  hub.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const FEW = ["--only", "lifecycle,signatures"];
+
+describe("ocp-test on a terminal", () => {
+  it("--json prints one JSON document and no escape sequence, stdout a terminal", () => {
+    const run = onTerminal([CLI, "--hub", url, ...FEW, "--json"], colourEnv());
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toContain(ESC);
+    expect(JSON.parse(run.stdout)).toMatchObject({ conformant: true });
+  }, 120_000);
+
+  it("dims the text report's header on a terminal, and not with NO_COLOR=1", () => {
+    const coloured = onTerminal([CLI, "--hub", url, ...FEW], colourEnv());
+    expect(coloured.status).toBe(0);
+    expect(coloured.stdout).toContain(`${ESC}[`);
+    const plain = onTerminal([CLI, "--hub", url, ...FEW], colourEnv("1"));
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).not.toContain(ESC);
+    expect(plain.stdout).toContain("signatures");
+  }, 120_000);
+
+  it("writes no escape sequence when stdout is a pipe, NO_COLOR unset", () => {
+    const piped = spawnSync(process.execPath, [CLI, "--hub", url, ...FEW], {
+      encoding: "utf8",
+      env: colourEnv() as NodeJS.ProcessEnv,
+      timeout: 90_000,
+    });
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).toContain("signatures");
+    expect(piped.stdout).not.toContain(ESC);
+  }, 120_000);
+});
