@@ -4,7 +4,7 @@
  * signed messages that the hub checks (sender, signature, freshness, replay,
  * rate), routes (direct, multicast, broadcast, event subscriptions, §8.5
  * visibility) and, for durable ones, commits before acknowledging. It
- * forwards the exact text it received. See the package README, "Hub".
+ * forwards the exact text it received (docs/how-it-works.md).
  */
 
 import type { AgentProfile, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
@@ -336,9 +336,8 @@ export class OCPHub {
       this.#reject(session, raw, code, message, details, wire.id);
       return;
     }
-    // Every check first; what the message changes (a subscription, a
-    // recipient's open query) is applied only once it is accepted — for a
-    // durable message, once committed — so a refusal leaves no trace.
+    // Every check first; what the message changes (a subscription, an open query) is
+    // applied only once it is accepted (durable: committed), so a refusal leaves no trace.
     const planned = planSubscription(wire.type, session.agentId, payload);
     if (!planned.ok) {
       this.#reject(session, raw, planned.code, planned.message, undefined, wire.id);

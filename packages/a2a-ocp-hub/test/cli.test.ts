@@ -33,7 +33,7 @@ describe("ocp-hub CLI", () => {
   it("-h prints the same usage as --help and exits 0", () => {
     const help = execFileSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
     expect(execFileSync(process.execPath, [CLI, "-h"], { encoding: "utf8" })).toBe(help);
-  });
+  }, 30_000);
 
   it("refuses NATS ping settings out of range, or without --nats, with exit code 2", () => {
     const nats = ["--nats", "nats://127.0.0.1:1"];
@@ -48,7 +48,7 @@ describe("ocp-hub CLI", () => {
         execFileSync(process.execPath, [CLI, ...args], { encoding: "utf8", stdio: "pipe" }),
       ).toThrow(expect.objectContaining({ status: 2 }));
     }
-  });
+  }, 30_000); // five CLI starts
 
   it.each([
     [["--bogus"], "Unknown option '--bogus'"],
