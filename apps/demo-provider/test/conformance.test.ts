@@ -124,3 +124,58 @@ describe("ocp-inspect --strict against the demo provider's CLI", () => {
     );
   });
 });
+
+describe("ocp-inspect --family contextgraph against the demo provider's CLI (upstream's checks)", () => {
+  const cgpChecks = [
+    "handshake",
+    "frame-validity",
+    "budget-honesty",
+    "shutdown-clean",
+    "malformed-input-tolerance",
+    "correlation",
+    "consent-scope",
+    "verify-honesty",
+    "as-of-temporal",
+    "embedding-fingerprint",
+  ];
+
+  function expectCgpConformant(stdout: string): void {
+    expectConformant(stdout);
+    const report = JSON.parse(stdout) as InspectReport & { family?: string };
+    expect(report.family).toBe("contextgraph/1");
+    const names = report.checks.map((check) => check.name);
+    for (const name of cgpChecks) expect(names, name).toContain(name);
+  }
+
+  it("is conformant over stdio: every upstream check, B3 costs, sha256 digests, verify", async () => {
+    const { stdout } = await run(process.execPath, [
+      inspect,
+      "stdio",
+      "--family",
+      "contextgraph",
+      "--json",
+      "--query",
+      "retry backoff",
+      "--",
+      process.execPath,
+      cli,
+      "--quiet",
+      dir,
+    ]);
+    expectCgpConformant(stdout);
+  });
+
+  it("is conformant over HTTP", async () => {
+    const { stdout } = await run(process.execPath, [
+      inspect,
+      "http",
+      "--family",
+      "contextgraph",
+      "--json",
+      "--query",
+      "retry backoff",
+      url,
+    ]);
+    expectCgpConformant(stdout);
+  });
+});
