@@ -1,7 +1,8 @@
 import { connectHttpProvider } from "@ocp/transport-http/client";
 import { spawnStdioProvider } from "@ocp/transport-stdio";
-import { type ContextProvider, isOcpError } from "@ocp/types";
+import { type ContextProvider, isOcpError, type ProtocolFamily } from "@ocp/types";
 import { bridgeError } from "./errors.js";
+import { connectHosted } from "./host-provider.js";
 import { CONNECT_TIMEOUT_MS, PROVIDER_QUERY_TIMEOUT_MS, SHUTDOWN_GRACE_MS } from "./limits.js";
 
 /** Where the Open Context provider is: a command to spawn (stdio), or an HTTP endpoint. */
@@ -18,6 +19,12 @@ export interface ProviderHandleOptions {
   readonly target: ProviderTarget;
   readonly connectTimeoutMs?: number;
   readonly queryTimeoutMs?: number;
+  /**
+   * Families offered in order (`--family`). Default `["ocp/1"]`: the
+   * transports directly. Any other list goes through `@ocp/host`, which
+   * negotiates the family and applies its rulebook.
+   */
+  readonly families?: readonly ProtocolFamily[];
 }
 
 /** Failures after which the provider is started (or reached) afresh by the next call. */
@@ -60,7 +67,17 @@ export class ProviderHandle {
     const { target } = this.#options;
     const connect = this.#options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     const query = this.#options.queryTimeoutMs ?? PROVIDER_QUERY_TIMEOUT_MS;
+    const families = this.#options.families ?? ["ocp/1"];
     try {
+      if (families.length !== 1 || families[0] !== "ocp/1") {
+        return await connectHosted({
+          target,
+          families,
+          connectTimeoutMs: connect,
+          queryTimeoutMs: query,
+          shutdownGraceMs: SHUTDOWN_GRACE_MS,
+        });
+      }
       if (target.kind === "stdio") {
         return await spawnStdioProvider({
           id: "provider",

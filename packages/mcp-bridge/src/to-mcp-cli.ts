@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { ProtocolFamily } from "@ocp/types";
 import {
   namedEnv,
   packageVersion,
@@ -18,7 +19,8 @@ import {
 import { ProviderHandle, type ProviderTarget } from "./provider-handle.js";
 import { createOcpMcpServer } from "./to-mcp.js";
 
-export const TO_MCP_HELP = `ocp-to-mcp — serve an Open Context (ocp/1.0-draft) provider as an MCP server
+export const TO_MCP_HELP = `ocp-to-mcp — serve an Open Context provider (ocp/1.0-draft or
+contextgraph/1.0-draft) as an MCP server
 
 Usage:
   ocp-to-mcp [options] -- COMMAND [ARG...]   spawn a provider over stdio
@@ -33,6 +35,12 @@ egress) is queried only with consent: --grant, or asked through the MCP
 client (elicitation); without either, query_context answers consent_required.
 
 Options:
+  --family LIST          protocol family offered to the provider: ocp
+                         (ocp/1.0-draft, the default), contextgraph
+                         (contextgraph/1.0-draft), or both in the order to try,
+                         e.g. contextgraph,ocp: a provider refusing the first by
+                         name is handshaken again in the next. Any but ocp goes
+                         through @ocp/host, which applies that family's rules
   --grant NAME           consent to send goals to the egress provider NAME (its
                          declared name; any other name is refused)
   --token-env NAME       with --url, send "Authorization: Bearer" with the token
@@ -49,9 +57,26 @@ provider cannot be started or reached, or a line on stdin is over
 MAX_CLIENT_LINE_BYTES.
 `;
 
+const FAMILY_NAMES = { ocp: "ocp/1", contextgraph: "contextgraph/1" } as const;
+
+/** `--family ocp|contextgraph|contextgraph,ocp`: distinct names, in the order to offer them. */
+function parseFamilies(value: string | undefined): ProtocolFamily[] {
+  if (value === undefined) return ["ocp/1"];
+  const names = value.split(",").map((name) => name.trim());
+  if (new Set(names).size !== names.length) {
+    throw bridgeError("usage", `--family ${value}: a family is named twice`);
+  }
+  return names.map((name) => {
+    if (name !== "ocp" && name !== "contextgraph") {
+      throw bridgeError("usage", `--family: "${name}" is not ocp or contextgraph`);
+    }
+    return FAMILY_NAMES[name];
+  });
+}
+
 async function main(): Promise<void> {
-  const cli = parseCli<{ grant?: string; "token-env"?: string }>(
-    { grant: { type: "string" }, "token-env": { type: "string" } },
+  const cli = parseCli<{ grant?: string; "token-env"?: string; family?: string }>(
+    { grant: { type: "string" }, "token-env": { type: "string" }, family: { type: "string" } },
     TO_MCP_HELP,
   );
   if (cli === undefined) return;
@@ -71,6 +96,7 @@ async function main(): Promise<void> {
     target,
     connectTimeoutMs: positiveInt("--connect-timeout", values["connect-timeout"]),
     queryTimeoutMs: positiveInt("--timeout", values.timeout),
+    families: parseFamilies(values.family),
   });
   const provider = await handle.get();
   if (values.grant !== undefined && values.grant !== provider.info.name) {

@@ -5,6 +5,7 @@ import { Pool } from "undici";
 import { type CgpReply, cgpRemoteError, checkCgpAck } from "./cgp-wire.js";
 import { type HttpError, httpError } from "./errors.js";
 import { Exchange, type ExchangeFailures } from "./exchange.js";
+import { PROTOCOL_VERSION_HEADER } from "./headers.js";
 import {
   BODY_EXCERPT_CHARS,
   HANDSHAKE_TIMEOUT_MS,
@@ -103,6 +104,8 @@ class CgpHttpClient implements CgpHttpProvider {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json",
+      // The session's family on every request: a server shared by hosts of both families answers each in its own.
+      [PROTOCOL_VERSION_HEADER]: CGP_PROTOCOL_VERSION,
     };
     if (options.token !== undefined) {
       if (!/^[\x21-\x7e]+$/.test(options.token)) {

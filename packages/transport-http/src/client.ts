@@ -19,6 +19,7 @@ import { decodeEnvelopeFast, encodeQueryJson, parseJsonFast } from "@ocp/types/f
 import { Pool } from "undici";
 import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
 import { Exchange, type ExchangeFailures } from "./exchange.js";
+import { PROTOCOL_VERSION_HEADER } from "./headers.js";
 import {
   BODY_EXCERPT_CHARS,
   HANDSHAKE_TIMEOUT_MS,
@@ -112,6 +113,8 @@ class HttpClient {
       accept: "application/json",
       // Our extensions, asked for out of band: the envelopes stay the reference's (X-CORR, X-CODE).
       [EXTENSIONS_HEADER]: EXTENSIONS.join(","),
+      // The session's family on every request: a server shared by hosts of both families answers each in its own.
+      [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION,
     };
     if (options.token !== undefined) {
       // RFC 6750 token characters only: a CR or LF could forge headers. The token is not echoed.

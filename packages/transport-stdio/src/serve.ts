@@ -305,6 +305,13 @@ export function serveStdio(
     switch (envelope.type) {
       case "handshake":
         peer = readExtensions([...asked.split(","), ...(envelope.extensions ?? [])]);
+        if (!families.includes("ocp/1")) {
+          refuse(
+            "incompatible_version",
+            `this provider speaks contextgraph/1.0-draft only, not ${envelope.protocol_version}`,
+          );
+          return;
+        }
         if (!versionsCompatible(version, envelope.protocol_version)) {
           refuse(
             "incompatible_version",

@@ -18,6 +18,10 @@
  * - `fail`: a failing check makes the provider not conformant.
  * - `advisory`: reported as failed, decides the verdict only under `--strict`.
  * - `host`: checked by the host harness (`runHostConformance`).
+ * - `rulebook`: no wire check of `ocp-inspect`; enforced by the export the
+ *   check column names (of `@ocp/types`, `@ocp/host` or
+ *   `@ocp/transport-http`), and tested there.
+ * - `unchecked`: a SHOULD no check can decide (check `—`).
  *
  * The rule that ties them: a host drops or refuses a provider exactly when the
  * suite's default verdict fails it, and trims exactly when the suite only
@@ -26,7 +30,7 @@
 
 export type RuleSource = "spec" | "extension";
 export type HostAction = "drop" | "trim" | "refuse" | "enforce" | "none";
-export type SuiteVerdict = "fail" | "advisory" | "host";
+export type SuiteVerdict = "fail" | "advisory" | "host" | "rulebook" | "unchecked";
 
 export interface Rule {
   readonly id: string;
@@ -244,17 +248,23 @@ const SUITE_WORDS: Record<SuiteVerdict, string> = {
   fail: "fails: not conformant",
   advisory: "advisory: not conformant only under `--strict`",
   host: "host harness check",
+  rulebook: "no wire check: enforced and tested in the named export",
+  unchecked: "not checked (a SHOULD)",
 };
 
-/** The rule table as Markdown, as `docs/design.md` shows it (columns aligned, as the formatter leaves them). */
-export function renderRuleTable(): string {
+/**
+ * A rule table as Markdown, as `docs/design.md` shows it (columns aligned, as
+ * the formatter leaves them): `ocp/1`'s {@link RULES} by default, or another
+ * family's table (`CGP_RULES` of `@ocp/types/cgp`).
+ */
+export function renderRuleTable(rules: readonly Rule[] = RULES): string {
   const head = ["rule", "source", "requirement", "`@ocp/host`", "check", "`ocp-inspect`"];
-  const rows = RULES.map((rule) => [
+  const rows = rules.map((rule) => [
     rule.id,
     rule.source === "spec" ? "spec MUST" : "extension",
     rule.summary,
     `${rule.host}: ${HOST_WORDS[rule.host]}`,
-    `\`${rule.check}\``,
+    rule.check === "—" ? rule.check : `\`${rule.check}\``,
     SUITE_WORDS[rule.suite],
   ]);
   const widths = head.map((cell, column) =>

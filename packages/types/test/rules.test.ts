@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CGP_RULES } from "../src/cgp/index.js";
 import {
   COST_TOLERANCE_RATIO,
   COST_TOLERANCE_SLACK,
@@ -31,6 +32,13 @@ describe("the rule table", () => {
     const text = readFileSync(design, "utf8");
     const block = /<!-- rules -->\n([\s\S]*?)\n<!-- \/rules -->/.exec(text)?.[1];
     expect(block).toBe(renderRuleTable());
+  });
+
+  it("docs/design.md shows the contextgraph/1 table generated from CGP_RULES beside it (fails when stale)", () => {
+    const text = readFileSync(design, "utf8");
+    const block = /<!-- cgp-rules -->\n([\s\S]*?)\n<!-- \/cgp-rules -->/.exec(text)?.[1];
+    expect(block).toBe(renderRuleTable(CGP_RULES));
+    expect(block).not.toBe(renderRuleTable());
   });
 
   it("the host drops or refuses exactly what the suite fails, and trims exactly what it only advises on", () => {

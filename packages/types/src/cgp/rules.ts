@@ -6,6 +6,12 @@
  * what `ocp-inspect` says about such a provider. A session reads exactly one
  * table, chosen by the family negotiated at the handshake ({@link rulesFor}).
  *
+ * The check column names a check of `ocp-inspect --family contextgraph`
+ * (provider checks) or of its CGP host harness (`host-…`), exactly those; a
+ * rule no wire check judges is `rulebook` (enforced and tested in the export
+ * named, e.g. `decodeCgpEnvelope`, `Host.verifyFrames`) or, for a SHOULD
+ * nothing can decide, `unchecked`.
+ *
  * As in `ocp/1`: a host drops or refuses exactly what the suite fails. Unlike
  * `ocp/1`, B4 (more than `max_frames`) drops the whole answer instead of
  * trimming it, and B3 replaces the tokenizer tolerance of T1 with an exact
@@ -71,8 +77,8 @@ export const CGP_RULES = [
     source: "spec",
     summary: "SHOULD: a graph provider boosts frames near a query anchor",
     host: "none",
-    check: "graph-anchors",
-    suite: "advisory",
+    check: "—",
+    suite: "unchecked",
   },
   {
     id: "V1",
@@ -95,32 +101,32 @@ export const CGP_RULES = [
     source: "spec",
     summary: "a held frame is reused only on valid; unknown is never validity",
     host: "enforce",
-    check: "host-verify-reuse",
-    suite: "host",
+    check: "Host.verifyFrames",
+    suite: "rulebook",
   },
   {
     id: "V4",
     source: "spec",
     summary: "a stale or gone frame's stored copy is never served again",
     host: "enforce",
-    check: "host-verify-reuse",
-    suite: "host",
+    check: "Host.verifyFrames",
+    suite: "rulebook",
   },
   {
     id: "X1",
     source: "spec",
     summary: "an unrecognised error code reads as internal",
     host: "enforce",
-    check: "host-error-codes",
-    suite: "host",
+    check: "cgpErrorCode",
+    suite: "rulebook",
   },
   {
     id: "X2",
     source: "spec",
     summary: "an absent error code reads as internal",
     host: "enforce",
-    check: "host-error-codes",
-    suite: "host",
+    check: "cgpErrorCode",
+    suite: "rulebook",
   },
   {
     id: "R1",
@@ -143,7 +149,7 @@ export const CGP_RULES = [
     source: "spec",
     summary: "frame content is fenced as untrusted data",
     host: "enforce",
-    check: "host-content-fencing",
+    check: "host-content-quoting",
     suite: "host",
   },
   {
@@ -160,24 +166,24 @@ export const CGP_RULES = [
     summary:
       "an unknown kind is opaque evidence; unknown rel, code, egress scope values are accepted",
     host: "enforce",
-    check: "malformed-input-tolerance",
-    suite: "fail",
+    check: "decodeCgpEnvelope",
+    suite: "rulebook",
   },
   {
     id: "U3",
     source: "spec",
     summary: "vendor rel, egress_scope and error code values are namespaced vendor:name",
     host: "none",
-    check: "consent-scope",
-    suite: "fail",
+    check: "cgpHandshakeViolations",
+    suite: "rulebook",
   },
   {
     id: "U4",
     source: "spec",
     summary: "a defined field is never repurposed within contextgraph/1",
     host: "none",
-    check: "schema",
-    suite: "fail",
+    check: "decodeCgpEnvelope",
+    suite: "rulebook",
   },
   {
     id: "X-RESOLVE",
@@ -198,11 +204,27 @@ export const CGP_RULES = [
     suite: "fail",
   },
   {
+    id: "X-B4-DROP",
+    source: "extension",
+    summary: "the host drops a B4 violator's whole answer with a loud report, never trims",
+    host: "enforce",
+    check: "host-frame-limit",
+    suite: "host",
+  },
+  {
+    id: "X-F5-BYTES",
+    source: "extension",
+    summary: "a file provenance digest under a trusted root must match the bytes on disk",
+    host: "enforce",
+    check: "host-provenance-bytes",
+    suite: "host",
+  },
+  {
     id: "S1",
     source: "extension",
     summary: "every message validates against the contextgraph interop schema",
     host: "refuse",
-    check: "schema",
+    check: "handshake",
     suite: "fail",
   },
   {
@@ -210,16 +232,16 @@ export const CGP_RULES = [
     source: "extension",
     summary: "only frames of the kinds asked for (when kinds is not empty)",
     host: "trim",
-    check: "kinds-filter",
-    suite: "advisory",
+    check: "Host.queryAll",
+    suite: "rulebook",
   },
   {
     id: "X-ISO",
     source: "extension",
     summary: "one provider's crash, hang or garbage never fails its siblings",
     host: "enforce",
-    check: "host-crash-isolation",
-    suite: "host",
+    check: "Host.queryAll",
+    suite: "rulebook",
   },
 ] as const satisfies readonly Rule[];
 
