@@ -120,6 +120,9 @@ export const CGP_MALFORMED_INPUTS: readonly { what: string; line: string }[] = [
   },
 ];
 
+/** The id of the U1 query that follows the malformed inputs (sent only under `correlation`). */
+const FUTURE_QUERY_ID = "ocp-inspect-u1";
+
 /**
  * malformed-input-tolerance (R1, U1): on a fresh connection, after the
  * handshake, the provider gets {@link CGP_MALFORMED_INPUTS} (it may answer
@@ -158,17 +161,31 @@ export async function checkCgpMalformed(
     else answered += 1;
   }
   const survived = `survived ${CGP_MALFORMED_INPUTS.length} malformed inputs (${answered} answered, ${silent} silently ignored)`;
+  const correlated = (caps as { correlation?: unknown }).correlation === true;
   const future = {
     type: "query",
+    ...(correlated ? { id: FUTURE_QUERY_ID } : {}),
     x_future_envelope_member: { added_in: "contextgraph/1.9" },
     query: { ...query, x_future_query_member: "ignore me" },
   };
-  const reply = await exchange(
+  let reply = await exchange(
     session,
     future,
     "query carrying unknown members",
     options.queryTimeoutMs,
   );
+  // A loaded provider may answer a malformed input after the settle window: an error
+  // that is not ours (not our id) is read past, at most once per input seen as silent.
+  for (
+    let late = silent;
+    late > 0 &&
+    reply.kind === "message" &&
+    reply.type === "error" &&
+    reply.raw.id !== FUTURE_QUERY_ID;
+    late -= 1
+  ) {
+    reply = readCgp(await session.next(options.queryTimeoutMs));
+  }
   if (reply.kind === "message" && reply.type === "frames") {
     return cgpPass(
       "malformed-input-tolerance",
