@@ -3,8 +3,10 @@
 // processes, real sockets, SQLite files in a temporary directory), runs a
 // scripted scenario and prints a readable transcript. Exits 0 and cleans up.
 //   pnpm demo:team, or node apps/demo-team/bin/team-demo.mjs after `pnpm build`
-//   --dashboard: the hub also serves its live dashboard (printed URL); the demo
-//   pauses between steps so it can be watched, and waits for Ctrl-C at the end.
+//   --dashboard: the hub also serves its live dashboard (printed URL), showing
+//   the demo's knowledge (this loopback run opts in to content display); the
+//   demo pauses between steps and between votes so it can be watched, and
+//   keeps the agents connected until Ctrl-C at the end.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -72,9 +74,9 @@ const hubCli = join(
 );
 const STEP_TIMEOUT_MS = 20_000;
 const DASHBOARD = options.dashboard === true;
-/** With --dashboard, a pause between steps so that each shows on the dashboard. */
-const pause = () =>
-  DASHBOARD ? new Promise((resolve) => setTimeout(resolve, 2500)) : Promise.resolve();
+/** With --dashboard, a pause between steps (and shorter, between votes) so that each shows. */
+const pause = (ms = 2500) =>
+  DASHBOARD ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 const dir = mkdtempSync(join(tmpdir(), "ocp-team-demo-"));
 const children = [];
 const say = (line) => process.stdout.write(`${line}\n`);
@@ -110,7 +112,10 @@ function bounded(promise, what) {
 
 function startHub() {
   const args = [hubCli, "--db", join(dir, "hub.sqlite"), "--port", "0"];
-  const hub = spawn(process.execPath, DASHBOARD ? [...args, "--dashboard"] : args, {
+  // The demo's nodes carry no visibility (read as workspace): on this loopback run, with
+  // made-up knowledge, the dashboard shows their content. The hub's own default hides it.
+  const dashboardArgs = ["--dashboard", "--dashboard-show-all"];
+  const hub = spawn(process.execPath, DASHBOARD ? [...args, ...dashboardArgs] : args, {
     stdio: ["ignore", "pipe", DASHBOARD ? "pipe" : "inherit"],
   });
   children.push(hub);
@@ -283,6 +288,7 @@ async function main() {
     [carol, "approve", "We already run it elsewhere"],
     [dave, "reject", "Two weeks we do not have"],
   ]) {
+    await pause(1500); // the tally grows vote by vote on the dashboard
     await agent.run({ cmd: "vote", proposalId, vote, reasoning });
     say(`${agent.name.padEnd(7)} votes ${vote} (${reasoning})`);
   }
@@ -363,12 +369,14 @@ async function main() {
   );
   if (has || inClear) throw new Error("the private fix was not kept end to end encrypted");
 
-  await Promise.all(
-    [alice, bob, carol, dave].map((a) => a.run({ cmd: "quit" }).catch(() => undefined)),
-  );
   if (DASHBOARD) {
-    say("\nall agents left; the dashboard stays up: press Ctrl-C to stop the hub");
+    // Ctrl-C reaches the agents too (one process group): cleanup() stops what is left.
+    say("\nthe agents stay connected and the dashboard up: press Ctrl-C to stop");
     await new Promise((resolve) => process.once("SIGINT", resolve));
+  } else {
+    await Promise.all(
+      [alice, bob, carol, dave].map((a) => a.run({ cmd: "quit" }).catch(() => undefined)),
+    );
   }
   say("\nall agents left; hub stopped; temporary files removed");
 }

@@ -1,8 +1,10 @@
 /**
  * Proposals as the hub sees them: `ocp.consensus.propose` opens one, each
  * vote is listed with whether the hub verified its signature and only
- * verified votes count, the tally follows the agents' rules, and the
- * proposer's `ocp.consensus.achieved` (or `timeout`) closes it.
+ * verified votes count. What the counted votes decide by the agents' rules
+ * is shown as `projected`; the status stays `open` until the proposal is
+ * decided: the proposer's `ocp.consensus.achieved` (its outcome) or
+ * `ocp.consensus.timeout`, or the deadline passing.
  */
 import type { AcceptedEvent } from "./events.js";
 import type { ProposalView } from "./views.js";
@@ -17,7 +19,9 @@ const num = (value: unknown): number | undefined => (typeof value === "number" ?
  * approve > reject (a tie waits); `unanimous` any reject rejects, else one
  * approval approves; `threshold` approve / (approve + reject) >= threshold.
  */
-export function decide(p: ProposalView): ProposalView["status"] {
+export function decide(
+  p: Pick<ProposalView, "tally" | "requiredVotes" | "rule" | "threshold">,
+): ProposalView["projected"] {
   const { approve, reject, abstain } = p.tally;
   if (approve + reject + abstain < p.requiredVotes) return "open";
   const verdict = (approved: boolean) => (approved ? "approved" : "rejected");
@@ -57,6 +61,7 @@ export class ProposalBook {
         tally: { approve: 0, reject: 0, abstain: 0 },
         votes: [],
         status: "open",
+        projected: "open",
       });
       while (this.proposals.size > this.max) {
         this.proposals.delete(this.proposals.keys().next().value!);
@@ -71,11 +76,16 @@ export class ProposalBook {
       if (proposal.votes.some((v) => v.voter === event.from)) return undefined;
       proposal.votes.push({ voter: event.from, vote, at: event.at, verified: event.verified });
       if (event.verified) proposal.tally[vote] += 1;
-      if (proposal.status === "open") proposal.status = decide(proposal);
-    } else if (event.type === "ocp.consensus.achieved") {
+      proposal.projected = decide(proposal);
+      return id;
+    }
+    // Only the proposer decides its proposal; anyone else's word is ignored.
+    if (event.from !== proposal.proposer || proposal.status !== "open") return undefined;
+    if (event.type === "ocp.consensus.achieved") {
       const outcome = str(payload["outcome"]);
-      if (outcome === "approved" || outcome === "rejected") proposal.status = outcome;
-    } else if (proposal.status === "open") {
+      if (outcome !== "approved" && outcome !== "rejected") return undefined;
+      proposal.status = outcome;
+    } else {
       proposal.status = "timeout";
     }
     return id;

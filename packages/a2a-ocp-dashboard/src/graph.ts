@@ -1,9 +1,12 @@
 /**
- * Knowledge messages (`ocp.knowledge.stream`, `.update`, `.conflict`) read
- * into the recent-knowledge list and a bounded graph of the nodes and edges
- * the hub has seen, most recent first, contradictions marked: an edge whose
- * relationship names one, a node whose `metadata.contradicts` is set, or a
- * conflict of type `contradiction`. Content passes through {@link nodeView}.
+ * Knowledge messages (`ocp.knowledge.stream`, `.update`, `.conflict`) and
+ * the nodes found for a collective query (`ocp.collective.response`
+ * findings) read into the recent-knowledge list and a bounded graph of the
+ * nodes and edges the hub has seen, most recent first, contradictions
+ * marked: an edge whose relationship names one, a node whose
+ * `metadata.contradicts` is set (linked to the nodes it names, by id or
+ * title, when both are shown), or a conflict of type `contradiction`.
+ * Content passes through {@link nodeView}.
  */
 import type { AcceptedEvent } from "./events.js";
 import { contradicts, nodeView, type RedactionPolicy } from "./redact.js";
@@ -21,11 +24,17 @@ const KINDS: Record<string, KnowledgeView["kind"]> = {
   "ocp.knowledge.stream": "stream",
   "ocp.knowledge.update": "update",
   "ocp.knowledge.conflict": "conflict",
+  "ocp.collective.response": "response",
 };
 
 export class KnowledgeGraph {
   readonly #nodes = new Map<string, GraphView["nodes"][number]>();
   readonly #edges: GraphView["edges"] = [];
+  /** Shown nodes: their title and the node their `metadata.contradicts` names. */
+  readonly #shown = new Map<
+    string,
+    { title: string | undefined; contradicts: string | undefined }
+  >();
 
   constructor(readonly limits: { graphNodes: number; graphEdges: number }) {}
 
@@ -39,6 +48,8 @@ export class KnowledgeGraph {
       if (Array.isArray(chunk["nodes"])) raw.push(...chunk["nodes"]);
       if (Array.isArray(chunk["edges"])) edges.push(...chunk["edges"]);
       if (Array.isArray(chunk["newEdges"])) edges.push(...chunk["newEdges"]);
+      if (Array.isArray(chunk["findings"]))
+        raw.push(...chunk["findings"].map((f) => obj(f)["node"]));
       for (const update of Array.isArray(chunk["updates"]) ? chunk["updates"] : []) {
         raw.push({ ...obj(obj(update)["changes"]), id: obj(update)["nodeId"] });
       }
@@ -50,9 +61,9 @@ export class KnowledgeGraph {
       const view = nodeView(value, policy);
       if (view === undefined) continue;
       nodes.push(view);
-      const marked = contradicts(value) !== undefined;
-      contradiction ||= marked;
-      this.#node(view, marked);
+      const named = contradicts(value);
+      contradiction ||= named !== undefined;
+      this.#node(view, named);
     }
     for (const value of edges.slice(0, PER_MESSAGE.edges)) {
       const edge = obj(value);
@@ -79,8 +90,12 @@ export class KnowledgeGraph {
     return item;
   }
 
-  #node(view: NodeView, contradiction: boolean): void {
+  #node(view: NodeView, contradicts: string | undefined): void {
+    const contradiction = contradicts !== undefined;
     this.#nodes.delete(view.id);
+    this.#shown.delete(view.id);
+    // What a shown node says of itself links it to others; a hidden one says nothing.
+    if (!view.hidden) this.#shown.set(view.id, { title: view.title, contradicts });
     const label = view.hidden ? `(${view.visibility})` : (view.title ?? view.id);
     this.#nodes.set(view.id, {
       id: view.id,
@@ -89,7 +104,9 @@ export class KnowledgeGraph {
       hidden: view.hidden,
     });
     while (this.#nodes.size > this.limits.graphNodes) {
-      this.#nodes.delete(this.#nodes.keys().next().value!);
+      const oldest = this.#nodes.keys().next().value!;
+      this.#nodes.delete(oldest);
+      this.#shown.delete(oldest);
     }
   }
 
@@ -113,6 +130,26 @@ export class KnowledgeGraph {
           : edge,
       );
     }
+    edges.push(...this.#contradictions(edges.length));
     return { nodes, edges };
+  }
+
+  /** Links from each shown node with `metadata.contradicts` to the shown nodes it names. */
+  #contradictions(already: number): GraphView["edges"] {
+    const byName = new Map<string, string[]>();
+    for (const [id, node] of this.#shown) {
+      for (const name of new Set([id, node.title])) {
+        if (name !== undefined) byName.set(name, [...(byName.get(name) ?? []), id]);
+      }
+    }
+    const edges: GraphView["edges"] = [];
+    for (const [source, node] of this.#shown) {
+      if (node.contradicts === undefined) continue;
+      for (const target of byName.get(node.contradicts) ?? []) {
+        if (target === source || already + edges.length >= this.limits.graphEdges) continue;
+        edges.push({ source, target, relationship: "contradicts", contradiction: true });
+      }
+    }
+    return edges;
   }
 }

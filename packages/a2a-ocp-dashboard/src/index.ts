@@ -13,6 +13,7 @@ export type {
   DashboardHubStats,
   ObservableHub,
 } from "./events.js";
+export { QueryBook } from "./queries.js";
 export { contradicts, nodeView, type RedactionPolicy } from "./redact.js";
 export { type Dashboard, type DashboardOptions, startDashboard } from "./server.js";
 export {
@@ -21,5 +22,7 @@ export {
   DEFAULT_LIMITS,
   refusalReason,
   type StateLimits,
+  SYNTHESIS_GRACE_MS,
 } from "./state.js";
+export { isBlocked, type Summary, summarize } from "./summary.js";
 export type * from "./views.js";

@@ -9,6 +9,7 @@
 import { ProposalBook } from "./consensus.js";
 import type { AcceptedEvent, DashboardHubEvent, DashboardHubStats } from "./events.js";
 import { KnowledgeGraph } from "./graph.js";
+import { QueryBook } from "./queries.js";
 import type { RedactionPolicy } from "./redact.js";
 import type { AgentView, Delta, KnowledgeView, RefusalView, Snapshot } from "./views.js";
 
@@ -18,6 +19,8 @@ export interface StateLimits {
   graphNodes: number;
   graphEdges: number;
   proposals: number;
+  /** Collective queries kept (the newest). */
+  queries: number;
   /** Points of each time series (one a second). */
   seriesPoints: number;
   /** Events queued between flushes; beyond it events are counted as dropped. */
@@ -30,12 +33,16 @@ export const DEFAULT_LIMITS: StateLimits = {
   graphNodes: 300,
   graphEdges: 600,
   proposals: 100,
+  queries: 100,
   seriesPoints: 120,
   queue: 100_000,
 };
 
 /** A connected agent with no message for this long shows as away. */
 export const AWAY_AFTER_MS = 120_000;
+
+/** A collective query still without a synthesis this long after its deadline shows as unanswered. */
+export const SYNTHESIS_GRACE_MS = 5_000;
 
 /** Refusal codes grouped into the reasons an operator asks about. */
 export function refusalReason(code: string): string {
@@ -79,6 +86,7 @@ export class DashboardState {
   readonly #graph: KnowledgeGraph;
   #graphChanged = false;
   readonly #proposals: ProposalBook;
+  readonly #queries: QueryBook;
   readonly #refusalsByReason: Record<string, number> = {};
   readonly #series: [number[], number[], number[], number[]] = [[], [], [], []];
   #stats: DashboardHubStats | undefined;
@@ -86,6 +94,7 @@ export class DashboardState {
   #delta: Delta = {};
   readonly #dirtyAgents = new Set<string>();
   readonly #dirtyProposals = new Set<string>();
+  readonly #dirtyQueries = new Set<string>();
 
   constructor(
     policy: RedactionPolicy,
@@ -96,6 +105,7 @@ export class DashboardState {
     this.#limits = { ...DEFAULT_LIMITS, ...limits };
     this.#graph = new KnowledgeGraph(this.#limits);
     this.#proposals = new ProposalBook(this.#limits.proposals);
+    this.#queries = new QueryBook(this.#limits.queries, policy.showAllVisibilities === true);
     this.#now = now;
   }
 
@@ -146,6 +156,9 @@ export class DashboardState {
     this.#queue = [];
     for (const event of queue) this.#apply(event);
     for (const id of this.#proposals.expire(this.#now())) this.#dirtyProposals.add(id);
+    for (const id of this.#queries.expire(this.#now(), SYNTHESIS_GRACE_MS)) {
+      this.#dirtyQueries.add(id);
+    }
     if (this.#graphChanged) {
       this.#delta.graph = this.#graph.view();
       this.#graphChanged = false;
@@ -162,6 +175,13 @@ export class DashboardState {
       });
       this.#dirtyProposals.clear();
     }
+    if (this.#dirtyQueries.size > 0) {
+      delta.queries = [...this.#dirtyQueries].flatMap((id) => {
+        const q = this.#queries.get(id);
+        return q === undefined ? [] : [structuredClone(q)];
+      });
+      this.#dirtyQueries.clear();
+    }
     this.#delta = {};
     return Object.keys(delta).length === 0 ? undefined : delta;
   }
@@ -173,6 +193,7 @@ export class DashboardState {
       knowledge: [...this.#knowledge],
       graph: this.#graph.view(),
       proposals: [...this.#proposals.proposals.values()].map((p) => structuredClone(p)),
+      queries: this.#queries.views().map((q) => structuredClone(q)),
       refusals: [...this.#refusals],
       health: this.#health(),
     };
@@ -247,6 +268,11 @@ export class DashboardState {
       case "ocp.consensus.achieved":
       case "ocp.consensus.timeout":
         this.#consensus(event, payload);
+        return;
+      case "ocp.collective.query":
+      case "ocp.collective.response":
+      case "ocp.collective.synthesis":
+        this.#collective(event, payload);
     }
   }
 
@@ -263,12 +289,30 @@ export class DashboardState {
     if (agent.presence !== "offline") agent.presence = away ? "away" : "online";
   }
 
-  #knowledgeMessage(event: AcceptedEvent, payload: Record<string, unknown>): void {
+  #knowledgeMessage(event: AcceptedEvent, payload: Record<string, unknown>): KnowledgeView {
     const item = this.#graph.read(event, payload, this.#policy);
-    pushBounded(this.#knowledge, item, this.#limits.knowledge);
-    this.#delta.knowledge ??= [];
-    this.#delta.knowledge.push(item);
-    this.#graphChanged = true;
+    if (item.kind !== "response" || item.nodes.length > 0) {
+      pushBounded(this.#knowledge, item, this.#limits.knowledge);
+      this.#delta.knowledge ??= [];
+      this.#delta.knowledge.push(item);
+      this.#graphChanged = true;
+    }
+    return item;
+  }
+
+  /** A collective query, a response (its findings also read as knowledge) or a synthesis. */
+  #collective(event: AcceptedEvent, payload: Record<string, unknown>): void {
+    let withheld = false;
+    const queryId = str(payload["queryId"]);
+    if (
+      event.type === "ocp.collective.response" &&
+      queryId !== undefined &&
+      this.#queries.awaits(queryId, event.from)
+    ) {
+      withheld = this.#knowledgeMessage(event, payload).nodes.some((n) => n.hidden);
+    }
+    const changed = this.#queries.apply(event, payload, withheld);
+    if (changed !== undefined) this.#dirtyQueries.add(changed);
   }
 
   #consensus(event: AcceptedEvent, payload: Record<string, unknown>): void {

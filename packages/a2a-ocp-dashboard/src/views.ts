@@ -27,7 +27,8 @@ export interface NodeView {
 export interface KnowledgeView {
   at: number;
   messageId: string;
-  kind: "stream" | "update" | "conflict";
+  /** `response`: the nodes an agent found for a collective query (§5.2.2). */
+  kind: "stream" | "update" | "conflict" | "response";
   from: string;
   streamId?: string | undefined;
   nodes: NodeView[];
@@ -58,7 +59,59 @@ export interface ProposalView {
   deadline: number;
   tally: { approve: number; reject: number; abstain: number };
   votes: VoteView[];
+  /**
+   * `open` until decided: the proposer's `ocp.consensus.achieved` (its
+   * outcome) or `ocp.consensus.timeout`, or the deadline passing.
+   */
   status: "open" | "approved" | "rejected" | "timeout";
+  /** What the counted (verified) votes decide by the agents' rules, before the proposer says so. */
+  projected: "open" | "approved" | "rejected";
+}
+
+export interface QueryResponseView {
+  from: string;
+  at: number;
+  /** Nodes found (each also in the knowledge list and graph, redacted by visibility). */
+  findings: number;
+  confidence: number;
+  verified: boolean;
+}
+
+export interface SynthesisView {
+  at: number;
+  from: string;
+  confidence: number;
+  sources: string[];
+  /**
+   * The synthesised text (answer, key points, consensus, dissent): withheld
+   * (`undefined`) when a node it may be built from was withheld, or when the
+   * dashboard saw none of the responses, unless the operator enabled every
+   * visibility.
+   */
+  answer?: string | undefined;
+  keyPoints?: string[] | undefined;
+  consensus?: string[] | undefined;
+  dissent?: string[] | undefined;
+  /** How many consensus and dissent points there are, shown or not. */
+  consensusCount: number;
+  dissentCount: number;
+}
+
+/** A collective query (§5.2): the question, each response as it arrives, then the synthesis. */
+export interface QueryView {
+  id: string;
+  asker: string;
+  /** The question, broadcast to every agent (as an awareness beacon's task is). */
+  query: string;
+  at: number;
+  /** When the asker stops collecting (ms since the epoch). */
+  deadline: number;
+  minResponses?: number | undefined;
+  maxResponses?: number | undefined;
+  responses: QueryResponseView[];
+  synthesis?: SynthesisView | undefined;
+  /** `collecting` until the synthesis arrives; `unanswered` past the deadline without one. */
+  status: "collecting" | "synthesized" | "unanswered";
 }
 
 export interface RefusalView {
@@ -90,6 +143,7 @@ export interface Snapshot {
   knowledge: KnowledgeView[];
   graph: GraphView;
   proposals: ProposalView[];
+  queries: QueryView[];
   refusals: RefusalView[];
   health: HealthView;
 }
@@ -100,6 +154,7 @@ export interface Delta {
   knowledge?: KnowledgeView[];
   graph?: GraphView;
   proposals?: ProposalView[];
+  queries?: QueryView[];
   refusals?: RefusalView[];
   health?: HealthView;
 }

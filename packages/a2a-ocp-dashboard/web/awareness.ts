@@ -1,10 +1,10 @@
 /** The awareness board: every agent, blocked ones first, filterable, virtualized. */
+import { isBlocked, summarize } from "../src/summary.js";
 import type { AgentView } from "../src/views.js";
 import { ago, el, VirtualList } from "./vlist.js";
 
 const ORDER: Record<string, number> = { online: 1, away: 2, offline: 3 };
-const rank = (a: AgentView) =>
-  a.status === "blocked" && a.presence !== "offline" ? 0 : (ORDER[a.presence] ?? 4);
+const rank = (a: AgentView) => (isBlocked(a) ? 0 : (ORDER[a.presence] ?? 4));
 
 export class AwarenessBoard {
   readonly #list: VirtualList<AgentView>;
@@ -17,15 +17,20 @@ export class AwarenessBoard {
     readonly counts: HTMLElement,
   ) {
     this.#list = new VirtualList<AgentView>(container, 30, (agent, row) => {
+      // An offline agent's last status is history: shown as such, never as a blocker.
+      const live = agent.presence !== "offline";
+      const blocked = isBlocked(agent);
       row.dataset["agent"] = agent.id;
-      row.dataset["status"] = agent.status ?? "";
+      row.dataset["status"] = live ? (agent.status ?? "") : "";
       row.dataset["presence"] = agent.presence;
+      row.dataset["blocked"] = String(blocked);
+      const status = agent.status === undefined ? "—" : live ? agent.status : `was ${agent.status}`;
       row.append(
         el("span", agent.id, { class: "id", title: agent.id }),
         el("span", agent.presence, { class: `badge ${agent.presence}` }),
-        el("span", agent.status ?? "—", { class: `status ${agent.status ?? ""}` }),
+        el("span", status, { class: `status ${live ? (agent.status ?? "") : "past"}` }),
         el("span", agent.task ?? "", { class: "task" }),
-        el("span", agent.blockedOn ?? "", { class: "blocked" }),
+        el("span", blocked ? (agent.blockedOn ?? "") : "", { class: "blocked" }),
         el("span", ago(agent.lastSeen), { class: "seen" }),
       );
     });
@@ -51,11 +56,7 @@ export class AwarenessBoard {
             ),
           );
     this.#list.items = shown;
-    const by = { online: 0, away: 0, offline: 0, blocked: 0 };
-    for (const a of this.#agents) {
-      by[a.presence] += 1;
-      if (a.status === "blocked" && a.presence !== "offline") by.blocked += 1;
-    }
+    const by = summarize(this.#agents, [], []);
     this.counts.textContent = `${this.#agents.length} agents: ${by.online} online, ${by.away} away, ${by.offline} offline; ${by.blocked} blocked${f === "" ? "" : ` (${shown.length} shown)`}`;
   }
 }

@@ -15,6 +15,7 @@ function card(p: ProposalView): HTMLElement {
     class: "proposal",
     "data-proposal": p.id,
     "data-status": p.status,
+    "data-projected": p.projected,
     "aria-label": `Proposal ${p.topic}: ${p.status}`,
   });
   const head = el("h3", p.topic);
@@ -33,6 +34,15 @@ function card(p: ProposalView): HTMLElement {
     `approve ${p.tally.approve} · reject ${p.tally.reject} · abstain ${p.tally.abstain}`,
     { class: "tally", "data-role": "tally" },
   );
+  // Before the proposer decides, what the counted votes say is a projection, not an outcome.
+  if (p.status === "open" && p.projected !== "open") {
+    tally.append(
+      el("span", ` · counted votes say ${p.projected}, waiting for ${p.proposer} to decide`, {
+        class: "projected",
+        "data-role": "projected",
+      }),
+    );
+  }
   const meter = el("meter", undefined, {
     min: "0",
     max: String(Math.max(p.requiredVotes, cast)),

@@ -1,13 +1,17 @@
 /**
  * The dashboard page: one EventSource (`/events`), a snapshot then deltas,
- * four views behind keyboard-usable tabs (arrows, Home/End, keys 1–4).
+ * five views behind keyboard-usable tabs (arrows, Home/End, keys 1–5), and a
+ * summary line whose counts come from the same rows the views draw.
  */
+import { summarize } from "../src/summary.js";
 import type { Delta, Snapshot } from "../src/views.js";
 import { AwarenessBoard } from "./awareness.js";
 import { drawProposals, tickCountdowns } from "./consensus.js";
 import { HealthPanel } from "./health.js";
 import { drawGraph, knowledgeList } from "./knowledge.js";
 import { Model } from "./model.js";
+import { drawQueries } from "./queries.js";
+import { el } from "./vlist.js";
 
 const $ = <T extends Element = HTMLElement>(id: string) =>
   document.getElementById(id) as unknown as T;
@@ -30,7 +34,7 @@ const health = new HealthPanel(
   $("chart-connections"),
   $("refusals"),
 );
-const VIEWS = ["awareness", "knowledge", "consensus", "health"];
+const VIEWS = ["awareness", "knowledge", "queries", "consensus", "health"];
 let current = "awareness";
 const dirty = new Set(VIEWS.concat("graph"));
 
@@ -41,13 +45,24 @@ function draw(): void {
     drawGraph($<SVGSVGElement>("graph"), model.graph);
     dirty.delete("graph");
   }
+  if (dirty.has("queries")) drawQueries($("queries"), model.queries.values());
   if (dirty.has("consensus")) drawProposals($("proposals"), model.proposals.values());
   if (dirty.has("health") && model.health) health.update(model.health, model.refusals);
-  // From the events (live), not the counters sampled once a second.
-  let connected = 0;
-  for (const agent of model.agents.values()) if (agent.presence !== "offline") connected += 1;
-  $("summary").textContent =
-    `${connected} connected · ${model.proposals.size} proposals · ${model.refusals.length} refused recently`;
+  // From the rows (live events), not the counters sampled once a second.
+  const s = summarize(model.agents.values(), model.proposals.values(), model.queries.values());
+  const part = (count: string, n: number, text: string) =>
+    el("span", `${n} ${text}`, { "data-count": count, "data-value": String(n) });
+  $("summary").replaceChildren(
+    part("connected", s.connected, "connected"),
+    " · ",
+    part("blocked", s.blocked, "blocked"),
+    " · ",
+    part("queries", s.queries, s.queries === 1 ? "query" : "queries"),
+    ` (${s.queriesOpen} collecting) · `,
+    part("proposals", s.proposals, s.proposals === 1 ? "proposal" : "proposals"),
+    ` (${s.proposalsOpen} open) · `,
+    part("refusals", model.refusals.length, "refused recently"),
+  );
   for (const view of VIEWS) dirty.delete(view);
 }
 

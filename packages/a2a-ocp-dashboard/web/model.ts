@@ -6,6 +6,7 @@ import type {
   HealthView,
   KnowledgeView,
   ProposalView,
+  QueryView,
   RefusalView,
   Snapshot,
 } from "../src/views.js";
@@ -17,6 +18,7 @@ export class Model {
   knowledge: KnowledgeView[] = [];
   graph: GraphView = { nodes: [], edges: [] };
   proposals = new Map<string, ProposalView>();
+  queries = new Map<string, QueryView>();
   refusals: RefusalView[] = [];
   health: HealthView | undefined;
 
@@ -25,6 +27,7 @@ export class Model {
     this.knowledge = snapshot.knowledge;
     this.graph = snapshot.graph;
     this.proposals = new Map(snapshot.proposals.map((p) => [p.id, p]));
+    this.queries = new Map(snapshot.queries.map((q) => [q.id, q]));
     this.refusals = snapshot.refusals;
     this.health = snapshot.health;
   }
@@ -44,6 +47,8 @@ export class Model {
     }
     for (const p of delta.proposals ?? []) this.proposals.set(p.id, p);
     if (delta.proposals) changed.add("consensus");
+    for (const q of delta.queries ?? []) this.queries.set(q.id, q);
+    if (delta.queries) changed.add("queries");
     if (delta.refusals) {
       this.refusals = [...this.refusals, ...delta.refusals].slice(-MAX_RECENT);
       changed.add("health");
