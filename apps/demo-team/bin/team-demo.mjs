@@ -180,6 +180,19 @@ function startAgent(name, url) {
   return agent;
 }
 
+/**
+ * Ctrl-C. At the end of a --dashboard run it ends the demo (exit 0); before
+ * that it stops every child and removes the files too, and exits 130.
+ */
+let finished = false;
+const interrupted = new Promise((resolve) => process.once("SIGINT", resolve));
+interrupted.then(async () => {
+  if (finished) return;
+  process.stderr.write("team demo interrupted\n");
+  await cleanup();
+  process.exit(130);
+});
+
 async function main() {
   const { hubUrl: url, dashboardUrl } = await startHub();
   say(`hub     listening on ${url} (SQLite in ${dir})`);
@@ -371,8 +384,9 @@ async function main() {
 
   if (DASHBOARD) {
     // Ctrl-C reaches the agents too (one process group): cleanup() stops what is left.
+    finished = true;
     say("\nthe agents stay connected and the dashboard up: press Ctrl-C to stop");
-    await new Promise((resolve) => process.once("SIGINT", resolve));
+    await interrupted;
   } else {
     await Promise.all(
       [alice, bob, carol, dave].map((a) => a.run({ cmd: "quit" }).catch(() => undefined)),

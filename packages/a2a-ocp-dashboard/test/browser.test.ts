@@ -64,7 +64,7 @@ describe("the dashboard of a live hub, in headless Chromium", () => {
       },
     });
     const row = await page.waitForSelector(
-      `[data-agent="${carol.id}"][data-status="blocked"]`,
+      `[data-agent="${carol.id}"][data-status="blocked"][data-blocked="true"]`,
       WAIT,
     );
     console.log(`dashboard: blocked beacon shown ${Date.now() - started} ms after it was sent`);
@@ -77,7 +77,7 @@ describe("the dashboard of a live hub, in headless Chromium", () => {
   }, 60_000);
 
   it("shows a proposal's tally reaching approved as verified votes arrive", async () => {
-    await page.keyboard.press("3"); // the Consensus tab, by keyboard
+    await page.keyboard.press("4"); // the Consensus tab, by keyboard
     expect(await page.getAttribute("#tab-consensus", "aria-selected")).toBe("true");
     const { proposalId } = (await bob.run({
       cmd: "propose",
@@ -96,6 +96,7 @@ describe("the dashboard of a live hub, in headless Chromium", () => {
     expect(await page.textContent(`${card} [data-role="tally"]`)).toContain("approve 1");
     expect(await page.getAttribute(card, "data-status")).toBe("open");
     await carol.run({ cmd: "vote", proposalId, vote: "approve", reasoning: "Already run it" });
+    // The votes decide it by the rule at once; the page says approved once the proposer does.
     await page.waitForSelector(`${card}[data-status="approved"]`, WAIT);
     expect(await page.textContent(`${card} [data-role="tally"]`)).toContain("approve 2");
     const signatures = await page.$$eval(`${card} [data-voter] td:last-child`, (cells) =>
@@ -141,7 +142,7 @@ describe("the dashboard of a live hub, in headless Chromium", () => {
       );
       // Tampered after signing: the signature no longer verifies.
       raw.send(JSON.stringify({ ...signed, payload: { status: "idle", availability: "away" } }));
-      await page.keyboard.press("4");
+      await page.keyboard.press("5");
       const row = await page.waitForSelector(
         `#refusals .row[data-reason="forged"][data-code="signature_invalid"]`,
         WAIT,

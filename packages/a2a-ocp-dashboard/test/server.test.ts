@@ -295,7 +295,7 @@ describe("what the model shows", () => {
     expect(all.graph.edges[3]!.contradiction).toBe(true);
   });
 
-  it("counts verified votes only, and decides by the agents' rules", () => {
+  it("counts verified votes only, projects the outcome by the agents' rules, and is decided by the proposer", () => {
     const state = new DashboardState({
       showAllVisibilities: false,
       defaultVisibility: "workspace",
@@ -331,7 +331,12 @@ describe("what the model shows", () => {
     msg("a2a://carol", "ocp.consensus.vote", { proposalId: "p1", vote: "approve" });
     state.flush();
     [p] = state.snapshot().proposals;
-    expect(p).toMatchObject({ status: "approved", tally: { approve: 2 } });
+    // The quorum is met and the votes say approved, but only the proposer decides.
+    expect(p).toMatchObject({ status: "open", projected: "approved", tally: { approve: 2 } });
+    msg("a2a://bob", "ocp.consensus.achieved", { proposalId: "p1", outcome: "approved" });
+    state.flush();
+    [p] = state.snapshot().proposals;
+    expect(p).toMatchObject({ status: "approved", projected: "approved" });
   });
 });
 

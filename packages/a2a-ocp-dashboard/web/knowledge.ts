@@ -58,15 +58,17 @@ export function drawGraph(svg: SVGSVGElement, graph: GraphView): void {
   const links = graph.edges
     .filter((e) => ids.has(e.source) && ids.has(e.target))
     .map((e) => ({ ...e }));
+  // A few nodes spread over the canvas; many stay compact enough to fit.
+  const spread = nodes.length <= 30;
   forceSimulation(nodes)
-    .force("charge", forceManyBody().strength(-40))
+    .force("charge", forceManyBody().strength(spread ? -200 : -40))
     .force(
       "link",
       forceLink<SimNode, (typeof links)[number] & { source: string; target: string }>(
         links as never,
       )
         .id((d) => d.id)
-        .distance(50),
+        .distance(spread ? 110 : 50),
     )
     .force("center", forceCenter(width / 2, height / 2))
     .stop()
