@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { AWAY_AFTER_MS, DEFAULT_LIMITS } from "../src/index.js";
+import { AWAY_AFTER_MS, DEFAULT_LIMITS, SYNTHESIS_GRACE_MS } from "../src/index.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const server = readFileSync(new URL("../src/server.ts", import.meta.url), "utf8");
@@ -37,12 +37,13 @@ describe("README", () => {
     }
   });
 
-  it("gives every default of DEFAULT_LIMITS, and AWAY_AFTER_MS", () => {
+  it("gives every default of DEFAULT_LIMITS, AWAY_AFTER_MS and SYNTHESIS_GRACE_MS", () => {
     const limits = table("limits");
     expect([...limits.keys()].sort()).toEqual(Object.keys(DEFAULT_LIMITS).sort());
     for (const [key, value] of Object.entries(DEFAULT_LIMITS)) {
       expect(limits.get(key), key).toBe(String(value));
     }
     expect(readme).toContain(`\`AWAY_AFTER_MS\` (${AWAY_AFTER_MS} ms`);
+    expect(readme).toContain(`\`SYNTHESIS_GRACE_MS\` (${SYNTHESIS_GRACE_MS} ms`);
   });
 });
