@@ -173,6 +173,45 @@ describe("collective queries, live (§5.2)", () => {
     expect(open.state.snapshot().queries[0]!.synthesis!.answer).toBe(`${JWT}: fifteen minutes`);
   });
 
+  it("keeps a query bounded: its text cut, at most 20 responses, points and sources", () => {
+    const { state, push } = teamState(true);
+    push("a2a://alice", "ocp.collective.query", {
+      queryId: "q1",
+      query: "why ".repeat(1_000),
+      timeout: 10_000,
+    });
+    for (let i = 0; i < 30; i++) {
+      push(`a2a://agent-${i}`, "ocp.collective.response", {
+        queryId: "q1",
+        findings: [],
+        confidence: 0.5,
+        processingTime: 1,
+      });
+    }
+    const many = Array.from({ length: 50 }, (_, i) => `point ${i} ${"x".repeat(1_000)}`);
+    push("a2a://alice", "ocp.collective.synthesis", {
+      queryId: "q1",
+      answer: "a".repeat(10_000),
+      keyPoints: many,
+      confidence: 0.5,
+      consensus: many,
+      dissent: many,
+      sources: many,
+      timestamp: "2026-01-01T00:00:01Z",
+    });
+    state.flush();
+    const query = state.snapshot().queries[0]!;
+    expect(query.query).toHaveLength(500);
+    expect(query.responses).toHaveLength(20);
+    const synthesis = query.synthesis!;
+    expect(synthesis.answer).toHaveLength(500);
+    for (const points of [synthesis.keyPoints!, synthesis.consensus!, synthesis.dissent!]) {
+      expect(points).toHaveLength(20);
+      expect(Math.max(...points.map((p) => p.length))).toBe(500);
+    }
+    expect(synthesis.sources).toHaveLength(20);
+  });
+
   it("marks a query unanswered once its deadline has passed without a synthesis", () => {
     const { state, ask } = teamState(true);
     ask();
