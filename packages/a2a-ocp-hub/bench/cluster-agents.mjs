@@ -5,6 +5,7 @@
 // harness; the main thread starts a round, this thread sends, counts arrivals
 // and reports the send → receipt latencies.
 //
+// kind: "hub", "core", "jetstream" or "jscrypto" (JetStream with the two Ed25519 checks).
 // Messages from the main thread: {cmd: "prepare", count} (signs the round's
 // wires, answers "prepared"), {cmd: "go"} (sends them WINDOW in flight, answers
 // {done, latencies} once every one arrived), {cmd: "close"}.
@@ -12,13 +13,15 @@ import { parentPort, workerData } from "node:worker_threads";
 import { jetstream } from "@nats-io/jetstream";
 import { connect, headers as natsHeadersOf } from "@nats-io/transport-node";
 import { HubClient } from "@ocp/a2a-ocp-client";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { generateIdentity, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { wireFor } from "./cluster-wire.mjs";
 
 const { kind, label, window: WINDOW } = workerData;
 const from = generateIdentity(`a2a://bench-${label}-producer`);
 const to = generateIdentity(`a2a://bench-${label}-consumer`);
 const enc = new TextEncoder();
+const dec = new TextDecoder();
 let sentAt = new Map();
 let latencies = [];
 let expected = 0;
@@ -49,22 +52,40 @@ if (kind === "hub") {
 } else {
   const nc = await connect({ servers: workerData.natsUrl });
   const js = jetstream(nc);
+  // "jscrypto": the recipient parses and checks the signature before counting,
+  // and the producer side checks it before publishing (the accepting hub's check).
   nc.subscribe(workerData.subject, {
-    callback: (_error, msg) => arrive(msg.headers?.get("Nats-Msg-Id")),
+    callback:
+      kind === "jscrypto"
+        ? (_error, msg) => {
+            const wire = JSON.parse(dec.decode(msg.data));
+            if (!verifyObject(wire, from.publicKey, nativeEd25519)) {
+              throw new Error("a received message does not verify");
+            }
+            arrive(wire.id);
+          }
+        : (_error, msg) => arrive(msg.headers?.get("Nats-Msg-Id")),
   });
   await nc.flush();
+  const publish = (wire) =>
+    js.publish(workerData.subject, enc.encode(JSON.stringify(wire)), { msgID: wire.id });
   send =
-    kind === "jetstream"
+    kind === "jscrypto"
       ? (wire) =>
-          js.publish(workerData.subject, enc.encode(JSON.stringify(wire)), { msgID: wire.id })
-      : (wire) => {
-          // Core NATS has no ack: a message is in flight until the subscriber has it.
-          const arrived = new Promise((resolve) => waiters.set(wire.id, resolve));
-          const h = natsHeadersOf();
-          h.set("Nats-Msg-Id", wire.id);
-          nc.publish(workerData.subject, enc.encode(JSON.stringify(wire)), { headers: h });
-          return arrived;
-        };
+          verifyObject(wire, from.publicKey, nativeEd25519)
+            ? publish(wire)
+            : Promise.reject(new Error("a message to publish does not verify"))
+      : kind === "jetstream"
+        ? (wire) =>
+            js.publish(workerData.subject, enc.encode(JSON.stringify(wire)), { msgID: wire.id })
+        : (wire) => {
+            // Core NATS has no ack: a message is in flight until the subscriber has it.
+            const arrived = new Promise((resolve) => waiters.set(wire.id, resolve));
+            const h = natsHeadersOf();
+            h.set("Nats-Msg-Id", wire.id);
+            nc.publish(workerData.subject, enc.encode(JSON.stringify(wire)), { headers: h });
+            return arrived;
+          };
   close = () => nc.drain();
 }
 
