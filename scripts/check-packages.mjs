@@ -16,6 +16,9 @@
  * - engines: no runtime dependency declares an `engines.node` range that
  *   leaves out a Node version the package's `engines` admit
  *   (scripts/check-engines.mjs, with its list of known gaps).
+ * - READMEs: every README of the repository (root, packages, apps, tools)
+ *   stays under 250 lines, a guide with its reference in docs/
+ *   (scripts/check-readmes.mjs).
  *
  * `node scripts/check-packages.mjs [root]` checks every published package
  * (declarations only for those built); exits 1 on a problem.
@@ -30,6 +33,7 @@ import { dirname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { checkEnginesOf } from "./check-engines.mjs";
+import { checkReadmeLengths } from "./check-readmes.mjs";
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
@@ -193,6 +197,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (existsSync(join(dir, "dist")))
       problems.push(...checkDeclarations({ dir }).problems, ...checkSourceMaps({ dir }).problems);
   problems.push(...checkEnginesOf(publishedPackages(root)).problems);
+  problems.push(...checkReadmeLengths({ root }).problems);
   for (const problem of problems) process.stdout.write(`${problem}\n`);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

@@ -8,24 +8,32 @@ import * as limits from "../src/limits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(join(dir, "README.md"), "utf8");
-const section = (name: string) => {
-  const start = readme.indexOf(`<!-- ${name} -->`);
-  const end = readme.indexOf(`<!-- /${name} -->`);
+/** The limits and error-code tables, moved out of the README into the package's docs. */
+const reference = readFileSync(join(dir, "docs", "reference.md"), "utf8");
+/** The text between `<!-- name -->` and `<!-- /name -->` of `text` (the README unless named). */
+const section = (name: string, text = readme) => {
+  const start = text.indexOf(`<!-- ${name} -->`);
+  const end = text.indexOf(`<!-- /${name} -->`);
   expect(start, `section ${name}`).toBeGreaterThan(-1);
   expect(end).toBeGreaterThan(start);
-  return readme.slice(start, end);
+  return text.slice(start, end);
 };
 
 describe("README (A2A compatibility)", () => {
-  it("lists every A2A limit with its value", () => {
-    const table = section("a2a-limits");
+  it("links the docs its security model, limits and error codes moved to", () => {
+    expect(readme).toContain("[docs/security.md](docs/security.md)");
+    expect(readme).toContain("[docs/reference.md](docs/reference.md)");
+  });
+
+  it("docs/reference.md lists every A2A limit with its value", () => {
+    const table = section("a2a-limits", reference);
     for (const [name, value] of Object.entries(limits)) {
       expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
     }
   });
 
-  it("lists every A2A error code", () => {
-    const table = section("a2a-errors");
+  it("docs/reference.md lists every A2A error code", () => {
+    const table = section("a2a-errors", reference);
     for (const code of Object.keys(A2A_ERROR_CODES))
       expect(table).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
   });

@@ -9,12 +9,16 @@ import * as limits from "../src/limits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(join(dir, "README.md"), "utf8");
-const section = (name: string) => {
-  const start = readme.indexOf(`<!-- ${name} -->`);
-  const end = readme.indexOf(`<!-- /${name} -->`);
+/** The reference tables and the consensus rules, moved out of the README into the package's docs. */
+const reference = readFileSync(join(dir, "docs", "reference.md"), "utf8");
+const consensus = readFileSync(join(dir, "docs", "consensus.md"), "utf8");
+/** The text between `<!-- name -->` and `<!-- /name -->` of `text` (the README unless named). */
+const section = (name: string, text = readme) => {
+  const start = text.indexOf(`<!-- ${name} -->`);
+  const end = text.indexOf(`<!-- /${name} -->`);
   expect(start, `section ${name}`).toBeGreaterThan(-1);
   expect(end).toBeGreaterThan(start);
-  return readme.slice(start, end);
+  return text.slice(start, end);
 };
 
 describe("README (agent runtime)", () => {
@@ -32,31 +36,36 @@ describe("README (agent runtime)", () => {
     expect(first).toBe(readFileSync(join(dir, "example", "team.mjs"), "utf8"));
   });
 
-  it("lists every agent limit with its value", () => {
-    const table = section("agent-limits");
+  it("links the docs the reference tables and consensus rules moved to", () => {
+    expect(readme).toContain("[docs/reference.md](docs/reference.md)");
+    expect(readme).toContain("[docs/consensus.md](docs/consensus.md)");
+  });
+
+  it("docs/reference.md lists every agent limit with its value", () => {
+    const table = section("agent-limits", reference);
     for (const [name, value] of Object.entries({ ...limits, DEFAULT_COLLECTIVE_TIMEOUT_MS })) {
       expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
     }
   });
 
-  it("lists every agent error code", () => {
-    const table = section("agent-errors");
+  it("docs/reference.md lists every agent error code", () => {
+    const table = section("agent-errors", reference);
     for (const code of Object.keys(AGENT_ERROR_CODES))
       expect(table).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
   });
 
-  it("documents every option of OCPAgentOptions", () => {
+  it("docs/reference.md documents every option of OCPAgentOptions", () => {
     const source = readFileSync(join(dir, "src", "agent-types.ts"), "utf8");
     const start = source.indexOf("export interface OCPAgentOptions");
     const body = source.slice(start, source.indexOf("\n}", start));
     const names = [...body.matchAll(/^ {2}readonly (\w+)\??:/gm)].map((match) => match[1]!);
     expect(names.length).toBeGreaterThan(5);
-    const table = section("options");
+    const table = section("options", reference);
     for (const name of names) expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|`));
   });
 
-  it("states the consensus rules: second vote, tie, abstentions, threshold comparison", () => {
-    const table = section("consensus-rules");
+  it("docs/consensus.md states the consensus rules: second vote, tie, abstentions, threshold comparison", () => {
+    const table = section("consensus-rules", consensus);
     for (const needle of [
       "second vote",
       "tie",

@@ -9,14 +9,18 @@ import * as natsLimits from "../src/nats/limits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(join(dir, "README.md"), "utf8");
+/** The CLI's help and the reference tables, moved out of the README into the package's docs. */
+const cliDoc = readFileSync(join(dir, "docs", "cli.md"), "utf8");
+const reference = readFileSync(join(dir, "docs", "reference.md"), "utf8");
 const src = (name: string) => readFileSync(join(dir, "src", name), "utf8");
 
-function section(name: string): string {
-  const start = readme.indexOf(`<!-- ${name} -->`);
-  const end = readme.indexOf(`<!-- /${name} -->`);
+/** The text between `<!-- name -->` and `<!-- /name -->` of `text` (the README unless named). */
+function section(name: string, text = readme): string {
+  const start = text.indexOf(`<!-- ${name} -->`);
+  const end = text.indexOf(`<!-- /${name} -->`);
   expect(start, `section ${name}`).toBeGreaterThan(-1);
   expect(end).toBeGreaterThan(start);
-  return readme.slice(start, end);
+  return text.slice(start, end);
 }
 
 const row = (name: string) => new RegExp(`\\|\\s*\`${name}\`\\s*\\|`);
@@ -33,45 +37,45 @@ describe("README", () => {
     expect(section("example-output")).toContain(output.trim());
   });
 
-  it("shows exactly what `ocp-hub --help` prints (dist/cli.js)", () => {
+  it("docs/cli.md shows exactly what `ocp-hub --help` prints (dist/cli.js)", () => {
     const help = execFileSync(process.execPath, ["dist/cli.js", "--help"], {
       cwd: dir,
       encoding: "utf8",
     });
-    expect(section("cli-help")).toContain(help.trim());
+    expect(section("cli-help", cliDoc)).toContain(help.trim());
   });
 
-  it("shows exactly what `ocp-hub audit --help` prints (dist/cli.js)", () => {
+  it("docs/cli.md shows exactly what `ocp-hub audit --help` prints (dist/cli.js)", () => {
     const help = execFileSync(process.execPath, ["dist/cli.js", "audit", "--help"], {
       cwd: dir,
       encoding: "utf8",
     });
-    expect(section("cli-audit-help")).toContain(help.trim());
+    expect(section("cli-audit-help", cliDoc)).toContain(help.trim());
   });
 
-  it("lists every hub limit and every NATS limit with its value", () => {
-    const hubTable = section("limits");
+  it("docs/reference.md lists every hub limit and every NATS limit with its value", () => {
+    const hubTable = section("limits", reference);
     for (const [name, value] of Object.entries(limits)) {
       expect(hubTable).toMatch(valueRow(name, value));
     }
-    const natsTable = section("nats-limits");
+    const natsTable = section("nats-limits", reference);
     for (const [name, value] of Object.entries(natsLimits)) {
       expect(natsTable).toMatch(valueRow(name, value));
     }
   });
 
-  it("documents every option of OCPHubOptions", () => {
+  it("docs/reference.md documents every option of OCPHubOptions", () => {
     const options = src("options.ts");
     const start = options.indexOf("export interface OCPHubOptions");
     const body = options.slice(start, options.indexOf("\n}", start));
     const names = [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((match) => match[1]!);
     expect(names.length).toBeGreaterThan(15);
-    const table = section("options");
+    const table = section("options", reference);
     for (const name of names) expect(table).toMatch(row(name));
   });
 
-  it("lists every code the hub can send in ocp.hub.reject", () => {
-    const table = section("errors");
+  it("docs/reference.md lists every code the hub can send in ocp.hub.reject", () => {
+    const table = section("errors", reference);
     const known = new Set([...Object.keys(MESSAGING_ERROR_CODES), ...Object.keys(HUB_ERROR_CODES)]);
     const codes = new Set<string>();
     // The stages the hub runs (MessageStages and its signature step).
@@ -102,6 +106,8 @@ describe("README", () => {
 
   it("shows the cluster command lines with the flags the CLI takes", () => {
     expect(readme).toContain("nats-server -a 127.0.0.1 -p 4222 -js -sd");
+    expect(readme).toContain("[docs/cli.md](docs/cli.md)");
+    expect(readme).toContain("[docs/reference.md](docs/reference.md)");
     expect(readme).toContain("ocp-hub --port 8701 --nats nats://127.0.0.1:4222 --workspace acme");
     const cli = src("cli.ts");
     for (const flag of ["--nats URL", "--workspace NAME", "--nats-replicas N"]) {

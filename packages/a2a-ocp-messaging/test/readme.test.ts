@@ -9,6 +9,8 @@ const dir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(`${dir}README.md`, "utf8");
 /** The hub's wire protocol, moved out of the README into the package's docs. */
 const hubProtocol = readFileSync(`${dir}docs/hub-protocol.md`, "utf8");
+/** The limits and error-code tables, moved out of the README into the package's docs. */
+const reference = readFileSync(`${dir}docs/reference.md`, "utf8");
 
 function section(name: string, text = readme): string {
   const start = text.indexOf(`<!-- ${name} -->`);
@@ -32,8 +34,8 @@ describe("README", () => {
     expect(section("quickstart-output")).toContain(run("example/quickstart.mjs"));
   });
 
-  it("lists every constant of src/limits.ts with its value", () => {
-    const table = section("limits");
+  it("docs/reference.md lists every constant of src/limits.ts with its value", () => {
+    const table = section("limits", reference);
     const names = Object.keys(limits);
     expect(names.length).toBeGreaterThan(25);
     for (const name of names) {
@@ -42,11 +44,15 @@ describe("README", () => {
     }
   });
 
-  it("lists every error code", () => {
-    const errors = section("errors");
+  it("docs/reference.md lists every error code", () => {
+    const errors = section("errors", reference);
     for (const code of Object.keys(MESSAGING_ERROR_CODES)) {
       expect(errors).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
     }
+  });
+
+  it("links the docs the limits and error codes moved to", () => {
+    expect(readme).toContain("[docs/reference.md](docs/reference.md)");
   });
 
   it("docs/hub-protocol.md lists every hub frame type and every hub error code", () => {

@@ -1,5 +1,5 @@
 /**
- * The README against the code: the provider and host check tables list the
+ * The README and its docs against the code: the provider and host check tables list the
  * suite's checks in report order with their requirement ids and whether they
  * decide, the fixture tables list every misbehave mode with the check it
  * trips, and the limits table gives each constant's value.
@@ -17,13 +17,18 @@ import {
 } from "../src/index.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+/** The tables moved out of the README into the package's docs. */
+const doc = (name: string) => readFileSync(new URL(`../docs/${name}`, import.meta.url), "utf8");
+const checksDoc = doc("checks.md");
+const fixtureDoc = doc("fixture-provider.md");
+const referenceDoc = doc("reference.md");
 
-/** The text between `## heading` and the next `## `. */
-function chapter(heading: string): string {
-  const start = readme.indexOf(`\n## ${heading}`);
+/** The text between `## heading` and the next `## ` of `text`. */
+function chapter(heading: string, text: string): string {
+  const start = text.indexOf(`\n## ${heading}`);
   expect(start, `## ${heading}`).toBeGreaterThan(-1);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
+  const end = text.indexOf("\n## ", start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
 }
 
 /** The body rows of every table in `text` whose first cell is a backquoted name, as trimmed cells. */
@@ -54,8 +59,13 @@ const spec = (check: CheckSpec) => [
 ];
 
 describe("README", () => {
-  it("Provider checks: every check in report order, its ids and whether it decides", () => {
-    const table = rows(chapter("Provider checks")).map(([name, cell, status]) => [
+  it("links the docs its check, fixture and limits tables moved to", () => {
+    for (const name of ["checks.md", "fixture-provider.md", "reference.md"])
+      expect(readme).toContain(`[docs/${name}](docs/${name})`);
+  });
+
+  it("docs/checks.md, Provider checks: every check in report order, its ids and whether it decides", () => {
+    const table = rows(chapter("Provider checks", checksDoc)).map(([name, cell, status]) => [
       name,
       ids(cell!).join(", "),
       status,
@@ -63,13 +73,16 @@ describe("README", () => {
     expect(table).toEqual(CHECK_SPECS.map(spec));
   });
 
-  it("Host checks: every host check in report order with its ids", () => {
-    const table = rows(chapter("Host checks")).map(([name, cell]) => [name, ids(cell!).join(", ")]);
+  it("docs/checks.md, Host checks: every host check in report order with its ids", () => {
+    const table = rows(chapter("Host checks", checksDoc)).map(([name, cell]) => [
+      name,
+      ids(cell!).join(", "),
+    ]);
     expect(table).toEqual(HOST_CHECK_SPECS.map((check) => spec(check).slice(0, 2)));
   });
 
-  it("The fixture provider: every misbehave mode with the check it trips", () => {
-    const table = rows(chapter("The fixture provider"));
+  it("docs/fixture-provider.md: every misbehave mode with the check it trips", () => {
+    const table = rows(chapter("The fixture provider", fixtureDoc));
     const ocp1 = Object.entries({ ...MISBEHAVE_MODES, ...HTTP_MISBEHAVE_MODES });
     expect(table.slice(0, ocp1.length).map(([mode, check]) => [mode, check])).toEqual(ocp1);
     // The contextgraph/1 table: upstream's 17, with the check under each family ("—": answers ocp/1 honestly).
@@ -86,8 +99,8 @@ describe("README", () => {
     );
   });
 
-  it("Limits: every constant it lists has that value (MiB = 1024 × 1024 bytes)", () => {
-    const table = rows(chapter("Limits"));
+  it("docs/reference.md, Limits: every constant it lists has that value (MiB = 1024 × 1024 bytes)", () => {
+    const table = rows(chapter("Limits", referenceDoc));
     expect(table.length).toBeGreaterThan(8);
     for (const [name, shown] of table) {
       const actual = (limits as Record<string, unknown>)[name!];

@@ -5,10 +5,12 @@ import * as limits from "../src/limits.js";
 import { root, run, SLOW } from "./helpers.js";
 
 const readme = () => readFile(`${root}/README.md`, "utf8");
+/** A file of docs/, where the reference tables and the CLI help moved out of the README. */
+const doc = (name: string) => readFile(`${root}/docs/${name}`, "utf8");
 
-/** The rows of the table between `<!-- name -->` and `<!-- /name -->`, as trimmed cells. */
+/** The rows of the table between `<!-- name -->` and `<!-- /name -->` of docs/reference.md, as trimmed cells. */
 async function table(name: string): Promise<string[][]> {
-  const text = await readme();
+  const text = await doc("reference.md");
   const body = text.slice(text.indexOf(`<!-- ${name} -->`), text.indexOf(`<!-- /${name} -->`));
   return body
     .split("\n")
@@ -22,7 +24,14 @@ async function table(name: string): Promise<string[][]> {
 }
 
 describe("README", () => {
-  it("lists every limit of src/limits.ts with its value", async () => {
+  it("links the docs its tables and the --help of both commands moved to", async () => {
+    const text = await readme();
+    expect(text).toContain("[docs/reference.md](docs/reference.md)");
+    expect(text).toContain("[docs/cli.md](docs/cli.md#ocp-from-mcp---help)");
+    expect(text).toContain("[docs/cli.md](docs/cli.md#ocp-to-mcp---help)");
+  });
+
+  it("docs/reference.md lists every limit of src/limits.ts with its value", async () => {
     const constants = Object.entries(limits)
       .filter(([, value]) => typeof value === "number")
       .map(([name, value]) => [`\`${name}\``, String(value)]);
@@ -31,7 +40,7 @@ describe("README", () => {
     expect(sort(await table("limits"))).toEqual(sort(constants));
   });
 
-  it("lists every error code with its meaning", async () => {
+  it("docs/reference.md lists every error code with its meaning", async () => {
     const codes = Object.entries(BRIDGE_ERROR_CODES).map(([code, meaning]) => [
       `\`${code}\``,
       meaning,
@@ -40,9 +49,9 @@ describe("README", () => {
   });
 
   it(
-    "shows the --help of both commands verbatim",
+    "docs/cli.md shows the --help of both commands verbatim",
     async () => {
-      const text = await readme();
+      const text = await doc("cli.md");
       for (const bin of ["from-mcp-cli.js", "to-mcp-cli.js"]) {
         const { stdout } = await run(process.execPath, [`${root}/dist/${bin}`, "--help"], {
           timeout: SLOW,

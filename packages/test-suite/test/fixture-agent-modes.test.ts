@@ -41,7 +41,7 @@ describe("fixture agent (listening)", () => {
       const failing = report.checks.filter((c) => c.status === "fail").map((c) => c.name);
       expect(failing).toEqual([catcher]);
       const caught = report.checks.find((c) => c.name === catcher)!;
-      // The catchers of rules the spec does not state are advisory (see the README).
+      // The catchers of rules the spec does not state are advisory (see docs/checks.md).
       expect(caught.advisory).toBe(
         [
           "agent-a2a-fallback",

@@ -1,5 +1,5 @@
 /**
- * The README against the code: the limits table gives every default of
+ * The README's reference (docs/reference.md) against the code: the limits table gives every default of
  * `DEFAULT_LIMITS` (and `NONCE_BYTES`) with its option name and value, the
  * close-code table lists `CLOSE_CODES`, and the errors table lists every code
  * of `ERROR_CLOSE_CODES` with the close code it ends a connection with.
@@ -10,13 +10,15 @@ import { CLOSE_CODES, DEFAULT_LIMITS, ERROR_CLOSE_CODES, NONCE_BYTES } from "../
 import * as limits from "../src/limits.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+/** The limits, close-code and error tables, moved out of the README into the package's docs. */
+const reference = readFileSync(new URL("../docs/reference.md", import.meta.url), "utf8");
 
-/** The text between `## heading` and the next `## `. */
+/** The text between `## heading` and the next `## ` of docs/reference.md. */
 function chapter(heading: string): string {
-  const start = readme.indexOf(`\n## ${heading}\n`);
+  const start = reference.indexOf(`\n## ${heading}\n`);
   expect(start, `## ${heading}`).toBeGreaterThan(-1);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
+  const end = reference.indexOf("\n## ", start + 1);
+  return reference.slice(start, end === -1 ? undefined : end);
 }
 
 /** Body rows of the tables in `text`, cells trimmed, backquotes dropped. */
@@ -40,6 +42,10 @@ const camel = (name: string) =>
   name.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 describe("README", () => {
+  it("links docs/reference.md, where its limits, close codes and errors are listed", () => {
+    expect(readme).toContain("[docs/reference.md](docs/reference.md)");
+  });
+
   it("Limits: every default, its option and its value; NONCE_BYTES too", () => {
     const table = rows(chapter("Limits"));
     const shown = new Map(table.map(([name, option, value]) => [name!, { option, value }]));
