@@ -1,5 +1,13 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -70,7 +78,31 @@ describe("README", () => {
       );
     });
     expect(section("example-output")).toContain(output.trim());
-  });
+  }, 90_000);
+
+  it("opens with a complete program: its first js block, run as written with its own in-process hub, prints the output shown and exits 0", async () => {
+    const code = /```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    expect(code).toContain("await hub.close();");
+    // The packages the install line names, as an install lays them out (the built workspace ones).
+    const app = join(work, "app");
+    mkdirSync(join(app, "node_modules", "@ocp"), { recursive: true });
+    for (const name of ["a2a-ocp-client", "a2a-ocp-messaging", "a2a-ocp-hub"]) {
+      symlinkSync(join(dir, "..", name), join(app, "node_modules", "@ocp", name), "dir");
+    }
+    expect(readme).toContain(
+      "npm install @ocp/a2a-ocp-client @ocp/a2a-ocp-messaging @ocp/a2a-ocp-hub",
+    );
+    writeFileSync(join(app, "first.mjs"), code);
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["first.mjs"],
+        { cwd: app, encoding: "utf8", timeout: 60_000 },
+        (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr))),
+      );
+    });
+    expect(section("example-output")).toContain(output.trim());
+  }, 90_000);
 
   it("lists every limit constant with its value", () => {
     const table = section("limits");

@@ -1,13 +1,14 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
 
+const run = promisify(execFile);
 const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
-const example = readFileSync(
-  fileURLToPath(new URL("../example/spec-10-5.mjs", import.meta.url)),
-  "utf8",
-);
+const exampleFile = fileURLToPath(new URL("../example/first-run.mjs", import.meta.url));
+const example = readFileSync(exampleFile, "utf8");
 
 function section(name: string): string {
   const start = readme.indexOf(`<!-- ${name} -->`);
@@ -18,11 +19,13 @@ function section(name: string): string {
 }
 
 describe("README", () => {
-  it("quotes the example file's code verbatim (the part up to the handler)", () => {
-    const code = /```js\n([\s\S]*?)```/.exec(section("example"))?.[1] ?? "";
-    expect(code.length).toBeGreaterThan(100);
-    expect(example).toContain(code.trim());
-  });
+  it("opens with example/first-run.mjs verbatim, a complete program (its own hub) that prints what the README shows and exits 0", async () => {
+    const first = /```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    expect(first).toBe(/```js\n([\s\S]*?)```/.exec(section("example"))?.[1]);
+    expect(first).toBe(example);
+    const { stdout } = await run(process.execPath, [exampleFile], { timeout: 60_000 });
+    expect(readme).toContain(`\`\`\`\n${stdout}\`\`\``);
+  }, 90_000);
 
   it("lists every limit with its value and every error code", () => {
     expect(section("limits")).toMatch(/\|\s*`CONNECT_TIMEOUT_MS`\s*\|\s*15000\s*\|/);

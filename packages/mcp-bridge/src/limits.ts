@@ -28,8 +28,17 @@ export const MAX_MCP_LINE_BYTES = 16 * 1024 * 1024;
  */
 export const MAX_CLIENT_LINE_BYTES = 10 * 1024 * 1024;
 
-/** How much of an MCP server's stderr is kept for error messages (the latest bytes). */
+/**
+ * How much of an MCP server's stderr is kept for error messages, in
+ * characters: its first and its latest this many.
+ */
 export const MAX_STDERR_BYTES = 16 * 1024;
+
+/**
+ * Longest excerpt of a failed MCP server's stderr shown in an error message,
+ * in characters: the lines naming the cause, never a cut through a stack trace.
+ */
+export const MAX_STDERR_SHOWN_CHARS = 1_000;
 
 /** Most resources of an MCP server indexed for ranking; further pages are not read. */
 export const MAX_RESOURCES = 1_000;
@@ -40,6 +49,13 @@ export const MAX_RESOURCES = 1_000;
  * is ranked by its name, title, description and URI.
  */
 export const MAX_INDEXED_RESOURCE_BYTES = 64 * 1024;
+
+/**
+ * Least relevance, in [0, 1], of a resource `ocp-from-mcp` returns: its BM25
+ * score over the goal's best, times the share of the goal's terms it matches.
+ * A weaker match is left out rather than returned to fill the budget.
+ */
+export const MIN_RELEVANCE = 0.15;
 
 /** Most resources whose contents are read while indexing. */
 export const MAX_INDEXED_READS = 64;

@@ -11,6 +11,7 @@ import { isOcpError } from "@ocp/types";
 import { type BridgeError, bridgeError } from "./errors.js";
 import { CONNECT_TIMEOUT_MS } from "./limits.js";
 import { type McpStdioOptions, McpStdioTransport } from "./mcp-stdio.js";
+import { stderrNote } from "./stderr-summary.js";
 
 /** Where the MCP server is: a command to spawn, or a streamable HTTP endpoint. */
 export type McpTarget =
@@ -83,10 +84,10 @@ export class McpSession {
     } catch (cause) {
       this.#current = undefined;
       await transport.close().catch(() => {});
-      const stderr = transport instanceof McpStdioTransport ? transport.stderr().trim() : "";
+      const stderr = transport instanceof McpStdioTransport ? transport.stderr() : "";
       throw bridgeError(
         "connect_failed",
-        `cannot connect to MCP server ${name}: ${(cause as Error).message}${stderr ? ` (stderr: ${stderr.slice(-300)})` : ""}`,
+        `cannot connect to MCP server ${name}: ${(cause as Error).message}${stderrNote(stderr)}`,
         { target: name },
         cause,
       );
@@ -130,8 +131,7 @@ export class McpSession {
         error,
       );
     }
-    const stderr = connection?.stderr() ?? "";
-    const tail = stderr.trim() === "" ? "" : ` (stderr: ${stderr.trim().slice(-300)})`;
+    const tail = stderrNote(connection?.stderr() ?? "");
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout) {
         return bridgeError("mcp_timeout", `MCP server ${name} did not answer ${what} in time`, {

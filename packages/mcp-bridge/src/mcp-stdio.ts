@@ -30,7 +30,9 @@ export class McpStdioTransport implements Transport {
   readonly #options: McpStdioOptions;
   readonly #buffer: ReadBuffer;
   #child: ChildProcess | undefined;
-  #stderr = "";
+  #stderrHead = "";
+  #stderrTail = "";
+  #stderrCut = false;
   #closed = false;
   #overflow: number | undefined;
   #exited: Promise<void> = Promise.resolve();
@@ -40,9 +42,27 @@ export class McpStdioTransport implements Transport {
     this.#buffer = new ReadBuffer({ maxBufferSize: options.maxLineBytes ?? MAX_MCP_LINE_BYTES });
   }
 
-  /** The latest bytes the server wrote to stderr. */
+  /**
+   * What the server wrote to stderr: all of it, or, past twice
+   * MAX_STDERR_BYTES, its start and its end (a crash names its cause at the
+   * top of a stack trace, a log names it at the bottom).
+   */
   stderr(): string {
-    return this.#stderr;
+    return this.#stderrCut
+      ? `${this.#stderrHead}\n[…]\n${this.#stderrTail}`
+      : this.#stderrHead + this.#stderrTail;
+  }
+
+  #keepStderr(text: string): void {
+    const room = MAX_STDERR_BYTES - this.#stderrHead.length;
+    if (room > 0) this.#stderrHead += text.slice(0, room);
+    const rest = room > 0 ? text.slice(room) : text;
+    if (rest === "") return;
+    this.#stderrTail += rest;
+    if (this.#stderrTail.length > MAX_STDERR_BYTES) {
+      this.#stderrTail = this.#stderrTail.slice(-MAX_STDERR_BYTES);
+      this.#stderrCut = true;
+    }
   }
 
   /**
@@ -86,9 +106,8 @@ export class McpStdioTransport implements Transport {
       child.once("close", () => this.#end());
       child.stdin!.on("error", (error) => this.onerror?.(error));
       child.stdout!.on("data", (chunk: Buffer) => this.#read(chunk));
-      child.stderr!.on("data", (chunk: Buffer) => {
-        this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-MAX_STDERR_BYTES);
-      });
+      child.stderr!.setEncoding("utf8");
+      child.stderr!.on("data", (chunk: string) => this.#keepStderr(chunk));
     });
   }
 

@@ -121,6 +121,7 @@ export function nodeFrame(
 export interface TeamAnswer {
   readonly querier: string;
   readonly queryId: string;
+  /** The goal the team was asked about (the frame is titled "Team answer: GOAL"). */
   readonly query: string;
   readonly answer: string;
   readonly confidence: number;

@@ -168,7 +168,7 @@ export class TeamContextProvider implements ContextProvider {
     const wanted = (kind: FrameKind) => kinds.length === 0 || kinds.includes(kind);
     const me = this.#agent.id;
     const visible = (node: KnowledgeNode) => maySee(node, me, this.#agent.visibility);
-    const text = [query.goal, query.query_text ?? ""].join(" ").trim();
+    const text = searchText(query);
     const nodes = this.#agent.graph.liveNodes().filter((n) => visible(n) && wanted(frameKindOf(n)));
     const { findings } = searchNodes(nodes, text, {
       keywords: query.anchors,
@@ -186,7 +186,8 @@ export class TeamContextProvider implements ContextProvider {
       query.max_tokens - picked.tokens >= MIN_TEAM_BUDGET_TOKENS
     ) {
       const seen = new Set(candidates.map((c) => c.id));
-      for (const frame of await this.#team(text, deadline, wanted, visible, options.signal)) {
+      const ask = { text, goal: query.goal.trim() || text };
+      for (const frame of await this.#team(ask, deadline, wanted, visible, options.signal)) {
         if (!seen.has(frame.id)) candidates.push(frame);
         seen.add(frame.id);
       }
@@ -207,7 +208,7 @@ export class TeamContextProvider implements ContextProvider {
 
   /** §5.2 ask the team, never past `deadline - REPLY_RESERVE_MS`; frames of what came back. */
   async #team(
-    text: string,
+    { text, goal }: { readonly text: string; readonly goal: string },
     deadline: number,
     wanted: (kind: FrameKind) => boolean,
     visible: (node: KnowledgeNode) => boolean,
@@ -245,7 +246,7 @@ export class TeamContextProvider implements ContextProvider {
         teamAnswerFrame({
           querier: this.#agent.id,
           queryId: result.queryId,
-          query: text,
+          query: goal,
           answer: synthesis.answer,
           confidence: synthesis.confidence,
           consensus: synthesis.consensus,
@@ -265,4 +266,18 @@ export class TeamContextProvider implements ContextProvider {
     }
     this.#receipts.set(nodeId, receipt);
   }
+}
+
+/**
+ * What the graph and the team are searched for: the goal, and the query's
+ * `query_text` when it adds to it. Hosts often send the goal again as
+ * `query_text`; it is searched (and asked of the team) once, not twice.
+ */
+export function searchText(query: Pick<ContextQuery, "goal" | "query_text">): string {
+  const goal = query.goal.trim();
+  const extra = (query.query_text ?? "").trim();
+  const words = (text: string) => text.toLowerCase().replace(/\s+/g, " ");
+  if (extra === "" || words(goal).includes(words(extra))) return goal;
+  if (goal === "" || words(extra).includes(words(goal))) return extra;
+  return `${goal} ${extra}`;
 }
