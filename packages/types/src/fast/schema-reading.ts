@@ -128,10 +128,17 @@ export function refinementOf(
  * default, no stripped member, no transform. A union of such schemas gives
  * back whichever option accepts first, so any accepting option vouches for it.
  */
-export function keepsValue(schema: z.ZodType, seen: Set<z.ZodType> = new Set()): boolean {
-  if (seen.has(schema)) return false;
-  seen.add(schema);
-  const def = defOf(schema);
+export function keepsValue(schema: z.ZodType, visiting: Set<z.ZodType> = new Set()): boolean {
+  if (visiting.has(schema)) return false; // a cycle: not followed
+  visiting.add(schema);
+  try {
+    return keeps(defOf(schema), visiting);
+  } finally {
+    visiting.delete(schema);
+  }
+}
+
+function keeps(def: SchemaDef, visiting: Set<z.ZodType>): boolean {
   switch (def.type) {
     case "string":
     case "number":
@@ -145,17 +152,17 @@ export function keepsValue(schema: z.ZodType, seen: Set<z.ZodType> = new Set()):
       return true;
     case "optional":
     case "nullable":
-      return keepsValue(def.innerType!, seen);
+      return keepsValue(def.innerType!, visiting);
     case "array":
-      return keepsValue(def.element!, seen);
+      return keepsValue(def.element!, visiting);
     case "record":
-      return keepsValue(def.valueType!, seen);
+      return keepsValue(def.valueType!, visiting);
     case "union":
-      return def.options!.every((option) => keepsValue(option, seen));
+      return def.options!.every((option) => keepsValue(option, visiting));
     case "object": {
       const catchall = def.catchall === undefined ? undefined : defOf(def.catchall).type;
       if (catchall !== "unknown" && catchall !== "never") return false;
-      return Object.values(def.shape!).every((member) => keepsValue(member, seen));
+      return Object.values(def.shape!).every((member) => keepsValue(member, visiting));
     }
     default:
       return false;
