@@ -57,5 +57,5 @@ const CHECKS = fastMessageChecks(KnownMessageSchema, FAST_MESSAGE_TYPES);
 export function isPlainFastMessage(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   const check = CHECKS.get((value as Record<string, unknown>)["type"]);
-  return check !== undefined && check(value);
+  return check === undefined ? false : check(value);
 }

@@ -24,5 +24,6 @@ export {
   encodeQueryJson,
   sealQuery,
   writeFramesLine,
+  writeQueryJson,
   writeQueryLine,
 } from "./wire.js";

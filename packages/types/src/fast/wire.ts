@@ -29,16 +29,23 @@ export function writeFramesLine(id: string | undefined, result: PlainResult): st
 }
 
 /**
- * The `query` line `encodeLine` writes, around a query's JSON already
- * encoded (by {@link encodeQueryJson} or `toWire`): `type`, `id` when
- * correlated, then `query`, in the order the envelope schema declares them.
+ * The `query` envelope `encodeJson` writes (an HTTP body), around a query's
+ * JSON already encoded (by {@link encodeQueryJson} or `toWire`): `type`,
+ * `id` when correlated, then `query`, in the order the envelope schema
+ * declares them.
  */
-export function writeQueryLine(id: string | undefined, queryJson: string): string {
+export function writeQueryJson(id: string | undefined, queryJson: string): string {
   if (WRITE.queryEnvelope !== undefined) {
-    return `${WRITE.queryEnvelope({ type: "query", id, query: queryJson })}\n`;
+    return WRITE.queryEnvelope({ type: "query", id, query: queryJson });
   }
-  const wire = toWire({ type: "query", id, query: JSON.parse(queryJson) as ContextQuery });
-  return `${JSON.stringify(wire)}\n`;
+  return JSON.stringify(
+    toWire({ type: "query", id, query: JSON.parse(queryJson) as ContextQuery }),
+  );
+}
+
+/** {@link writeQueryJson} as the NDJSON line `encodeLine` writes. */
+export function writeQueryLine(id: string | undefined, queryJson: string): string {
+  return `${writeQueryJson(id, queryJson)}\n`;
 }
 
 /**
