@@ -47,24 +47,15 @@ export function isPlainResult(
 
 /**
  * For a result the lenient schema decodes (`ContextQueryResultSchema`, by its
- * own pass or the plain form's): whether the strict schema decodes it too,
- * which adds only S1 (non-empty id, title, citation label, provenance type,
- * relation `rel` and `target_uri`, embedding fingerprint; score in [0, 1]).
- * Reads those members and nothing else: no key, type or list check, which
- * the lenient decoding already made.
+ * own pass or the plain form's): whether the strict schema decodes it too
+ * (S1: non-empty id, title, citation label, provenance type, relation `rel`
+ * and `target_uri`, embedding fingerprint; score in [0, 1]). The lenient
+ * output is in the strict schema's plain form exactly when the strict schema
+ * accepts it, so this is the strict schema's compiled check: a rule added to
+ * the strict schema is a rule here.
  */
 export function meetsStrictRules(result: ContextQueryResult): boolean {
-  for (const frame of result.frames) {
-    const score = frame.score;
-    if (frame.id === "" || frame.title === "" || !(score >= 0 && score <= 1)) return false;
-    if (frame.citation_label === "") return false;
-    for (const entry of frame.provenance) if (entry.type === "") return false;
-    for (const relation of frame.relations) {
-      if (relation.rel === "" || relation.target_uri === "") return false;
-    }
-    if (frame.embedding != null && frame.embedding.fingerprint === "") return false;
-  }
-  return true;
+  return PLAIN.strictResult(result);
 }
 
 /** Whether `value` is a query in the plain form; `own` fills `kinds` and `anchors` in. */
