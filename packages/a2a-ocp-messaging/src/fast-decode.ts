@@ -46,7 +46,8 @@ export function fastMessageChecks(
   return checks;
 }
 
-const CHECKS = fastMessageChecks(KnownMessageSchema, FAST_MESSAGE_TYPES);
+/** The checks, compiled on first use (a process that never decodes a message pays nothing). */
+let checks: ReadonlyMap<unknown, PlainFormCheck> | undefined;
 
 /**
  * Whether `value` is a plain message of one of the fast-path types, already
@@ -56,6 +57,7 @@ const CHECKS = fastMessageChecks(KnownMessageSchema, FAST_MESSAGE_TYPES);
  */
 export function isPlainFastMessage(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
-  const check = CHECKS.get((value as Record<string, unknown>)["type"]);
+  checks ??= fastMessageChecks(KnownMessageSchema, FAST_MESSAGE_TYPES);
+  const check = checks.get((value as Record<string, unknown>)["type"]);
   return check === undefined ? false : check(value);
 }

@@ -7,7 +7,7 @@ import {
   type Envelope,
   parseJsonText,
 } from "../index.js";
-import { type Obj, PLAIN } from "./members.js";
+import { type Obj, plain } from "./members.js";
 
 /**
  * A fast path beside the envelope schema, for the two messages of the hot
@@ -40,9 +40,9 @@ export function isPlainResult(
   options: { own?: boolean; strict?: boolean } = {},
 ): value is PlainResult {
   if (options.strict === true) {
-    return options.own === true ? PLAIN.ownStrictResult(value) : PLAIN.strictResult(value);
+    return options.own === true ? plain().ownStrictResult(value) : plain().strictResult(value);
   }
-  return options.own === true ? PLAIN.ownResult(value) : PLAIN.result(value);
+  return options.own === true ? plain().ownResult(value) : plain().result(value);
 }
 
 /**
@@ -55,20 +55,20 @@ export function isPlainResult(
  * the strict schema is a rule here.
  */
 export function meetsStrictRules(result: ContextQueryResult): boolean {
-  return PLAIN.strictResult(result);
+  return plain().strictResult(result);
 }
 
 /** Whether `value` is a query in the plain form; `own` fills `kinds` and `anchors` in. */
 export function isPlainQuery(value: unknown, own = false): value is ContextQuery {
-  return own ? PLAIN.ownQuery(value) : PLAIN.query(value);
+  return own ? plain().ownQuery(value) : plain().query(value);
 }
 
 /** A `query` or `frames` envelope in the plain form (filled in place), else undefined. */
 function plainEnvelope(value: unknown): Envelope | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const type = (value as Obj).type;
-  if (type === "frames") return PLAIN.framesEnvelope(value) ? (value as Envelope) : undefined;
-  if (type === "query") return PLAIN.queryEnvelope(value) ? (value as Envelope) : undefined;
+  if (type === "frames") return plain().framesEnvelope(value) ? (value as Envelope) : undefined;
+  if (type === "query") return plain().queryEnvelope(value) ? (value as Envelope) : undefined;
   return undefined;
 }
 

@@ -76,12 +76,30 @@ function jsonSchemaOf(schema: z.ZodType): Json {
  * pattern zod checks by that pattern alone (`regex`, ISO `datetime`).
  */
 export function leafOf(schema: z.ZodType): Leaf | undefined {
+  if (LEAVES.has(schema)) return LEAVES.get(schema);
+  const leaf = readLeaf(schema);
+  LEAVES.set(schema, leaf);
+  return leaf;
+}
+
+/** Leaves already read: the same schema (an id, a URI) is a member of many shapes. */
+const LEAVES = new WeakMap<z.ZodType, Leaf | undefined>();
+const NO_BOUNDS: Leaf = { integer: false, patterns: [] };
+
+function readLeaf(schema: z.ZodType): Leaf | undefined {
   const def = defOf(schema);
   if (def.type === "string" && def.format !== undefined) {
     if (def.format !== "regex" && def.format !== "datetime") return undefined;
   } else if (schema instanceof z.core.$ZodStringFormat) return undefined;
-  if (def.checks !== undefined && !def.checks.every(stated)) return undefined;
-  const json = jsonSchemaOf(schema);
+  const checks = def.checks ?? [];
+  if (!checks.every(stated)) return undefined;
+  if (checks.length === 0 && def.format === undefined) return NO_BOUNDS;
+  // An array's bounds without its element's JSON Schema (which may be a whole shape).
+  const json = jsonSchemaOf(
+    def.type === "array"
+      ? z.array(z.unknown()).check(...(checks as z.core.$ZodCheck<unknown[]>[]))
+      : schema,
+  );
   if (json["multipleOf"] !== undefined) return undefined;
   const patterns: RegExp[] = [];
   const pattern = json["pattern"];

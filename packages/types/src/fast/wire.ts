@@ -1,7 +1,7 @@
 import { encodeLine, toWire } from "../codec.js";
 import type { ContextQuery, ContextQueryResult } from "../index.js";
 import { isPlainQuery, isPlainResult, type PlainResult } from "./canonical.js";
-import { type Obj, QUERY_MEMBERS, WRITE } from "./members.js";
+import { type Obj, QUERY_MEMBERS, write } from "./members.js";
 
 /**
  * The `frames` reply line `encodeLine` of `@ocp/types` writes, byte for byte,
@@ -23,9 +23,10 @@ export function encodeFramesLine(
  */
 export function writeFramesLine(id: string | undefined, result: PlainResult): string {
   const envelope = { type: "frames", id, result };
-  return WRITE.framesEnvelope === undefined
+  const writer = write().framesEnvelope;
+  return writer === undefined
     ? encodeLine(envelope as Parameters<typeof encodeLine>[0])
-    : `${WRITE.framesEnvelope(envelope)}\n`;
+    : `${writer(envelope)}\n`;
 }
 
 /**
@@ -35,8 +36,9 @@ export function writeFramesLine(id: string | undefined, result: PlainResult): st
  * declares them.
  */
 export function writeQueryJson(id: string | undefined, queryJson: string): string {
-  if (WRITE.queryEnvelope !== undefined) {
-    return WRITE.queryEnvelope({ type: "query", id, query: queryJson });
+  const writer = write().queryEnvelope;
+  if (writer !== undefined) {
+    return writer({ type: "query", id, query: queryJson });
   }
   return JSON.stringify(
     toWire({ type: "query", id, query: JSON.parse(queryJson) as ContextQuery }),
@@ -101,7 +103,8 @@ export function encodeQueryJson(query: ContextQuery): string | undefined {
 
 /** The query's JSON by its compiled writer, or `toWire` where none could be compiled. */
 function writeQuery(query: ContextQuery): string {
-  return WRITE.query === undefined
+  const writer = write().query;
+  return writer === undefined
     ? JSON.stringify(toWire({ type: "query", query }).query)
-    : WRITE.query(query);
+    : writer(query);
 }
