@@ -4,7 +4,12 @@
 // encodeFramesLine of its result, and sealQuery + encodeQueryJson of a query.
 // Medians of interleaved rounds. Run after `pnpm build`.
 import { loadavg } from "node:os";
-import { decodeLineFast, encodeFramesLine, encodeQueryJson, sealQuery } from "../dist/fast/index.js";
+import {
+  decodeLineFast,
+  encodeFramesLine,
+  encodeQueryJson,
+  sealQuery,
+} from "../dist/fast/index.js";
 import { encodeLine } from "../dist/index.js";
 
 const ROUNDS = 7;
@@ -69,4 +74,6 @@ row("JSON.parse of the line", median(runs.parse));
 row("decodeLineFast of the line", median(runs.decode));
 row("encodeFramesLine of its result", median(runs.encode));
 row("sealQuery + encodeQueryJson", median(runs.query));
-console.log(`  decode ratio to JSON.parse        : ${(median(runs.decode) / median(runs.parse)).toFixed(2)}`);
+console.log(
+  `  decode ratio to JSON.parse        : ${(median(runs.decode) / median(runs.parse)).toFixed(2)}`,
+);

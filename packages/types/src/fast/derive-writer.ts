@@ -113,3 +113,28 @@ export function wireWriter(schema: z.ZodType, raw: readonly string[] = []): Wire
   const source = `${compiler.functions.join("\n")}\nreturn ${root};`;
   return instantiate<WireWriter>(source, compiler.constants);
 }
+
+/** A copy of an object's present members, in the schema's order (see {@link memberCopier}). */
+export type MemberCopier = (
+  value: unknown,
+  list: (member: readonly unknown[]) => unknown,
+) => object;
+
+/**
+ * Compiles a copier of an object schema's members: each present (not
+ * `undefined`) member of the shape copied in declaration order, a list
+ * passed through `list` (to copy and freeze it, say). Undefined where code
+ * cannot be compiled.
+ */
+export function memberCopier(schema: z.ZodType): MemberCopier | undefined {
+  const lines = ["return function copy(v, list) {", "const c = {};"];
+  for (const [index, key] of Object.keys(defOf(schema).shape!).entries()) {
+    const m = `m${index}`;
+    lines.push(
+      `const ${m} = ${memberRead("v", key)};`,
+      `if (${m} !== undefined) c[${JSON.stringify(key)}] = Array.isArray(${m}) ? list(${m}) : ${m};`,
+    );
+  }
+  lines.push("return c;", "};");
+  return instantiate<MemberCopier>(lines.join("\n"), []);
+}

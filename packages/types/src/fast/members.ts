@@ -5,7 +5,7 @@ import {
   StrictContextQueryResultSchema,
 } from "../query.js";
 import { plainFormCheck } from "./derive.js";
-import { wireWriter } from "./derive-writer.js";
+import { memberCopier, wireWriter } from "./derive-writer.js";
 
 /**
  * The fast paths of the hot messages (`query` and `frames`), each compiled
@@ -33,6 +33,8 @@ function compileWriters() {
     framesEnvelope: wireWriter(FramesEnvelopeSchema),
     /** The `query` envelope around a query already encoded. */
     queryEnvelope: wireWriter(QueryEnvelopeSchema, ["query"]),
+    /** A query's members copied (what `sealQuery` freezes). */
+    copyQuery: memberCopier(ContextQuerySchema),
   } as const;
 }
 

@@ -76,16 +76,22 @@ function frozenCopy<T>(list: readonly T[]): readonly T[] {
  */
 export function sealQuery(query: unknown): ContextQuery | undefined {
   if (!isPlainQuery(query)) return undefined;
-  const copy: Obj = {};
-  for (const key of QUERY_MEMBERS) {
-    const value = (query as Obj)[key];
-    if (value === undefined) continue;
-    copy[key] = Array.isArray(value) ? frozenCopy(value) : value;
-  }
+  const copier = write().copyQuery;
+  const copy = copier === undefined ? copyMembers(query) : copier(query, frozenCopy);
   const sealed = Object.freeze(copy) as ContextQuery;
   lastSealed = sealed;
   lastJson = "";
   return sealed;
+}
+
+/** What the compiled copier does, where code cannot be compiled. */
+function copyMembers(query: ContextQuery): Obj {
+  const copy: Obj = {};
+  for (const key of QUERY_MEMBERS) {
+    const value = (query as Obj)[key];
+    if (value !== undefined) copy[key] = Array.isArray(value) ? frozenCopy(value) : value;
+  }
+  return copy;
 }
 
 /**
