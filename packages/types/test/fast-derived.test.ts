@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { decodeLineFast, plainFormCheck, wireWriter, writeQueryLine } from "../src/fast/index.js";
 import {
@@ -203,5 +203,30 @@ describe("the fast path is compiled from the schemas", () => {
     expect(plainFormCheck(refined)({ a: 3, b: 2 })).toBe(false);
     const email = z.object({ to: z.email() });
     expect(plainFormCheck(email)({ to: "a@b.co" })).toBe(false);
+  });
+
+  it("where code cannot be compiled (no eval under a CSP), every check says no and no writer is made: the schema decides", () => {
+    const blocked = function noEval() {
+      throw new EvalError("code generation from strings disallowed");
+    };
+    vi.stubGlobal("Function", blocked);
+    try {
+      const check = plainFormCheck(ContextQuerySchema);
+      expect(check({ goal: "g", kinds: [], anchors: [], max_frames: 1, max_tokens: 1 })).toBe(
+        false,
+      );
+      expect(wireWriter(ContextQuerySchema)).toBeUndefined();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(
+      plainFormCheck(ContextQuerySchema)({
+        goal: "g",
+        kinds: [],
+        anchors: [],
+        max_frames: 1,
+        max_tokens: 1,
+      }),
+    ).toBe(true);
   });
 });
