@@ -440,7 +440,7 @@ describe("the plain-form fast path of decodeMessage", () => {
     }
   });
 
-  it("leaves other types and forms to the schema", () => {
+  it("takes a batched stream too (its check is compiled from the stream schema), and leaves other forms to the schema", () => {
     const wire = parsedWire({
       type: "ocp.knowledge.stream",
       from: "a2a://alice",
@@ -450,8 +450,8 @@ describe("the plain-form fast path of decodeMessage", () => {
         items: [{ streamId: "s", nodes: [], isIncremental: false, sequenceNumber: 0 }],
       },
     });
-    expect(isPlainFastMessage(wire)).toBe(false);
-    expect(decodeMessage(wire).ok).toBe(true);
+    expect(isPlainFastMessage(wire)).toBe(true);
+    expect(decodeMessage(wire)).toEqual(reference(wire));
     for (const extra of [{ encrypted: true }, { compression: "gzip" }, { type: "ocp.custom.x" }]) {
       expect(isPlainFastMessage({ ...wire, ...extra })).toBe(false);
     }

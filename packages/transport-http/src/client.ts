@@ -15,7 +15,12 @@ import {
   type QueryOptions,
   versionsCompatible,
 } from "@ocp/types";
-import { decodeEnvelopeFast, encodeQueryJson, parseJsonFast } from "@ocp/types/fast";
+import {
+  decodeEnvelopeFast,
+  encodeQueryJson,
+  parseJsonFast,
+  writeQueryJson,
+} from "@ocp/types/fast";
 import { Pool } from "undici";
 import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
 import { Exchange, type ExchangeFailures } from "./exchange.js";
@@ -186,7 +191,7 @@ class HttpClient {
       envelope.type === "query" && envelope.id === undefined
         ? encodeQueryJson(envelope.query as ContextQuery)
         : undefined;
-    const body = plain === undefined ? encodeJson(envelope) : `{"type":"query","query":${plain}}`;
+    const body = plain === undefined ? encodeJson(envelope) : writeQueryJson(undefined, plain);
     const exchange = new Exchange(
       this.#deadlines,
       timeoutMs,

@@ -15,7 +15,7 @@ import {
   toWire,
   versionsCompatible,
 } from "@ocp/types";
-import { decodeLineFast, encodeQueryJson } from "@ocp/types/fast";
+import { decodeLineFast, encodeQueryJson, writeQueryLine } from "@ocp/types/fast";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { crashReason } from "./crash-reason.js";
@@ -230,16 +230,11 @@ class StdioConnection implements StdioProvider {
     } catch (error) {
       return Promise.reject(error);
     }
-    // The envelope around the encoded query: `type`, then `id` (when correlated), as toWire orders them.
-    return this.#queries.request(
-      (id) =>
-        this.#write(
-          id === undefined
-            ? `{"type":"query","query":${payload}}\n`
-            : `{"type":"query","id":${JSON.stringify(id)},"query":${payload}}\n`,
-        ),
-      { timeoutMs, signal: options.signal },
-    );
+    // The envelope around the encoded query, written from the envelope schema's member order.
+    return this.#queries.request((id) => this.#write(writeQueryLine(id, payload)), {
+      timeoutMs,
+      signal: options.signal,
+    });
   }
 
   shutdown(): Promise<void> {

@@ -5,131 +5,21 @@ import {
   decodeEnvelope,
   decodeLine,
   type Envelope,
-  FRAME_KINDS,
-  MAX_CORRELATION_ID_LENGTH,
   parseJsonText,
-  U32_MAX,
 } from "../index.js";
-import {
-  EMBEDDING_KEYS,
-  isPlain,
-  type Obj,
-  onlyEnvelopeKeys,
-  onlyFrameKeys,
-  onlyKeys,
-  onlyResultKeys,
-  PROVENANCE_KEYS,
-  QUERY_KEYS,
-  RELATION_KEYS,
-} from "./members.js";
+import { type Obj, plain } from "./members.js";
 
 /**
  * A fast path beside the envelope schema, for the two messages of the hot
  * path (`query` and `frames`): a value already in the plain form the schema
- * would give back (known fields only, each of its type, no `null`) is taken
- * as it is, without a schema pass; anything else goes through the schema, so
- * the outcome is the schema's in every case. `own` values (just parsed from
- * the wire) get the defaulted empty lists (`kinds`, `anchors`, `provenance`,
- * `relations`) filled in place; borrowed ones (a provider's own objects) are
- * never written to, and without those lists they take the schema's path.
+ * would give back is taken as it is, without a schema pass; anything else
+ * goes through the schema, so the outcome is the schema's in every case. The
+ * checks are compiled from the schemas themselves (`members.ts`). `own`
+ * values (just parsed from the wire) get the defaulted empty lists (`kinds`,
+ * `anchors`, `provenance`, `relations`) filled in place; borrowed ones (a
+ * provider's own objects) are never written to, and without those lists they
+ * take the schema's path.
  */
-type Mode = { readonly own: boolean; readonly strict: boolean };
-
-const KINDS: ReadonlySet<string> = new Set(FRAME_KINDS);
-
-const isString = (value: unknown): value is string => typeof value === "string";
-const filled = (value: unknown): boolean => typeof value === "string" && value !== "";
-const optionalString = (value: unknown): boolean => value === undefined || isString(value);
-const isU32 = (value: unknown): boolean =>
-  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= U32_MAX;
-
-function numbers(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const member of value) if (!Number.isFinite(member)) return false;
-  return true;
-}
-
-/** A defaulted list: present and every member `ok`, or absent and filled in (own values only). */
-function list(
-  holder: Obj,
-  key: string,
-  mode: Mode,
-  ok: (member: unknown, mode: Mode) => boolean,
-): boolean {
-  const value = holder[key];
-  if (value === undefined) {
-    if (!mode.own) return false;
-    holder[key] = [];
-    return true;
-  }
-  if (!Array.isArray(value)) return false;
-  for (const member of value) if (!ok(member, mode)) return false;
-  return true;
-}
-
-// The four modes, made once: the checks run on every message and allocate nothing of their own.
-const MODES: readonly Mode[] = [
-  { own: false, strict: false },
-  { own: true, strict: false },
-  { own: false, strict: true },
-  { own: true, strict: true },
-];
-const modeOf = (own: boolean, strict: boolean): Mode => MODES[(own ? 1 : 0) + (strict ? 2 : 0)]!;
-const isKind = (kind: unknown): boolean => isString(kind) && KINDS.has(kind);
-
-function provenance(value: unknown, mode: Mode): boolean {
-  if (!isPlain(value) || !onlyKeys(value, PROVENANCE_KEYS)) return false;
-  if (mode.strict ? !filled(value.type) : !isString(value.type)) return false;
-  return (
-    optionalString(value.uri) &&
-    optionalString(value.range) &&
-    optionalString(value.digest) &&
-    optionalString(value.method) &&
-    optionalString(value.by)
-  );
-}
-
-function relation(value: unknown, mode: Mode): boolean {
-  if (!isPlain(value) || !onlyKeys(value, RELATION_KEYS)) return false;
-  const text = mode.strict ? filled : isString;
-  return text(value.rel) && text(value.target_uri) && optionalString(value.display_name);
-}
-
-function embedding(value: unknown, mode: Mode): boolean {
-  if (value === undefined) return true;
-  if (!isPlain(value) || !onlyKeys(value, EMBEDDING_KEYS)) return false;
-  if (mode.strict ? !filled(value.fingerprint) : !isString(value.fingerprint)) return false;
-  return value.vector === undefined || numbers(value.vector);
-}
-
-function frame(value: unknown, mode: Mode): boolean {
-  if (!isPlain(value) || !onlyFrameKeys(value)) return false;
-  const score = value.score;
-  const strict = mode.strict;
-  if (
-    strict
-      ? !filled(value.id) || !filled(value.title)
-      : !isString(value.id) || !isString(value.title)
-  )
-    return false;
-  if (!Number.isFinite(score) || (strict && ((score as number) < 0 || (score as number) > 1)))
-    return false;
-  const label = value.citation_label;
-  return (
-    isString(value.kind) &&
-    KINDS.has(value.kind) &&
-    isString(value.content) &&
-    isU32(value.token_cost) &&
-    optionalString(value.uri) &&
-    optionalString(value.valid_from) &&
-    optionalString(value.valid_to) &&
-    optionalString(value.recorded_at) &&
-    (label === undefined || (strict ? filled(label) : isString(label))) &&
-    embedding(value.embedding, mode) &&
-    list(value, "provenance", mode, provenance) &&
-    list(value, "relations", mode, relation)
-  );
-}
 
 declare const plainForm: unique symbol;
 
@@ -149,70 +39,36 @@ export function isPlainResult(
   value: unknown,
   options: { own?: boolean; strict?: boolean } = {},
 ): value is PlainResult {
-  const mode = modeOf(options.own === true, options.strict === true);
-  if (!isPlain(value) || !onlyResultKeys(value)) return false;
-  if (typeof value.truncated !== "boolean") return false;
-  if (value.dropped_estimate !== undefined && !isU32(value.dropped_estimate)) return false;
-  const frames = value.frames;
-  if (!Array.isArray(frames)) return false;
-  for (const member of frames) if (!frame(member, mode)) return false;
-  return true;
+  if (options.strict === true) {
+    return options.own === true ? plain().ownStrictResult(value) : plain().strictResult(value);
+  }
+  return options.own === true ? plain().ownResult(value) : plain().result(value);
 }
 
 /**
  * For a result the lenient schema decodes (`ContextQueryResultSchema`, by its
- * own pass or the plain form's): whether the strict schema decodes it too,
- * which adds only S1 (non-empty id, title, citation label, provenance type,
- * relation `rel` and `target_uri`, embedding fingerprint; score in [0, 1]).
- * Reads those members and nothing else: no key, type or list check, which
- * the lenient decoding already made.
+ * own pass or the plain form's): whether the strict schema decodes it too
+ * (S1: non-empty id, title, citation label, provenance type, relation `rel`
+ * and `target_uri`, embedding fingerprint; score in [0, 1]). The lenient
+ * output is in the strict schema's plain form exactly when the strict schema
+ * accepts it, so this is the strict schema's compiled check: a rule added to
+ * the strict schema is a rule here.
  */
 export function meetsStrictRules(result: ContextQueryResult): boolean {
-  for (const frame of result.frames) {
-    const score = frame.score;
-    if (frame.id === "" || frame.title === "" || !(score >= 0 && score <= 1)) return false;
-    if (frame.citation_label === "") return false;
-    for (const entry of frame.provenance) if (entry.type === "") return false;
-    for (const relation of frame.relations) {
-      if (relation.rel === "" || relation.target_uri === "") return false;
-    }
-    if (frame.embedding != null && frame.embedding.fingerprint === "") return false;
-  }
-  return true;
+  return plain().strictResult(result);
 }
 
 /** Whether `value` is a query in the plain form; `own` fills `kinds` and `anchors` in. */
 export function isPlainQuery(value: unknown, own = false): value is ContextQuery {
-  const mode = modeOf(own, false);
-  if (!isPlain(value) || !onlyKeys(value, QUERY_KEYS)) return false;
-  return (
-    isString(value.goal) &&
-    optionalString(value.query_text) &&
-    (value.embedding === undefined || numbers(value.embedding)) &&
-    isU32(value.max_frames) &&
-    isU32(value.max_tokens) &&
-    optionalString(value.as_of) &&
-    list(value, "kinds", mode, isKind) &&
-    list(value, "anchors", mode, isString)
-  );
-}
-
-function correlationId(value: unknown): boolean {
-  return (
-    value === undefined ||
-    (typeof value === "string" && value !== "" && value.length <= MAX_CORRELATION_ID_LENGTH)
-  );
+  return own ? plain().ownQuery(value) : plain().query(value);
 }
 
 /** A `query` or `frames` envelope in the plain form (filled in place), else undefined. */
 function plainEnvelope(value: unknown): Envelope | undefined {
-  if (!isPlain(value) || !onlyEnvelopeKeys(value) || !correlationId(value.id)) return undefined;
-  if (value.type === "frames" && value.query === undefined) {
-    return isPlainResult(value.result, { own: true }) ? (value as Envelope) : undefined;
-  }
-  if (value.type === "query" && value.result === undefined) {
-    return isPlainQuery(value.query, true) ? (value as Envelope) : undefined;
-  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const type = (value as Obj).type;
+  if (type === "frames") return plain().framesEnvelope(value) ? (value as Envelope) : undefined;
+  if (type === "query") return plain().queryEnvelope(value) ? (value as Envelope) : undefined;
   return undefined;
 }
 

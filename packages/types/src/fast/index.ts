@@ -17,4 +17,13 @@ export {
   type PlainResult,
   parseJsonFast,
 } from "./canonical.js";
-export { encodeFramesLine, encodeQueryJson, sealQuery, writeFramesLine } from "./wire.js";
+export { type PlainFormCheck, type PlainFormOptions, plainFormCheck } from "./derive.js";
+export { type WireWriter, wireWriter } from "./derive-writer.js";
+export {
+  encodeFramesLine,
+  encodeQueryJson,
+  sealQuery,
+  writeFramesLine,
+  writeQueryJson,
+  writeQueryLine,
+} from "./wire.js";

@@ -1,49 +1,7 @@
-import type { ContextFrame, ContextQuery, ContextQueryResult } from "../index.js";
+import { encodeLine, toWire } from "../codec.js";
+import type { ContextQuery, ContextQueryResult } from "../index.js";
 import { isPlainQuery, isPlainResult, type PlainResult } from "./canonical.js";
-import {
-  EMBEDDING_MEMBERS as EMBEDDING_ORDER,
-  FRAME_SCALARS as FRAME_ORDER,
-  type Obj,
-  PROVENANCE_MEMBERS as PROVENANCE_ORDER,
-  RELATION_MEMBERS as RELATION_ORDER,
-} from "./members.js";
-
-/**
- * The members of `from` named in `order` that are present, written as JSON
- * object members in that order (no braces): what JSON.stringify of an
- * object holding just those members in that order writes between its braces,
- * without building that object.
- */
-function members(from: Obj, order: readonly string[]): string {
-  let out = "";
-  for (const key of order) {
-    const value = from[key];
-    if (value === undefined) continue;
-    out += `${out === "" ? "" : ","}"${key}":${JSON.stringify(value)}`;
-  }
-  return out;
-}
-
-function objects(list: readonly unknown[], order: readonly string[]): string {
-  let out = "";
-  for (const entry of list) out += `${out === "" ? "{" : ",{"}${members(entry as Obj, order)}}`;
-  return out;
-}
-
-/** One frame as the reference writes it: declaration order, absent and empty lists left off. */
-function wireFrame(frame: ContextFrame): string {
-  let out = `{${members(frame as unknown as Obj, FRAME_ORDER)}`;
-  if (frame.provenance.length > 0)
-    out += `,"provenance":[${objects(frame.provenance, PROVENANCE_ORDER)}]`;
-  if (frame.citation_label !== undefined)
-    out += `,"citation_label":${JSON.stringify(frame.citation_label)}`;
-  if (frame.embedding !== undefined) {
-    out += `,"embedding":{${members(frame.embedding as unknown as Obj, EMBEDDING_ORDER)}}`;
-  }
-  if (frame.relations.length > 0)
-    out += `,"relations":[${objects(frame.relations, RELATION_ORDER)}]`;
-  return `${out}}`;
-}
+import { type Obj, QUERY_MEMBERS, write } from "./members.js";
 
 /**
  * The `frames` reply line `encodeLine` of `@ocp/types` writes, byte for byte,
@@ -64,16 +22,32 @@ export function encodeFramesLine(
  * since): the caller that checked does not pay for a second walk.
  */
 export function writeFramesLine(id: string | undefined, result: PlainResult): string {
-  let out =
-    id === undefined
-      ? '{"type":"frames","result":{"frames":['
-      : `{"type":"frames","id":${JSON.stringify(id)},"result":{"frames":[`;
-  const frames = result.frames;
-  for (let i = 0; i < frames.length; i += 1) out += (i === 0 ? "" : ",") + wireFrame(frames[i]!);
-  out += `],"truncated":${result.truncated}`;
-  if (result.dropped_estimate !== undefined)
-    out += `,"dropped_estimate":${result.dropped_estimate}`;
-  return `${out}}}\n`;
+  const envelope = { type: "frames", id, result };
+  const writer = write().framesEnvelope;
+  return writer === undefined
+    ? encodeLine(envelope as Parameters<typeof encodeLine>[0])
+    : `${writer(envelope)}\n`;
+}
+
+/**
+ * The `query` envelope `encodeJson` writes (an HTTP body), around a query's
+ * JSON already encoded (by {@link encodeQueryJson} or `toWire`): `type`,
+ * `id` when correlated, then `query`, in the order the envelope schema
+ * declares them.
+ */
+export function writeQueryJson(id: string | undefined, queryJson: string): string {
+  const writer = write().queryEnvelope;
+  if (writer !== undefined) {
+    return writer({ type: "query", id, query: queryJson });
+  }
+  return JSON.stringify(
+    toWire({ type: "query", id, query: JSON.parse(queryJson) as ContextQuery }),
+  );
+}
+
+/** {@link writeQueryJson} as the NDJSON line `encodeLine` writes. */
+export function writeQueryLine(id: string | undefined, queryJson: string): string {
+  return `${writeQueryJson(id, queryJson)}\n`;
 }
 
 /**
@@ -102,23 +76,22 @@ function frozenCopy<T>(list: readonly T[]): readonly T[] {
  */
 export function sealQuery(query: unknown): ContextQuery | undefined {
   if (!isPlainQuery(query)) return undefined;
-  // Built member by member: an object spread costs microseconds on a path this hot.
-  const copy: { -readonly [K in keyof ContextQuery]: ContextQuery[K] } = {
-    goal: query.goal,
-    kinds: frozenCopy(query.kinds) as ContextQuery["kinds"],
-    anchors: frozenCopy(query.anchors) as ContextQuery["anchors"],
-    max_frames: query.max_frames,
-    max_tokens: query.max_tokens,
-  };
-  if (query.query_text !== undefined) copy.query_text = query.query_text;
-  if (query.embedding != null) {
-    copy.embedding = Object.freeze(query.embedding.slice()) as ContextQuery["embedding"];
-  }
-  if (query.as_of !== undefined) copy.as_of = query.as_of;
-  const sealed = Object.freeze(copy);
+  const copier = write().copyQuery;
+  const copy = copier === undefined ? copyMembers(query) : copier(query, frozenCopy);
+  const sealed = Object.freeze(copy) as ContextQuery;
   lastSealed = sealed;
   lastJson = "";
   return sealed;
+}
+
+/** What the compiled copier does, where code cannot be compiled. */
+function copyMembers(query: ContextQuery): Obj {
+  const copy: Obj = {};
+  for (const key of QUERY_MEMBERS) {
+    const value = (query as Obj)[key];
+    if (value !== undefined) copy[key] = Array.isArray(value) ? frozenCopy(value) : value;
+  }
+  return copy;
 }
 
 /**
@@ -134,19 +107,10 @@ export function encodeQueryJson(query: ContextQuery): string | undefined {
   return isPlainQuery(query) ? writeQuery(query) : undefined;
 }
 
-/**
- * Written member by member, each value by JSON.stringify, rather than building
- * the wire object and stringifying it: with its check, 1.0 µs per query
- * instead of 2.2 in a micro-benchmark. The counts are u32 (plain form), which
- * print as JSON does.
- */
+/** The query's JSON by its compiled writer, or `toWire` where none could be compiled. */
 function writeQuery(query: ContextQuery): string {
-  let out = `{"goal":${JSON.stringify(query.goal)}`;
-  if (query.query_text !== undefined) out += `,"query_text":${JSON.stringify(query.query_text)}`;
-  if (query.embedding !== undefined) out += `,"embedding":${JSON.stringify(query.embedding)}`;
-  if (query.kinds.length > 0) out += `,"kinds":${JSON.stringify(query.kinds)}`;
-  if (query.anchors.length > 0) out += `,"anchors":${JSON.stringify(query.anchors)}`;
-  out += `,"max_frames":${query.max_frames},"max_tokens":${query.max_tokens}`;
-  if (query.as_of !== undefined) out += `,"as_of":${JSON.stringify(query.as_of)}`;
-  return `${out}}`;
+  const writer = write().query;
+  return writer === undefined
+    ? JSON.stringify(toWire({ type: "query", query }).query)
+    : writer(query);
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// The fast path of `@ocp/types/fast` on the hot messages, beside JSON.parse of the
+// same line in the same run: decodeLineFast of a `frames` line (10 frames of 2 KB),
+// encodeFramesLine of its result, and sealQuery + encodeQueryJson of a query.
+// Medians of interleaved rounds. Run after `pnpm build`.
+import { loadavg } from "node:os";
+import {
+  decodeLineFast,
+  encodeFramesLine,
+  encodeQueryJson,
+  sealQuery,
+} from "../dist/fast/index.js";
+import { encodeLine } from "../dist/index.js";
+
+const ROUNDS = 7;
+const ROUND_MS = 300;
+
+const content = "lorem ipsum dolor sit amet, ".repeat(74).slice(0, 2048);
+const frames = Array.from({ length: 10 }, (_, i) => ({
+  id: `bench:${i}`,
+  kind: "doc",
+  title: `Section ${i}`,
+  content,
+  uri: `file:///repo/docs/guide-${i}.md`,
+  score: 1 - i / 10,
+  token_cost: 512,
+  provenance: [
+    { type: "file", uri: `file:///repo/docs/guide-${i}.md`, range: "L1-40", digest: "sha256:00" },
+  ],
+  citation_label: `guide-${i}.md L1-40`,
+  relations: [],
+}));
+const result = { frames, truncated: false };
+const line = encodeLine({ type: "frames", id: "q-1", result });
+const query = {
+  goal: "explain the retry policy",
+  query_text: "retry policy backoff",
+  kinds: ["doc", "snippet"],
+  anchors: ["file:///repo/src/retry.ts"],
+  max_frames: 10,
+  max_tokens: 8192,
+};
+
+function measure(fn) {
+  let ops = 0;
+  const end = performance.now() + ROUND_MS;
+  while (performance.now() < end) {
+    for (let i = 0; i < 20; i++) fn();
+    ops += 20;
+  }
+  return (ops * 1000) / ROUND_MS;
+}
+
+let sink = 0;
+const runs = { parse: [], decode: [], encode: [], query: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  runs.parse.push(measure(() => (sink += JSON.parse(line).result.frames.length)));
+  runs.decode.push(
+    measure(() => {
+      const decoded = decodeLineFast(line);
+      if (!decoded.ok) throw new Error("bench line failed to decode");
+      sink += 1;
+    }),
+  );
+  runs.encode.push(measure(() => (sink += encodeFramesLine("q-1", result).length)));
+  runs.query.push(measure(() => (sink += encodeQueryJson(sealQuery(query)).length)));
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const row = (name, ops) => console.log(`  ${name.padEnd(34)}: ${ops.toFixed(0).padStart(8)} /s`);
+console.log(
+  `fast path (${Buffer.byteLength(line)}-byte frames line; load ${loadavg()[0].toFixed(1)}; sink ${sink > 0 ? "ok" : "?"})`,
+);
+row("JSON.parse of the line", median(runs.parse));
+row("decodeLineFast of the line", median(runs.decode));
+row("encodeFramesLine of its result", median(runs.encode));
+row("sealQuery + encodeQueryJson", median(runs.query));
+console.log(
+  `  decode ratio to JSON.parse        : ${(median(runs.decode) / median(runs.parse)).toFixed(2)}`,
+);
