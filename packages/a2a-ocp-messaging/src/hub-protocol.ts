@@ -76,6 +76,8 @@ export const HubAnnounceSchema = z.looseObject({
      * messages in §4.1 `priority` order (see {@link HubBatchSchema}).
      */
     ocpPriorityOrder: z.boolean().optional(),
+    /** The agent reads and sends W3C trace contexts in hub frames (trace-context.ts). */
+    ocpTrace: z.boolean().optional(),
   }),
   signature: z.string().min(1).max(256),
 });
