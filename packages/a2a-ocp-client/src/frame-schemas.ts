@@ -37,6 +37,8 @@ export const ConnectionFrameSchema = z.discriminatedUnion("type", [
     payload: ConnectionRegisteredSchema.shape.payload.extend({
       hub: HubIdentitySchema.optional(),
       supportedFeatures: z.array(OcpFeatureSchema).optional(),
+      /** The hub confirms trace contexts in hub frames to an agent that announced `ocpTrace`. */
+      ocpTrace: z.boolean().optional(),
     }),
   }),
   ConnectionRefusedSchema,

@@ -25,7 +25,7 @@ import {
   isHubFrame,
   type KeyLookup,
   type MessageInit,
-  parseDeliver,
+  parseTracedDeliver,
   signObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
@@ -48,6 +48,7 @@ import { PendingSends } from "./pending-sends.js";
 import { ProfileDirectory } from "./profiles.js";
 import type { HubClientEvents, SendReceipt } from "./receipts.js";
 import { ResumePoint } from "./resume.js";
+import { ClientTracer } from "./tracing.js";
 
 export type { HubClientOptions } from "./options.js";
 
@@ -75,10 +76,12 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   #chain: Promise<void> = Promise.resolve();
   readonly #replay: DeliveryReplayWindow;
   readonly #drops: DropReporter;
+  readonly #tracing: ClientTracer;
 
   constructor(options: HubClientOptions) {
     super();
     this.#options = options;
+    this.#tracing = new ClientTracer(options.tracing);
     this.#pending = new PendingSends(options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS);
     this.identity = options.identity;
     this.profile = options.profile ?? createAgentProfile(options.identity, {}, nativeEd25519);
@@ -115,6 +118,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       announce: (nonce) =>
         buildAnnouncement(this.identity, this.profile, nonce, this.lastSeq, nativeEd25519, {
           priorityOrder: true,
+          trace: this.#tracing.asks,
         }),
       onMessage: (raw) => this.#onFrame(raw),
       onReconnected: () => {
@@ -131,6 +135,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     this.#ws.on("registered", (registration) => {
       this.#chain = this.#chain.then(() => this.#resume.reset());
       this.#hub = hubInfoOf(registration.payload) ?? this.#hub;
+      this.#tracing.confirmed = registration.payload["ocpTrace"] === true;
       if (this.#hub?.profile !== undefined) this.#profiles.add(this.#hub.profile);
       if (registration.reconnected) return;
       for (const pending of this.#pending.values()) {
@@ -242,10 +247,12 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     const unconfirmed = this.#negotiation.refusal(String(signed["type"]));
     if (unconfirmed !== undefined) return Promise.reject(unconfirmed);
     const raw = JSON.stringify(signed);
-    return new Promise<SendReceipt>((resolve, reject) => {
-      const pending = this.#pending.add(id, raw, resolve, reject);
-      // Undefined: the same message already waits for its ack; this send shares its outcome.
-      if (pending !== undefined) pending.sent = this.#ws.send(raw) !== "closed";
+    return this.#tracing.send(signed, raw, (frame) => {
+      return new Promise<SendReceipt>((resolve, reject) => {
+        const pending = this.#pending.add(id, raw, resolve, reject); // A resend goes bare.
+        // Undefined: the same message already waits for its ack; this send shares its outcome.
+        if (pending !== undefined) pending.sent = this.#ws.send(frame) !== "closed";
+      });
     });
   }
 
@@ -269,8 +276,9 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       this.#enqueue(frame, undefined);
       return;
     }
-    const delivery = parseDeliver(frame);
+    const delivery = parseTracedDeliver(frame);
     if (delivery !== undefined) {
+      this.#tracing.received(delivery.traceparent, delivery.seq);
       this.#enqueue(delivery.raw, delivery.seq);
       return;
     }

@@ -21,3 +21,4 @@ export {
 } from "./hub-client.js";
 export * from "./limits.js";
 export { type HubInfo, hubInfoOf } from "./negotiation.js";
+export type { ClientTracing } from "./tracing.js";

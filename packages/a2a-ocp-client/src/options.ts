@@ -1,6 +1,7 @@
 import type { AgentIdentity, AgentProfile, Decryptor, KeyLookup } from "@ocp/a2a-ocp-messaging";
 import type { LimitOptions } from "@ocp/transport-ws";
 import type { CLIENT_ACK_TIMEOUT_MS, CLIENT_DEDUP_MAX_ENTRIES } from "./limits.js";
+import type { ClientTracing } from "./tracing.js";
 
 /** The options of a {@link HubClient}. */
 export interface HubClientOptions {
@@ -27,4 +28,10 @@ export interface HubClientOptions {
    * (bytes in all, bytes per filter; the message layer's defaults).
    */
   dedup?: { maxEntries?: number; filterBytes?: number; bytesPerFilter?: number };
+  /**
+   * OpenTelemetry spans of sends and deliveries, linked through the hub's
+   * (docs/tracing.md). Off by default: `true` uses the globally registered
+   * tracer provider, or pass one.
+   */
+  tracing?: ClientTracing;
 }

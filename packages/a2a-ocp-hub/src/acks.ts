@@ -13,6 +13,7 @@ import type { BusDelivery } from "./bus.js";
 import { HUB_COMMIT_BATCH_MAX } from "./limits.js";
 import type { AgentSession } from "./session.js";
 import type { CommitOutcome, HubStore, StoredMessage } from "./store.js";
+import type { DeliveryTrace } from "./telemetry.js";
 
 export interface PendingCommit {
   stored: StoredMessage;
@@ -27,6 +28,8 @@ export interface PendingCommit {
    * or given back here, so a refused message leaves nothing behind.
    */
   settled?: (committed: boolean) => void;
+  /** What its deliveries carry for the hop histograms and the trace (telemetry.ts). */
+  trace?: DeliveryTrace;
 }
 
 export interface CommitQueueHooks {
@@ -120,11 +123,16 @@ export class CommitQueue {
       this.committed += 1;
       item.settled?.(true);
       for (const [agent, seq] of outcome.seqs) {
-        this.#hooks.deliver(agent, { kind: "durable", seq, raw: item.stored.raw });
+        const { raw } = item.stored;
+        this.#hooks.deliver(agent, { kind: "durable", seq, raw, ...traceOf(item) });
       }
       this.#hooks.ack(item, outcome);
     }
   }
+}
+
+function traceOf(item: PendingCommit): { trace?: DeliveryTrace } {
+  return item.trace === undefined ? {} : { trace: item.trace };
 }
 
 /** Why a commit failed, as the sender reads it: the store's own `store_failed` reason when it gave one. */

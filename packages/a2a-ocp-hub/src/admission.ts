@@ -25,7 +25,15 @@ export interface AdmissionContext {
 
 export type Admission =
   | { refused: string; kind?: "registration" }
-  | { agentId: string; lastSeq: number | undefined; priorityOrder: boolean };
+  | ({ agentId: string } & Announced);
+
+/** What an admitted agent's announcement asked for. */
+export interface Announced {
+  lastSeq: number | undefined;
+  priorityOrder: boolean;
+  /** It exchanges trace contexts in hub frames (`ocpTrace`, telemetry.ts). */
+  trace: boolean;
+}
 
 export async function admit(
   announcement: unknown,
@@ -34,7 +42,7 @@ export async function admit(
 ): Promise<Admission> {
   const verified = verifyAnnouncement(announcement, nonce, nativeEd25519);
   if (!verified.ok) return { refused: verified.error.message };
-  const { profile, lastSeq, priorityOrder } = verified.value;
+  const { profile, lastSeq, priorityOrder, trace } = verified.value;
   const refuse = (refused: string): Admission => ({ refused, kind: "registration" });
   if (profile.id === o.hubId) return refuse(`${profile.id} is the hub's own id`);
   if (o.allowed !== undefined && o.allowed.get(profile.id)?.publicKey !== profile.publicKey) {
@@ -52,7 +60,7 @@ export async function admit(
     await o.store.saveAgent(profile);
     o.known.set(profile.id, { profile, key: verified.value.publicKey });
   }
-  return { agentId: profile.id, lastSeq, priorityOrder };
+  return { agentId: profile.id, lastSeq, priorityOrder, trace };
 }
 
 /** One agent the operator admits: its key, and the team the operator gives it (if any). */

@@ -8,13 +8,14 @@
 
 import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
 import type { BudgetSpend } from "./budget.js";
+import type { DeliveryTrace } from "./telemetry.js";
 
 /** One delivery: durable ones carry their per-recipient sequence number. */
 export type BusDelivery =
   /** A durable message: the session frames it with its sequence number (and may fetch gaps from the store). */
-  | { kind: "durable"; seq: number; raw: string }
+  | { kind: "durable"; seq: number; raw: string; trace?: DeliveryTrace }
   /** A transient message: the exact bytes the sender sent, shared by every recipient. */
-  | { kind: "transient"; bytes: Buffer };
+  | { kind: "transient"; bytes: Buffer; trace?: DeliveryTrace };
 
 /** Receives the deliveries of one attached agent. */
 export type BusSink = (delivery: BusDelivery) => void;

@@ -19,6 +19,7 @@ import { type Route, route } from "./router.js";
 import type { AgentSession } from "./session.js";
 import type { PendingSubscription } from "./subscription-messages.js";
 import type { SubscriptionTable } from "./subscriptions.js";
+import type { HubTelemetry } from "./telemetry.js";
 
 /** What the dispatch step uses of the hub. */
 export interface DispatchContext {
@@ -49,6 +50,8 @@ export interface DispatchContext {
     id: string,
   ) => void;
   readonly onError: (error: unknown) => void;
+  /** Hop histograms and spans (telemetry.ts). */
+  readonly telemetry: HubTelemetry;
 }
 
 /** A message that passed the hub's checks, from `session`'s agent. */
@@ -112,11 +115,18 @@ export function dispatch(m: CheckedInbound, ctx: DispatchContext): void {
   };
   if (decided.durable) {
     const { recipients } = decided;
+    const traced = ctx.telemetry.committing(wire.id);
+    const { traceparent } = traced;
     ctx.commits.push({
-      stored: { id: wire.id, sender: wire.from, raw, expiresAt: deadline, recipients },
+      stored: {
+        ...{ id: wire.id, sender: wire.from, raw, expiresAt: deadline, recipients },
+        ...(traceparent === undefined ? {} : { traceparent }),
+      },
       sender: session,
       excluded: decided.excluded.length,
+      trace: traced.trace,
       settled: (committed) => {
+        traced.done(committed);
         if (committed) accept();
         else {
           limited.settle(false);
@@ -130,7 +140,8 @@ export function dispatch(m: CheckedInbound, ctx: DispatchContext): void {
   const sends = transientSends(ctx.self, { wire, json, payload, raw }, decided.recipients, {
     match: (event) => ctx.subscriptions.match(event),
   });
-  for (const [agent, bytes] of sends) ctx.bus.deliver(agent, { kind: "transient", bytes });
+  const trace = ctx.telemetry.forwarding(wire.id);
+  for (const [agent, bytes] of sends) ctx.bus.deliver(agent, { kind: "transient", bytes, trace });
   ctx.ack(session, {
     id: wire.id,
     durable: false,

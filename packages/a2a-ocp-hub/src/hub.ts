@@ -13,7 +13,7 @@ import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
-import { admit, admittedTeams, allowList } from "./admission.js";
+import { type Announced, admit, admittedTeams, allowList } from "./admission.js";
 import { pacerFor, RecipientLimits } from "./agent-limits.js";
 import { AgentBudgets } from "./budget.js";
 import type { HubBus } from "./bus.js";
@@ -42,6 +42,7 @@ import type { HubStats } from "./stats.js";
 import { assertRetention, type HubStore } from "./store.js";
 import { type ApplyContext, holdSubscription, planSubscription } from "./subscription-messages.js";
 import { SubscriptionTable } from "./subscriptions.js";
+import { HubTelemetry } from "./telemetry.js";
 
 export type { HubStats } from "./stats.js";
 
@@ -62,7 +63,7 @@ export class OCPHub {
   /** Every agent's budgets (discovery, lookup, confirmations, refusals), by agent id. */
   readonly #budgets = new AgentBudgets();
   readonly #sessions = new Map<string, AgentSession>();
-  readonly #lastSeqs = new Map<string, { lastSeq?: number | undefined; priorityOrder?: boolean }>();
+  readonly #lastSeqs = new Map<string, Announced>();
   readonly #check: HubCheckOptions;
   readonly #control: HubControlHandler;
   readonly #decompress = createDecompressor();
@@ -75,6 +76,7 @@ export class OCPHub {
   readonly #counts = { accepted: 0, rejected: 0, delivered: 0 };
   readonly #rejectedByCode = new Map<string, number>();
   readonly #observers: HubObservers;
+  readonly #telemetry: HubTelemetry;
   readonly #limits = new RecipientLimits(this.#known, () => this.#now());
   readonly #subscriptionContext: ApplyContext;
   readonly #dispatch: DispatchContext;
@@ -84,10 +86,8 @@ export class OCPHub {
   /** Creates a hub; nothing listens until {@link listen}. */
   constructor(options: OCPHubOptions = {}) {
     this.options = options;
-    this.self = new HubSelf({
-      ...(options.identity === undefined ? {} : { identity: options.identity }),
-      ...(options.features === undefined ? {} : { features: options.features }),
-    });
+    this.self = new HubSelf(options);
+    this.#telemetry = new HubTelemetry(this, options.tracing);
     this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ?? ((error) => process.stderr.write(`ocp-hub: ${String(error)}\n`));
@@ -144,9 +144,7 @@ export class OCPHub {
     });
     const ack = (session: AgentSession, init: AckInit) => this.#ack(session, init);
     const reject = this.#reject.bind(this);
-    const counted = () => {
-      this.#counts.accepted += 1;
-    };
+    const counted = () => void this.#counts.accepted++;
     this.#dispatch = {
       self: this.self,
       bus,
@@ -162,6 +160,7 @@ export class OCPHub {
       ack,
       reject,
       onError: this.#onError,
+      telemetry: this.#telemetry,
     };
     this.#negotiation = new HubNegotiation({
       self: this.self,
@@ -271,12 +270,13 @@ export class OCPHub {
     });
     if ("refused" in admitted) return admitted;
     this.#lastSeqs.set(connectionId, admitted);
-    return { agentId: admitted.agentId, registration: this.self.describe() };
+    const registration = this.#telemetry.registration(this.self.describe(), admitted.trace);
+    return { agentId: admitted.agentId, registration };
   }
 
   #register(connection: Connection, info: RegisteredInfo): void {
     const agentId = info.agentId;
-    const { lastSeq, priorityOrder } = this.#lastSeqs.get(connection.id) ?? {};
+    const { lastSeq, priorityOrder, trace = false } = this.#lastSeqs.get(connection.id) ?? {};
     this.#lastSeqs.delete(connection.id);
     this.#sessions.get(agentId)?.connection.close(CLOSE_CODES.NORMAL, "replaced by a new one");
     const session = new AgentSession({
@@ -289,6 +289,7 @@ export class OCPHub {
       onError: this.#onError,
       audit: this.#observers.audit,
       pacer: pacerFor(this.#known.get(agentId)?.profile, this.#now),
+      telemetry: this.#telemetry.session(trace),
     });
     this.#sessions.set(agentId, session);
     this.#observers.agent(agentId, true);
@@ -303,14 +304,14 @@ export class OCPHub {
       this.#sessions.delete(agentId);
       this.#observers.agent(agentId, false);
     });
-    const start =
-      lastSeq !== undefined && lastSeq > 0
-        ? this.store.confirm(agentId, lastSeq)
-        : Promise.resolve();
+    const start = lastSeq ? this.store.confirm(agentId, lastSeq) : Promise.resolve();
     start.then(() => session.catchUp(), this.#onError);
   }
 
-  #onMessage(session: AgentSession, raw: string): void {
+  #onMessage(session: AgentSession, frame: string): void {
+    const arrived = this.#telemetry.arrive(frame, (c, m) => this.#reject(session, frame, c, m));
+    if (arrived === undefined) return; // An `ocp.hub.send` frame that cannot be read: refused.
+    const { raw, arrival } = arrived;
     if (isHubFrame(raw)) {
       this.#control.handle(session, raw);
       return;
@@ -323,6 +324,7 @@ export class OCPHub {
       return;
     }
     const { wire, json, deadline, verified } = checked.value;
+    this.#telemetry.verified(arrival, wire);
     const readable = readablePayload(wire, this.#decompress);
     if ("refused" in readable) {
       const { code, message } = readable.refused;
@@ -361,11 +363,7 @@ export class OCPHub {
     dispatch({ session, wire, json, payload, raw, deadline, verified, pending }, this.#dispatch);
   }
 
-  /**
-   * §8.5 visibility, for messages and (§7.3 discovery) agent cards. Teams come
-   * from the operator's allow-list entries, never from an agent's own profile
-   * (admission.ts); under open registration nobody has a team.
-   */
+  /** §8.5 visibility (messages, §7.3 cards); teams from the operator's allow-list only (admission.ts). */
   #policy(): VisibilityPolicy {
     const teamOf = admittedTeams(this.#allowed);
     const { defaultVisibility = "workspace" } = this.options;
@@ -373,6 +371,7 @@ export class OCPHub {
   }
 
   #ack(session: AgentSession, ack: AckInit): void {
+    this.#telemetry.settle(ack.id);
     if (session.open) session.connection.send(ackFrame(ack));
   }
 
@@ -385,6 +384,7 @@ export class OCPHub {
     id?: string,
   ): void {
     this.#counts.rejected += 1;
+    this.#telemetry.settle(id, code);
     this.#rejectedByCode.set(code, (this.#rejectedByCode.get(code) ?? 0) + 1);
     // Refused traffic spends the agent's budget (budget.ts); the hub's own failures do not.
     const audit = (why: string) =>

@@ -92,3 +92,19 @@ export const HUB_METRICS_MAX_CODES = 64;
 
 /** Time a metrics request may take to send its headers, ms; slower ones are closed. */
 export const HUB_METRICS_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Bucket bounds, seconds, of the per-hop latency histogram
+ * (`ocp_hub_hop_duration_seconds`: verify, commit, cluster, deliver): from a
+ * tenth of a millisecond (a signature check) to ten seconds (a stalled store).
+ */
+export const HUB_METRICS_HOP_BUCKETS_SECONDS: readonly number[] = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
+
+/**
+ * Most accept spans (tracing on) open at once: a message's span stays open
+ * from its arrival until its ack or refusal; past this many the oldest is
+ * ended as `abandoned`, so a hub never holds spans without bound.
+ */
+export const HUB_TRACE_MAX_OPEN_SPANS = 10_000;

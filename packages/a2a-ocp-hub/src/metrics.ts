@@ -1,14 +1,17 @@
 /**
  * The hub's counters in the Prometheus text exposition format (version
  * 0.0.4): what `hub.stats()` counts, refusals by code, registrations, the
- * store's health and a histogram of how long messages take from their
- * sender's signed timestamp to the hub's acceptance. `HubMetrics` reads the
+ * store's health, a histogram of how long messages take from their
+ * sender's signed timestamp to the hub's acceptance, and one per hop of a
+ * message's path through the hub (telemetry.ts). `HubMetrics` reads the
  * stats at each scrape and observes the hub (observe.ts) for what the stats
  * do not keep; `metrics-server.ts` serves it over HTTP.
  */
 import { readFileSync } from "node:fs";
+import { Histogram } from "./histogram.js";
 import type { OCPHub } from "./hub.js";
 import { HUB_METRICS_DELAY_BUCKETS_SECONDS, HUB_METRICS_MAX_CODES } from "./limits.js";
+import { HUB_HOPS, telemetryOf } from "./telemetry.js";
 
 /** The content type of the exposition. */
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -66,22 +69,6 @@ class Exposition {
 
   text(): string {
     return `${this.#lines.join("\n")}\n`;
-  }
-}
-
-/** Fixed-bucket histogram; `counts[i]` are observations in (bounds[i-1], bounds[i]]. */
-class Histogram {
-  readonly counts: number[];
-  sum = 0;
-  count = 0;
-  constructor(readonly bounds: readonly number[]) {
-    this.counts = bounds.map(() => 0);
-  }
-  observe(value: number): void {
-    this.sum += value;
-    this.count += 1;
-    const i = this.bounds.findIndex((bound) => value <= bound);
-    if (i >= 0) this.counts[i]! += 1;
   }
 }
 
@@ -197,6 +184,14 @@ export class HubMetrics {
         [{ durability: "transient" }, this.#delay.transient],
       ],
     );
+    const hops = telemetryOf(this.#hub)?.hops;
+    if (hops !== undefined) {
+      out.histogram(
+        "ocp_hub_hop_duration_seconds",
+        "Seconds per hop of a message's path: verify (arrival to checks passed), commit (queued to committed), cluster (NATS publish to this hub's receipt; clocks of two hosts), deliver (accepted or taken from NATS to written to the recipient's connection).",
+        HUB_HOPS.map((hop) => [{ hop }, hops[hop]]),
+      );
+    }
     return out.text();
   }
 

@@ -9,6 +9,7 @@ import type {
 import type { LimitOptions } from "@ocp/transport-ws";
 import type { HubBus } from "./bus.js";
 import type { HubStore } from "./store.js";
+import type { HubTracing } from "./telemetry.js";
 
 /** The default SQLite file of a hub, relative to the working directory. */
 export const DEFAULT_HUB_DB_PATH = "ocp-hub.sqlite";
@@ -90,4 +91,12 @@ export interface OCPHubOptions {
    * default. The hub prunes it to its retention and closes it on `close`.
    */
   audit?: AuditLog;
+  /**
+   * OpenTelemetry traces of each message's path through the hub (accept,
+   * verify, commit, NATS receive, deliver), linked to the sending agent's
+   * span through W3C `traceparent` beside the signed message (docs/tracing.md).
+   * Off by default: `true` uses the globally registered tracer provider, or
+   * pass one. Only agents that announce `ocpTrace` exchange trace contexts.
+   */
+  tracing?: HubTracing;
 }

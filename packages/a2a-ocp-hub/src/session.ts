@@ -8,7 +8,12 @@
  * Transient deliveries are sent as the sender's bytes.
  */
 
-import { encodeDeliver, encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
+import {
+  encodeDeliver,
+  encodeHubControl,
+  encodeTracedDeliver,
+  HUB_TYPES,
+} from "@ocp/a2a-ocp-messaging";
 import type { Connection } from "@ocp/transport-ws";
 import type { Pacer } from "./agent-limits.js";
 import type { HubAudit } from "./audit.js";
@@ -16,6 +21,7 @@ import type { BusDelivery } from "./bus.js";
 import { HUB_REPLAY_PAGE_SIZE } from "./limits.js";
 import { byPriority } from "./priority.js";
 import type { HubStore } from "./store.js";
+import type { SessionTelemetry } from "./telemetry.js";
 
 export class AgentSession {
   readonly agentId: string;
@@ -34,6 +40,7 @@ export class AgentSession {
   readonly #pacer: Pacer | undefined;
   /** Replay pages go out in priority order, each after an `ocp.hub.batch` (priority.ts). */
   readonly #priorityOrder: boolean;
+  readonly #telemetry: SessionTelemetry | undefined;
   #catchingUp = false;
   #dirty = false;
 
@@ -49,6 +56,8 @@ export class AgentSession {
     /** The agent's declared `maxStreamBandwidth` (§7.1): what the session may send it. */
     pacer?: Pacer | undefined;
     priorityOrder?: boolean;
+    /** Hop histograms and spans of live deliveries (telemetry.ts). */
+    telemetry?: SessionTelemetry | undefined;
   }) {
     this.agentId = options.agentId;
     this.connection = options.connection;
@@ -60,6 +69,7 @@ export class AgentSession {
     this.#audit = options.audit;
     this.#pacer = options.pacer;
     this.#priorityOrder = options.priorityOrder === true;
+    this.#telemetry = options.telemetry;
   }
 
   get open(): boolean {
@@ -71,9 +81,11 @@ export class AgentSession {
     if (!this.open) return;
     if (delivery.kind === "transient") {
       // Over the agent's bandwidth: a live-only message is dropped, not queued.
-      if (this.#pacer === undefined || this.#pacer.take(delivery.bytes.length))
+      if (this.#pacer === undefined || this.#pacer.take(delivery.bytes.length)) {
+        const hop = this.#telemetry?.delivering(delivery.trace);
         this.#send(delivery.bytes, delivery.bytes);
-      else this.#audit?.dropped(this.agentId, delivery.bytes, this.#pacer.bytesPerSecond);
+        hop?.written();
+      } else this.#audit?.dropped(this.agentId, delivery.bytes, this.#pacer.bytesPerSecond);
       return;
     }
     if (this.#catchingUp) {
@@ -83,7 +95,14 @@ export class AgentSession {
     if (delivery.seq <= this.sentSeq) return;
     if (delivery.seq === this.sentSeq + 1 && this.#paced(delivery.raw)) {
       this.sentSeq = delivery.seq;
-      this.#send(encodeDeliver(delivery.seq, delivery.raw), delivery.raw);
+      const hop = this.#telemetry?.delivering(delivery.trace);
+      const traceparent = hop?.traceparent;
+      const frame =
+        traceparent === undefined
+          ? encodeDeliver(delivery.seq, delivery.raw)
+          : encodeTracedDeliver(delivery.seq, traceparent, delivery.raw);
+      this.#send(frame, delivery.raw);
+      hop?.written();
       return;
     }
     this.catchUp();

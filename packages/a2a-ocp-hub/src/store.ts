@@ -19,6 +19,8 @@ export interface StoredMessage {
   /** When it may be forgotten (timestamp + ttl + clock skew), ms since the epoch. */
   expiresAt: number;
   recipients: readonly string[];
+  /** The W3C `traceparent` of its commit span, tracing on (a clustered store puts it in the NATS headers). */
+  traceparent?: string;
 }
 
 /** What a commit did with one message. */

@@ -27,11 +27,12 @@ export function buildAnnouncement(
   nonce: string,
   lastSeq: number | undefined,
   backend: Ed25519Backend = defaultEd25519(),
-  options: { priorityOrder?: boolean } = {},
+  options: { priorityOrder?: boolean; trace?: boolean } = {},
 ): string {
   const payload: Record<string, unknown> = { profile, nonce };
   if (lastSeq !== undefined) payload["lastSeq"] = lastSeq;
   if (options.priorityOrder === true) payload["ocpPriorityOrder"] = true;
+  if (options.trace === true) payload["ocpTrace"] = true;
   const announcement = {
     protocol: PROTOCOL,
     type: HUB_TYPES.ANNOUNCE,
@@ -48,6 +49,8 @@ export interface VerifiedAnnouncement {
   lastSeq: number | undefined;
   /** The agent takes replay pages in priority order (`ocp.hub.batch`). */
   priorityOrder: boolean;
+  /** The agent reads and sends trace contexts in hub frames (trace-context.ts). */
+  trace: boolean;
 }
 
 /**
@@ -80,11 +83,12 @@ export function verifyAnnouncement(
       `the announcement is not signed by the key of ${profile.value.id}`,
     );
   }
-  const { lastSeq, ocpPriorityOrder } = parsed.data.payload;
+  const { lastSeq, ocpPriorityOrder, ocpTrace } = parsed.data.payload;
   return ok({
     profile: profile.value,
     publicKey,
     lastSeq,
     priorityOrder: ocpPriorityOrder === true,
+    trace: ocpTrace === true,
   });
 }

@@ -32,7 +32,7 @@
  */
 import { z } from "zod";
 import { AgentProfileSchema, PublicKeySchema } from "./identity.js";
-import { DISCOVERY_MAX_CARDS, DISCOVERY_MAX_TERMS } from "./limits.js";
+import { DISCOVERY_MAX_CARDS, DISCOVERY_MAX_TERMS, TRACEPARENT_MAX_CHARS } from "./limits.js";
 import { AgentUriSchema } from "./payloads/common.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
@@ -51,6 +51,7 @@ export const HUB_TYPES = {
   REJECT: "ocp.hub.reject",
   PROFILE: "ocp.hub.profile",
   DELIVER: "ocp.hub.deliver",
+  SEND: "ocp.hub.send",
   BATCH: "ocp.hub.batch",
   DISCOVERY_QUERY: "ocp.hub.discovery.query",
   DISCOVERY_RESULT: "ocp.hub.discovery.result",
@@ -76,6 +77,8 @@ export const HubAnnounceSchema = z.looseObject({
      * messages in §4.1 `priority` order (see {@link HubBatchSchema}).
      */
     ocpPriorityOrder: z.boolean().optional(),
+    /** The agent reads and sends W3C trace contexts in hub frames (trace-context.ts). */
+    ocpTrace: z.boolean().optional(),
   }),
   signature: z.string().min(1).max(256),
 });
@@ -219,7 +222,21 @@ export const HubDeliverSchema = z.looseObject({
   protocol: z.literal(PROTOCOL),
   type: z.literal(HUB_TYPES.DELIVER),
   seq: SeqSchema,
+  /** The W3C trace context of the hub's delivery span; only to an agent that announced `ocpTrace`. */
+  traceparent: z.string().max(TRACEPARENT_MAX_CHARS).optional(),
   /** The stored message, exactly as its sender sent it. */
+  message: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * `ocp.hub.send`: a message with the W3C trace context of its sender's span
+ * beside it (trace-context.ts), sent only once the hub confirmed `ocpTrace`.
+ * The hub reads it by position, the message being the exact signed text.
+ */
+export const HubSendSchema = z.looseObject({
+  protocol: z.literal(PROTOCOL),
+  type: z.literal(HUB_TYPES.SEND),
+  traceparent: z.string().max(TRACEPARENT_MAX_CHARS),
   message: z.record(z.string(), z.unknown()),
 });
 
@@ -229,6 +246,7 @@ export const HubFrameSchema = z.discriminatedUnion("type", [
   ...AgentControlSchema.options,
   ...HubControlSchema.options,
   HubDeliverSchema,
+  HubSendSchema,
 ]);
 
 /** The JSON text of a control frame (never an application message). */

@@ -155,6 +155,7 @@ export {
   RATE_LIMIT_MESSAGES_PER_MINUTE,
   RATE_LIMIT_WINDOW_MS,
   REPLAY_WINDOW_MAX_ENTRIES,
+  TRACEPARENT_MAX_CHARS,
 } from "./limits.js";
 export {
   type CustomMessage,
@@ -274,6 +275,17 @@ export {
   type ParseErrorCode,
   type StageOptions,
 } from "./stages.js";
+export {
+  encodeTracedDeliver,
+  encodeTracedSend,
+  formatTraceparent,
+  parseTracedDeliver,
+  parseTracedSend,
+  parseTraceparent,
+  TRACED_SEND_PREFIX,
+  type TracedSend,
+  type TraceParent,
+} from "./trace-context.js";
 export {
   PROTOCOL,
   PROTOCOL_VERSION,

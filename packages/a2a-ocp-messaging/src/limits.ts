@@ -131,3 +131,11 @@ export const AUDIT_MAX_REASON_CHARS = 1000;
  * distinct `createdBy`/`visibility`/`sharedWith` triples of what it carries).
  */
 export const MAX_SEALED_ACCESS_ENTRIES = 256;
+
+/**
+ * Longest `traceparent` (W3C Trace Context) a hub frame may carry,
+ * characters. Version `00` is 55 characters; a later version may append
+ * fields, so a little more is let through, and anything longer is refused
+ * (`hub_frame_invalid`) rather than read.
+ */
+export const TRACEPARENT_MAX_CHARS = 256;

@@ -28,6 +28,7 @@ export {
   HubLookupSchema,
   HubProfileSchema,
   HubRejectSchema,
+  HubSendSchema,
 } from "./hub-protocol.js";
 export {
   AgentProfileSchema,

@@ -1,4 +1,5 @@
 import type { ContextQuery } from "@ocp/types";
+import type { Tracer } from "@opentelemetry/api";
 import { type CgpLegContext, cgpGate, cgpQueryFor, runCgpLeg } from "./cgp-leg.js";
 import type { ConsentStore } from "./consent.js";
 import { type HostEventEmitter, reportLeg } from "./events.js";
@@ -8,6 +9,7 @@ import { DEFAULT_LEG_TIMEOUT_MS } from "./limits.js";
 import type { HostOptions } from "./options.js";
 import type { ReceiptLedger } from "./receipts.js";
 import { describeEgress, type Entry, type QueryCallOptions } from "./registry.js";
+import { hostTracer } from "./tracing.js";
 
 /** What a leg needs of its host. */
 export interface LegHost {
@@ -17,6 +19,8 @@ export interface LegHost {
   readonly cgp: CgpLegContext;
   readonly legTimeoutMs: number;
   readonly measureCosts: boolean;
+  /** Defined when tracing is on (tracing.ts). */
+  readonly tracer: Tracer | undefined;
 }
 
 /** The leg context of a host built with `options`. */
@@ -40,6 +44,7 @@ export function legHostOf(
     },
     legTimeoutMs: options.legTimeoutMs ?? DEFAULT_LEG_TIMEOUT_MS,
     measureCosts: options.measureCosts ?? true,
+    tracer: hostTracer(options.tracing),
   };
 }
 
@@ -119,6 +124,7 @@ export function startLeg<R>(
     measureCosts: host.measureCosts,
     decoded: entry.decoded,
     onOutcome: report,
+    tracer: host.tracer,
   };
   return finish === undefined
     ? runLeg(entry.provider, query, legOptions)

@@ -10,9 +10,11 @@ import {
   StrictContextQueryResultSchema,
 } from "@ocp/types";
 import { meetsStrictRules } from "@ocp/types/fast";
+import type { Tracer } from "@opentelemetry/api";
 import { auditAnswer, describeViolations } from "./audit.js";
 import { hostError } from "./errors.js";
 import { failure, type LegFailureReason, type LegOutcome, type Liar, type Trim } from "./fanout.js";
+import { startLegSpan } from "./tracing.js";
 
 /** The deadlines of every guarded leg of this process's hosts (one timer for all of them). */
 const LEG_DEADLINES = new Deadlines();
@@ -80,6 +82,8 @@ export interface LegOptions {
   readonly decoded?: boolean;
   /** Called with the outcome before the returned promise settles with it (the host reports it). */
   readonly onOutcome?: ((outcome: LegOutcome) => void) | undefined;
+  /** Tracing on: the leg's span (`ocp.host.query`), and its `traceparent` to the transport. */
+  readonly tracer?: Tracer | undefined;
 }
 
 type Answer =
@@ -133,7 +137,10 @@ export function runLeg<R>(
   const providerId = provider.id;
   const started = performance.now();
   const done = options.onOutcome;
+  const span = options.tracer === undefined ? undefined : startLegSpan(options.tracer, providerId);
+  const traced = span === undefined ? {} : { traceparent: span.traceparent };
   const settle = (outcome: LegOutcome): R | LegOutcome => {
+    span?.end(outcome);
     done?.(outcome);
     return finish === undefined ? outcome : finish(outcome);
   };
@@ -143,14 +150,18 @@ export function runLeg<R>(
     return settled(failure(providerId, "aborted", error));
   }
   if (!options.decoded) {
-    return askGuarded(provider, query, options, started).then((answer) =>
+    return askGuarded(provider, query, { ...options, ...traced }, started).then((answer) =>
       settle(answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome),
     );
   }
   // A transport of ours: its own deadline and abort, one promise and one step after it.
   let call: Promise<ContextQueryResult>;
   try {
-    call = provider.query(query, { signal: options.signal, timeoutMs: options.timeoutMs });
+    call = provider.query(query, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      ...traced,
+    });
   } catch (error) {
     return settled(failedLeg(providerId, error, started));
   }
@@ -177,7 +188,7 @@ export function failedLeg(providerId: string, error: unknown, started: number): 
 async function askGuarded(
   provider: ContextProvider,
   query: ContextQuery,
-  options: LegOptions,
+  options: LegOptions & { readonly traceparent?: string },
   started: number,
 ): Promise<Answer> {
   const providerId = provider.id;
@@ -208,7 +219,9 @@ async function askGuarded(
   stopped.catch(() => undefined);
   let call: Promise<unknown>;
   try {
-    call = Promise.resolve(provider.query(query, { signal: controller.signal }));
+    const { traceparent } = options;
+    const traced = traceparent === undefined ? {} : { traceparent };
+    call = Promise.resolve(provider.query(query, { signal: controller.signal, ...traced }));
   } catch (error) {
     call = Promise.reject(error);
   }

@@ -6,6 +6,7 @@ import type {
   MAX_PROVIDERS,
 } from "./limits.js";
 import type { ReceiptLedger } from "./receipts.js";
+import type { HostTracing } from "./tracing.js";
 
 export interface HostOptions {
   /** Where consent lives. Default: in memory (forgotten on exit). */
@@ -35,4 +36,10 @@ export interface HostOptions {
    * the answer. Default: none (nothing is re-read).
    */
   readonly trustedRoots?: readonly string[];
+  /**
+   * OpenTelemetry: one `ocp.host.query` span per provider call, and over
+   * HTTP its `traceparent` header (docs/tracing.md). Off by default: `true`
+   * uses the globally registered tracer provider, or pass one.
+   */
+  readonly tracing?: HostTracing;
 }

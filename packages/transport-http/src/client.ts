@@ -36,6 +36,9 @@ import {
 } from "./limits.js";
 import { checkProviderUrl } from "./url.js";
 
+/** A version-00 W3C `traceparent`: only this goes out as a header (never a CR or LF). */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
 export interface ConnectHttpProviderOptions {
   /** Host-chosen id of the provider. */
   readonly id: string;
@@ -184,6 +187,7 @@ class HttpClient {
     envelope: EnvelopeInit,
     timeoutMs: number,
     signal?: AbortSignal,
+    traceparent?: string,
   ): Promise<Envelope> {
     if (signal?.aborted) throw this.#aborted(signal);
     // A plain query leaves without the encoder's schema pass, byte for byte the same.
@@ -204,7 +208,10 @@ class HttpClient {
         {
           path: this.#path,
           method: "POST",
-          headers: this.#headers,
+          headers:
+            traceparent !== undefined && TRACEPARENT.test(traceparent)
+              ? { ...this.#headers, traceparent }
+              : this.#headers,
           body,
           // undici's own bounds, past the deadline: the deadline fails the exchange first.
           headersTimeout: timeoutMs + UNDICI_SLACK_MS,
@@ -335,7 +342,13 @@ class RemoteProvider implements HttpProvider {
       throw httpError("closed", `provider "${this.id}" was shut down`);
     }
     const timeoutMs = positiveLimit("timeoutMs", options.timeoutMs, this.#client.requestTimeoutMs);
-    const reply = await this.#client.exchange({ type: "query", query }, timeoutMs, options.signal);
+    const { signal, traceparent } = options;
+    const reply = await this.#client.exchange(
+      { type: "query", query },
+      timeoutMs,
+      signal,
+      traceparent,
+    );
     if (reply.type === "frames") return reply.result;
     if (reply.type === "error") throw fromErrorEnvelope(reply, this.id);
     throw httpError(

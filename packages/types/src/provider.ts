@@ -15,6 +15,12 @@ export interface QueryOptions {
    * passes its per-leg timeout here, so one deadline bounds the leg.
    */
   readonly timeoutMs?: number;
+  /**
+   * The W3C trace context of the caller's span (a host with tracing on). An
+   * HTTP transport sends it as the `traceparent` header; stdio ignores it
+   * (the ocp/1 wire has no place for it, and gains none).
+   */
+  readonly traceparent?: string;
 }
 
 /**

@@ -14,7 +14,12 @@
 import { headers } from "@nats-io/transport-node";
 import type { CommitOutcome, StoredMessage } from "../store.js";
 import { connectionDown, type JsAck, type JsPublisher } from "./js-publisher.js";
-import { EXPIRES_HEADER, type Subjects } from "./subjects.js";
+import {
+  EXPIRES_HEADER,
+  PUBLISHED_AT_HEADER,
+  type Subjects,
+  TRACEPARENT_HEADER,
+} from "./subjects.js";
 
 export class JsCommitter {
   readonly #publisher: JsPublisher;
@@ -57,6 +62,8 @@ export class JsCommitter {
           const h = headers();
           h.set("Nats-Msg-Id", message.id);
           h.set(EXPIRES_HEADER, expires);
+          h.set(PUBLISHED_AT_HEADER, String(Date.now()));
+          if (message.traceparent !== undefined) h.set(TRACEPARENT_HEADER, message.traceparent);
           return this.#publisher.publish(this.#subjects.inbox(agent), message.raw, h);
         }),
       );

@@ -22,10 +22,18 @@ import type {
   EventNotifier,
   HubBus,
 } from "../bus.js";
+import type { DeliveryTrace } from "../telemetry.js";
 import { shareBudgets } from "./budget-share.js";
 import type { JetStreamStore } from "./jetstream-store.js";
 import { NATS_PUBLISH_RETRY_MS, NATS_RESUME_ATTEMPTS } from "./limits.js";
-import { FROM_HEADER, ID_HEADER, SEQ_HEADER, type Subjects } from "./subjects.js";
+import {
+  FROM_HEADER,
+  ID_HEADER,
+  PUBLISHED_AT_HEADER,
+  SEQ_HEADER,
+  type Subjects,
+  TRACEPARENT_HEADER,
+} from "./subjects.js";
 
 /** Header of a message the server republished from a stream: its stream sequence. */
 const REPUBLISHED_SEQ_HEADER = "Nats-Sequence";
@@ -192,6 +200,9 @@ export class NatsBus implements HubBus {
     } else if (this.#republishes?.(agentId) !== true) {
       const h = headers();
       h.set(SEQ_HEADER, String(delivery.seq));
+      h.set(PUBLISHED_AT_HEADER, String(Date.now()));
+      const traceparent = delivery.trace?.traceparent;
+      if (traceparent !== undefined) h.set(TRACEPARENT_HEADER, traceparent);
       this.#nc.publish(subject, delivery.raw, { headers: h });
     }
     return true;
@@ -252,7 +263,9 @@ export class NatsBus implements HubBus {
     // Republished by the inbox stream (`Nats-Sequence`), or published by a hub of an older release.
     const seq = msg.headers?.get(REPUBLISHED_SEQ_HEADER) || msg.headers?.get(SEQ_HEADER);
     if (seq !== undefined && seq !== "" && /^[0-9]{1,16}$/.test(seq)) {
-      return { kind: "durable", seq: Number(seq), raw: msg.string() };
+      const delivery = { kind: "durable", seq: Number(seq), raw: msg.string() } as const;
+      const trace = receivedTrace(msg);
+      return trace === undefined ? delivery : { ...delivery, trace };
     }
     return { kind: "transient", bytes: Buffer.from(msg.data) };
   }
@@ -351,4 +364,16 @@ export class NatsBus implements HubBus {
     this.#nc.publish(subject, message.bytes, { headers: h });
     return Promise.resolve();
   }
+}
+
+/** What a delivery taken from NATS carries: when it was published, and its trace context. */
+function receivedTrace(msg: Msg): DeliveryTrace | undefined {
+  const published = msg.headers?.get(PUBLISHED_AT_HEADER);
+  if (published === undefined || !/^[0-9]{1,16}$/.test(published)) return undefined;
+  const traceparent = msg.headers?.get(TRACEPARENT_HEADER);
+  return {
+    at: performance.now(),
+    publishedAt: Number(published),
+    ...(traceparent === undefined || traceparent === "" ? {} : { traceparent }),
+  };
 }

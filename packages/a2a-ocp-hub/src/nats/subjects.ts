@@ -44,6 +44,12 @@ export const ID_HEADER = "Ocp-Msg-Id";
 /** Header of a stored delivery: when it may be forgotten, ms since the epoch. */
 export const EXPIRES_HEADER = "Ocp-Expires-At";
 
+/** Header of a committed message: when its hub handed it to NATS, ms since the epoch (the `cluster` hop). */
+export const PUBLISHED_AT_HEADER = "Ocp-Published-At";
+
+/** Header of a committed message, tracing on: the W3C trace context of its commit span. */
+export const TRACEPARENT_HEADER = "traceparent";
+
 const PLAIN_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Tokens computed lately: every message names its recipients' subjects (issue 18). */
