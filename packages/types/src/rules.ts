@@ -217,7 +217,7 @@ export function ruleOf(id: RuleId): Rule {
 
 /**
  * The row of `id` in this table with its literal types, for another family's
- * table whose rule is word for word the same (F1–F3, R1, R2 in
+ * table whose rule is word for word the same (H1, H2, F1–F3, R1, R2 in
  * `contextgraph/1`): one text per rule, whichever table shows it.
  */
 export function sameRule<I extends RuleId>(id: I): Extract<(typeof RULES)[number], { id: I }> {

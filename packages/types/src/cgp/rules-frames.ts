@@ -6,22 +6,8 @@
 import { type Rule, sameRule } from "../rules.js";
 
 export const CGP_RULES_HANDSHAKE_TO_FRAMES = [
-  {
-    id: "H1",
-    source: "spec",
-    summary: "handshake_ack's protocol_version is in the host's major family",
-    host: "refuse",
-    check: "handshake",
-    suite: "fail",
-  },
-  {
-    id: "H2",
-    source: "spec",
-    summary: "provider.name and provider.version are not empty",
-    host: "refuse",
-    check: "handshake",
-    suite: "fail",
-  },
+  sameRule("H1"),
+  sameRule("H2"),
   {
     id: "H3",
     source: "spec",
