@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { type NdjsonChild, ndjsonChild } from "@ocp/testkit/ndjson";
 import {
   CgpStrictEnvelopeSchema,
   canonicalTokenCost,
@@ -12,7 +13,6 @@ import {
 } from "@ocp/types/cgp";
 import { countTokens } from "@ocp/types/tokens";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NdjsonChild, ndjsonChild } from "./ndjson-child.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const CGP = "contextgraph/1.0-draft";

@@ -18,6 +18,7 @@ import {
   AgentDirectory,
   CardResolver,
   createA2AClient,
+  dataPart,
   FeatureNegotiator,
   negotiatedLink,
   profileWithCard,
@@ -92,14 +93,7 @@ const executor = {
         contextId: context.contextId,
         taskId: "",
         role: Role.ROLE_AGENT,
-        parts: [
-          {
-            content: { $case: "data", value },
-            metadata: undefined,
-            filename: "",
-            mediaType: "application/json",
-          },
-        ],
+        parts: [dataPart(value)],
         metadata: undefined,
         extensions: [],
         referenceTaskIds: [],
@@ -187,18 +181,10 @@ const message = {
   taskId: "",
   role: Role.ROLE_USER,
   parts: [
-    {
-      content: {
-        $case: "data",
-        value: {
-          task: "search_and_respond",
-          input: { queryId: "q-1", query: "retry", timeout: 5000 },
-        },
-      },
-      metadata: undefined,
-      filename: "",
-      mediaType: "application/json",
-    },
+    dataPart({
+      task: "search_and_respond",
+      input: { queryId: "q-1", query: "retry", timeout: 5000 },
+    }),
   ],
   metadata: undefined,
   extensions: [],

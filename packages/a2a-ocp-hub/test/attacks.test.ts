@@ -1,49 +1,19 @@
-/**
- * Issue 15, items 1 and 2, against a real hub over real sockets: duplicate
- * JSON member names are refused (never forwarded), and a private knowledge
- * node never reaches an excluded agent, whatever message type carries it.
- */
-import type { HubClient } from "@ocp/a2a-ocp-client";
 import {
   type AgentIdentity,
   createMessage,
   type KnowledgeNode,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
-import { type RawAgent, rawAgent } from "@ocp/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OCPHub } from "../src/index.js";
-import { client, identity, startHub, tempDir, until } from "./support.js";
+import type { RawAgent } from "@ocp/testkit";
+import { describe, expect, it } from "vitest";
+import { hubPerTest, identity, until } from "./support.js";
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const clients: HubClient[] = [];
-const raws: RawAgent[] = [];
-
-beforeEach(async () => {
-  dir = tempDir();
-  hub = await startHub(dir.dir);
-});
-
-afterEach(async () => {
-  for (const raw of raws.splice(0)) raw.close();
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
-  await hub.close();
-  dir.cleanup();
-});
-
-async function join(name: string) {
-  const id = identity(name);
-  const joined = await client(hub.url, id);
-  clients.push(joined.client);
-  return { id, ...joined };
-}
+const fixture = hubPerTest();
+const join = (name: string) => fixture.join(name);
 
 async function raw(name: string): Promise<{ id: AgentIdentity; agent: RawAgent }> {
   const id = identity(name);
-  const agent = await rawAgent(hub.url, id);
-  raws.push(agent);
-  return { id, agent };
+  return { id, agent: await fixture.raw(id) };
 }
 
 function signed(from: AgentIdentity, init: Parameters<typeof createMessage>[0]): string {

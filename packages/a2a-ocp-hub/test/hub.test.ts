@@ -1,4 +1,4 @@
-import { HubClient as Client, type HubClient } from "@ocp/a2a-ocp-client";
+import { HubClient as Client } from "@ocp/a2a-ocp-client";
 import {
   buildAnnouncement,
   createAgentProfile,
@@ -7,32 +7,13 @@ import {
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import type { OCPHub } from "../src/index.js";
-import { client, identity, node, startHub, tempDir, until } from "./support.js";
+import { client, hubPerTest, identity, node, until } from "./support.js";
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const clients: HubClient[] = [];
-
-beforeEach(async () => {
-  dir = tempDir();
-  hub = await startHub(dir.dir);
-});
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
-  await hub.close();
-  dir.cleanup();
-});
-
-async function join(name: string, options = {}) {
-  const id = identity(name);
-  const joined = await client(hub.url, id, options);
-  clients.push(joined.client);
-  return { id, ...joined };
-}
+const fixture = hubPerTest();
+const { clients } = fixture;
+const join = (name: string, options = {}) => fixture.join(name, options);
 
 describe("OCPHub routing", () => {
   it("delivers a direct message, verified, and acknowledges it as committed", async () => {
@@ -116,13 +97,13 @@ describe("OCPHub routing", () => {
   it("replays what an agent missed while offline, in order, after it reconnects", async () => {
     const alice = await join("alice");
     const bobId = identity("bob");
-    const bob = await client(hub.url, bobId);
-    await until(() => hub.connectedAgents().includes(bobId.id), "bob registered");
+    const bob = await client(fixture.hub.url, bobId);
+    await until(() => fixture.hub.connectedAgents().includes(bobId.id), "bob registered");
     await bob.client.close();
     for (let i = 1; i <= 5; i++) {
       await alice.client.send({ type: "ocp.custom.n", to: bobId.id, payload: { i } });
     }
-    const again = await client(hub.url, bobId);
+    const again = await client(fixture.hub.url, bobId);
     clients.push(again.client);
     await until(() => again.received.length === 5, "replayed deliveries");
     expect(again.received.map((m) => (m.message.payload as { i: number }).i)).toEqual([
@@ -137,19 +118,19 @@ describe("OCPHub security", () => {
     const victim = identity("victim");
     const forger = generateIdentity(victim.id);
     const forged = new Client({
-      url: hub.url,
+      url: fixture.hub.url,
       identity: forger,
       profile: createAgentProfile(victim, {}, nativeEd25519),
       reconnect: false,
     });
     await expect(forged.connect()).rejects.toMatchObject({ code: "authentication_failed" });
-    expect(hub.connectedAgents()).not.toContain(victim.id);
+    expect(fixture.hub.connectedAgents()).not.toContain(victim.id);
   });
 
   it("refuses frames nested far deeper than a call stack: first frame 4001, a registered agent's message_too_deep; and goes on", async () => {
     const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
     for (const frame of [deep, `{"type":"ocp.agent.announce","payload":${deep}}`]) {
-      const ws = new WebSocket(hub.url, ["a2a-ocp-v1"]);
+      const ws = new WebSocket(fixture.hub.url, ["a2a-ocp-v1"]);
       await new Promise((resolve, reject) => {
         ws.once("open", resolve);
         ws.once("error", reject);
@@ -160,7 +141,7 @@ describe("OCPHub security", () => {
     }
     // A registered agent's frame as deep: refused with message_too_deep, the connection kept.
     const id = identity("deep");
-    const ws = new WebSocket(hub.url, ["a2a-ocp-v1"]);
+    const ws = new WebSocket(fixture.hub.url, ["a2a-ocp-v1"]);
     const frames: string[] = [];
     await new Promise<void>((resolve, reject) => {
       ws.once("error", reject);
@@ -196,7 +177,7 @@ describe("OCPHub security", () => {
     const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
     const real = createAgentProfile(identity("keyless"), {}, nativeEd25519);
     const profile = { ...real, publicKey: b64(identityPoint), signature: b64(forgedSignature) };
-    const ws = new WebSocket(hub.url, ["a2a-ocp-v1"]);
+    const ws = new WebSocket(fixture.hub.url, ["a2a-ocp-v1"]);
     const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
     const frames: string[] = [];
     ws.on("message", (data) => {
@@ -210,14 +191,14 @@ describe("OCPHub security", () => {
     });
     expect(await closed).toBe(4001);
     expect(frames).not.toContain("ocp.connection.registered");
-    expect(hub.connectedAgents()).not.toContain(profile.id);
+    expect(fixture.hub.connectedAgents()).not.toContain(profile.id);
   });
 
   it("refuses an agent id already registered with another key (key pinning) with 4002", async () => {
     const first = await join("pinned");
     await first.client.close();
     const impostor = new Client({
-      url: hub.url,
+      url: fixture.hub.url,
       identity: generateIdentity(first.id.id),
       reconnect: false,
     });
@@ -277,8 +258,7 @@ describe("OCPHub security", () => {
   });
 
   it("applies rate limits per sender and refuses with rate_limited", async () => {
-    await hub.close();
-    hub = await startHub(dir.dir, { rateLimits: { messages: 3, broadcasts: 3 } });
+    await fixture.restart({ rateLimits: { messages: 3, broadcasts: 3 } });
     const alice = await join("alice");
     const send = () =>
       alice.client.send({ type: "ocp.custom.x", to: "broadcast", payload: {} }).then(
@@ -313,20 +293,22 @@ describe("OCPHub security", () => {
 
 describe("OCPHub configuration", () => {
   it("admits only agents on the allow-list of profiles (4002 otherwise)", async () => {
-    await hub.close();
     const member = identity("member");
-    hub = await startHub(dir.dir, {
+    await fixture.restart({
       allowedProfiles: [createAgentProfile(member, {}, nativeEd25519)],
     });
-    const joined = await client(hub.url, member);
+    const joined = await client(fixture.hub.url, member);
     clients.push(joined.client);
-    const stranger = new Client({ url: hub.url, identity: identity("stranger"), reconnect: false });
+    const stranger = new Client({
+      url: fixture.hub.url,
+      identity: identity("stranger"),
+      reconnect: false,
+    });
     await expect(stranger.connect()).rejects.toMatchObject({ code: "registration_refused" });
   });
 
   it("§8.3 with verifyForwarded off, a tampered broadcast is still dropped by its recipients", async () => {
-    await hub.close();
-    hub = await startHub(dir.dir, { verifyForwarded: false });
+    await fixture.restart({ verifyForwarded: false });
     const alice = await join("alice");
     const bob = await join("bob");
     const dropped: string[] = [];
@@ -354,10 +336,9 @@ describe("OCPHub configuration", () => {
       to: "broadcast",
       payload: { subscriptionId: "s1", eventTypes: ["bug.**"] },
     });
-    await hub.close();
-    hub = await startHub(dir.dir, { port: 0 });
-    const pub2 = await client(hub.url, pub.id);
-    const sub2 = await client(hub.url, sub.id);
+    await fixture.restart({ port: 0 });
+    const pub2 = await client(fixture.hub.url, pub.id);
+    const sub2 = await client(fixture.hub.url, sub.id);
     clients.push(pub2.client, sub2.client);
     const receipt = await pub2.client.send({
       type: "ocp.event.publish",
@@ -379,7 +360,7 @@ describe("OCPHub configuration", () => {
 
   it("sends a message made before the first registration once the client is registered", async () => {
     const bob = await join("bob");
-    const early = new Client({ url: hub.url, identity: identity("early") });
+    const early = new Client({ url: fixture.hub.url, identity: identity("early") });
     clients.push(early);
     const sent = early.send({ type: "ocp.custom.early", to: bob.id.id, payload: {} });
     await early.connect();

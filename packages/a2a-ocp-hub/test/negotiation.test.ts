@@ -1,43 +1,15 @@
-/**
- * §7.2 negotiation at connection and §5.5.4 notifications, over real sockets:
- * the hub names itself at registration, confirms announced features with a
- * signed `capability.confirm`, refuses unconfirmed features, and notifies
- * subscribers with hub-signed `ocp.event.notification`s that carry the
- * publisher's signed message.
- */
-import type { HubClient } from "@ocp/a2a-ocp-client";
 import { profilePublicKey, verifyObject } from "@ocp/a2a-ocp-messaging";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OCPHub } from "../src/index.js";
-import { client, identity, startHub, tempDir, until } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { hubPerTest, until } from "./support.js";
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const clients: HubClient[] = [];
-
-beforeEach(async () => {
-  dir = tempDir();
-  hub = await startHub(dir.dir, { features: ["knowledge_streaming", "event_publishing"] });
-});
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
-  await hub.close();
-  dir.cleanup();
-});
-
-async function join(name: string) {
-  const id = identity(name);
-  const joined = await client(hub.url, id);
-  clients.push(joined.client);
-  return { id, ...joined };
-}
+const fixture = hubPerTest(() => ({ features: ["knowledge_streaming", "event_publishing"] }));
+const join = (name: string, options = {}) => fixture.join(name, options);
 
 describe("§7.2 negotiation at connection", () => {
   it("confirms the supported features and refuses the others", async () => {
     const alice = await join("alice");
-    expect(alice.client.hub?.id).toBe(hub.self.id);
-    expect(alice.client.hub?.publicKey).toBe(hub.self.profile.publicKey);
+    expect(alice.client.hub?.id).toBe(fixture.hub.self.id);
+    expect(alice.client.hub?.publicKey).toBe(fixture.hub.self.profile.publicKey);
     const confirm = await alice.client.negotiate(["knowledge_streaming", "awareness_beacon"]);
     expect(confirm.supportedFeatures).toEqual(["knowledge_streaming"]);
     expect([...(alice.client.confirmedFeatures ?? [])]).toEqual(["knowledge_streaming"]);
@@ -75,15 +47,15 @@ describe("§5.5.4 notifications", () => {
     await until(() => sub.received.length === 1, "notification");
     const note = sub.received[0]!.message;
     expect(note.type).toBe("ocp.event.notification");
-    expect(note.from).toBe(hub.self.id);
+    expect(note.from).toBe(fixture.hub.self.id);
     const payload = note.payload as Record<string, unknown>;
     expect(payload["subscriptionId"]).toBe("sub-1");
     expect((payload["event"] as { eventId: string }).eventId).toBe("e1");
     const publish = payload["ocpPublish"] as Record<string, unknown>;
     expect(publish["from"]).toBe(pub.id.id);
     expect(verifyObject(publish, pub.id.publicKey)).toBe(true);
-    expect(verifyObject(JSON.parse(sub.received[0]!.raw), profilePublicKey(hub.self.profile))).toBe(
-      true,
-    );
+    expect(
+      verifyObject(JSON.parse(sub.received[0]!.raw), profilePublicKey(fixture.hub.self.profile)),
+    ).toBe(true);
   }, 30_000);
 });

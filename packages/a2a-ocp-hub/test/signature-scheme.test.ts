@@ -4,7 +4,6 @@
  * written; a tampered message stays `signature_invalid`.
  */
 import { readFileSync } from "node:fs";
-import type { HubClient } from "@ocp/a2a-ocp-client";
 import {
   createMessage,
   SIGNATURE_SCHEME_DOC,
@@ -12,32 +11,20 @@ import {
   specFieldsSigningInput,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OCPHub } from "../src/index.js";
-import { client, identity, startHub, tempDir } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { client, hubPerTest, identity } from "./support.js";
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const clients: HubClient[] = [];
-
-beforeEach(async () => {
-  dir = tempDir();
-  hub = await startHub(dir.dir);
-});
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
-  await hub.close();
-  dir.cleanup();
-});
+const fixture = hubPerTest();
+const { clients } = fixture;
+const _join = (name: string, options = {}) => fixture.join(name, options);
 
 describe("signature scheme", () => {
   it("refuses a §8.2-signed message with signature_scheme_mismatch naming our scheme", async () => {
     const id = identity("spec-signer");
     const bob = identity("bob");
-    const joined = await client(hub.url, id);
+    const joined = await client(fixture.hub.url, id);
     clients.push(joined.client);
-    clients.push((await client(hub.url, bob)).client);
+    clients.push((await client(fixture.hub.url, bob)).client);
     const message = createMessage({
       type: "ocp.custom.hello",
       from: id.id,

@@ -58,6 +58,7 @@ export class OCPAgent {
   readonly runtime: AgentRuntime;
   readonly #client: HubClient;
   readonly #connected: Promise<void>;
+  #closed = false;
 
   constructor(config: OCPAgentConfig) {
     if (typeof config !== "object" || config === null) {
@@ -96,7 +97,7 @@ export class OCPAgent {
     for (const [key, value] of Object.entries(flat)) {
       if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
     }
-    await this.#connected;
+    await this.#ready();
     return this.runtime.subscribe(publisher, {
       ...rest,
       deliveryMode: deliveryMode ?? "push",
@@ -106,7 +107,7 @@ export class OCPAgent {
 
   /** Ends a subscription made with {@link subscribe}. */
   async unsubscribe(publisher: string, subscriptionId: string): Promise<void> {
-    await this.#connected;
+    await this.#ready();
     return this.runtime.unsubscribe(publisher, subscriptionId);
   }
 
@@ -115,19 +116,27 @@ export class OCPAgent {
     nodes: readonly KnowledgeNode[],
     edges: readonly KnowledgeEdge[] = [],
   ): Promise<void> {
-    await this.#connected;
+    await this.#ready();
     return this.runtime.streamKnowledge(nodes, edges);
   }
 
   /** Asks the team (§5.2): the findings of every agent that answered, and a synthesis. */
   async query(question: string, options: CollectiveQueryOptions = {}): Promise<CollectiveResult> {
-    await this.#connected;
+    await this.#ready();
     return this.runtime.collectiveQuery(question, options);
   }
 
-  /** Disconnects and stops the runtime. */
+  /** Disconnects and stops the runtime; every later call fails `not_connected`. */
   close(): Promise<void> {
+    this.#closed = true;
     return this.runtime.close();
+  }
+
+  /** Waits for registration; `not_connected` once closed, or when it failed. */
+  async #ready(): Promise<void> {
+    if (this.#closed) throw clientError("not_connected", "the agent was closed");
+    await this.#connected;
+    if (this.#closed) throw clientError("not_connected", "the agent was closed");
   }
 }
 

@@ -5,56 +5,21 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { hubLink, OCPAgent as Runtime } from "@ocp/a2a-ocp-agent";
-import { HubClient } from "@ocp/a2a-ocp-client";
-import { OCPHub } from "@ocp/a2a-ocp-hub";
-import { identity, tempDir, testHubOptions, until } from "@ocp/testkit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { until } from "@ocp/testkit";
+import { describe, expect, it } from "vitest";
 import {
   CLIENT_ERROR_CODES,
   generatePrivateKey,
   type KnowledgeNode,
   OCPAgent,
 } from "../src/index.js";
+import { node, useHub } from "./support.js";
 
 const example = fileURLToPath(new URL("../example/spec-10-5.mjs", import.meta.url));
 
-let dir: { dir: string; cleanup: () => void };
-let hub: OCPHub;
-const closers: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  dir = tempDir("ocp-client-");
-  hub = await OCPHub.start(testHubOptions(dir.dir));
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
-  await hub.close();
-  dir.cleanup();
-});
-
-/** A teammate on the agent runtime, as another team's code would run it. */
-async function teammate(name: string) {
-  const id = identity(name);
-  const client = new HubClient({ url: hub.url, identity: id });
-  await client.connect();
-  const runtime = new Runtime({ identity: id, link: hubLink(client) }).start();
-  closers.push(() => runtime.close());
-  return runtime;
-}
-
-const node = (createdBy: string, over: Partial<KnowledgeNode> = {}): KnowledgeNode => ({
-  id: `node-${Math.random().toString(36).slice(2)}`,
-  type: "code.solution",
-  title: "Fixed memory leak",
-  data: {},
-  confidence: 0.9,
-  timestamp: new Date().toISOString(),
-  createdBy,
-  tags: ["bug-fix"],
-  ...over,
-});
+const fixture = useHub();
+const { closers } = fixture;
+const teammate = (name: string) => fixture.teammate(name);
 
 describe("§10.5 with @ocp/client", () => {
   it("new OCPAgent({ id, privateKey, endpoint }), subscribe with flat domains, on('knowledge'), streamKnowledge", async () => {
@@ -62,7 +27,7 @@ describe("§10.5 with @ocp/client", () => {
     const agent = new OCPAgent({
       id: "a2a://my-agent",
       privateKey: generatePrivateKey(),
-      endpoint: hub.url,
+      endpoint: fixture.hub.url,
     });
     closers.push(() => agent.close());
     const received: KnowledgeNode[][] = [];
@@ -85,7 +50,12 @@ describe("§10.5 with @ocp/client", () => {
   it("the example file runs as a child process: it streams node-123, then prints the teammate's backend knowledge", async () => {
     const mate = await teammate("teammate-agent");
     const child = spawn(process.execPath, [example], {
-      env: { ...process.env, OCP_HUB_URL: hub.url, AGENT_ID: "a2a://my-agent", TEAMMATE: mate.id },
+      env: {
+        ...process.env,
+        OCP_HUB_URL: fixture.hub.url,
+        AGENT_ID: "a2a://my-agent",
+        TEAMMATE: mate.id,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     closers.push(async () => child.kill("SIGKILL"));
@@ -105,7 +75,7 @@ describe("§10.5 with @ocp/client", () => {
   });
 
   it("a missing or malformed private key, or a bad endpoint, is a typed error that never echoes the key", () => {
-    const attempt = (privateKey: unknown, endpoint = hub.url) => {
+    const attempt = (privateKey: unknown, endpoint = fixture.hub.url) => {
       try {
         new OCPAgent({ id: "a2a://my-agent", privateKey: privateKey as string, endpoint });
         return "accepted";

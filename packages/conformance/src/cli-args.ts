@@ -1,3 +1,4 @@
+import { type CliParsed, splitFlag, timeoutArg } from "./cli-kit.js";
 import type { FamilyChoice } from "./family.js";
 import type { Target } from "./targets.js";
 
@@ -59,10 +60,7 @@ exit codes:
   2  bad usage
 `;
 
-export type Parsed =
-  | { kind: "help" }
-  | { kind: "version" }
-  | { kind: "usage-error"; message: string }
+export type Parsed = CliParsed<
   | { kind: "host"; json: boolean }
   | { kind: "cgp-host"; json: boolean; command: string; args: string[]; grantFlag: string }
   | {
@@ -75,7 +73,8 @@ export type Parsed =
       goal?: string;
       timeoutMs?: number;
       maxTokens?: number;
-    };
+    }
+>;
 
 /** Parses the command line (without `node` and the script). Never throws. */
 export function parseArgs(argv: readonly string[]): Parsed {
@@ -102,10 +101,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
       program = rest.slice(index + 1);
       break;
     }
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=")
-        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-        : [arg, undefined];
+    const [flag, inline] = splitFlag(arg);
     const value = () => inline ?? rest[++index];
     if (flag === "-h" || flag === "--help") return { kind: "help" };
     if (flag === "--json") json = true;
@@ -130,14 +126,9 @@ export function parseArgs(argv: readonly string[]): Parsed {
       if (goal === undefined || goal.trim() === "")
         return { kind: "usage-error", message: "--query needs a non-empty goal" };
     } else if (flag === "--timeout" && command !== "host") {
-      const text = value();
-      timeoutMs = Number(text);
-      if (text === undefined || !/^\d+$/.test(text) || timeoutMs <= 0) {
-        return {
-          kind: "usage-error",
-          message: "--timeout needs a positive number of milliseconds",
-        };
-      }
+      const ms = timeoutArg(value());
+      if (typeof ms !== "number") return ms;
+      timeoutMs = ms;
     } else if (flag === "--max-tokens" && command !== "host") {
       const text = value();
       maxTokens = Number(text);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { parseArgs, USAGE } from "./cli-args.js";
 /**
  * `ocp-inspect`: probe an OCP provider (or host) and run the conformance
  * suite. Same surface as the Rust reference's inspector:
@@ -10,69 +11,47 @@
  * Exit codes: 0 conformant, 1 not conformant, 2 bad usage. The suite itself
  * is loaded only once the command line is known to be good.
  */
-import { parseArgs, USAGE } from "./cli-args.js";
-import { EXIT_CODES, exitCodeOf } from "./format.js";
+import { runSuiteCli } from "./cli-kit.js";
 import { CLI_EXIT_GRACE_MS } from "./limits.js";
 import type { ConformanceReport } from "./report.js";
 
-async function main(argv: readonly string[]): Promise<number> {
-  const parsed = parseArgs(argv);
-  if (parsed.kind === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (parsed.kind === "version") {
-    const { readFileSync } = await import("node:fs");
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-    process.stdout.write(`${(pkg as { version: string }).version}\n`);
-    return 0;
-  }
-  if (parsed.kind === "usage-error") {
-    // One line naming the problem and a hint, not the whole usage text.
-    process.stderr.write(`ocp-inspect: ${parsed.message}\nrun "ocp-inspect --help" for usage\n`);
-    return EXIT_CODES.usage;
-  }
-  let report: ConformanceReport;
+type Run = Extract<ReturnType<typeof parseArgs>, { json: boolean }>;
+
+async function run(parsed: Run): Promise<ConformanceReport> {
   if (parsed.kind === "host") {
     const { runHostConformance } = await import("./host-harness.js");
-    report = await runHostConformance();
-  } else if (parsed.kind === "cgp-host") {
+    return runHostConformance();
+  }
+  if (parsed.kind === "cgp-host") {
     const { runCgpHostConformance } = await import("./cgp/host-harness.js");
-    report = await runCgpHostConformance({
+    return runCgpHostConformance({
       command: parsed.command,
       args: parsed.args,
       grantFlag: parsed.grantFlag,
     });
-  } else {
-    const { runFamilyConformance } = await import("./family.js");
-    report = await runFamilyConformance(parsed.target, {
-      family: parsed.family ?? "ocp",
-      strict: parsed.strict,
-      ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
-      ...(parsed.maxTokens === undefined ? {} : { maxTokens: parsed.maxTokens }),
-      ...(parsed.timeoutMs === undefined
-        ? {}
-        : { queryTimeoutMs: parsed.timeoutMs, mismatchTimeoutMs: parsed.timeoutMs }),
-    });
   }
-  if (parsed.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  } else {
-    const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
-    const { formatReport } = await import("./format.js");
-    process.stdout.write(formatReport(report, { color }));
-  }
-  return exitCodeOf(report);
+  const { runFamilyConformance } = await import("./family.js");
+  return runFamilyConformance(parsed.target, {
+    family: parsed.family ?? "ocp",
+    strict: parsed.strict,
+    ...(parsed.goal === undefined ? {} : { goal: parsed.goal }),
+    ...(parsed.maxTokens === undefined ? {} : { maxTokens: parsed.maxTokens }),
+    ...(parsed.timeoutMs === undefined
+      ? {}
+      : { queryTimeoutMs: parsed.timeoutMs, mismatchTimeoutMs: parsed.timeoutMs }),
+  });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-    // Children and sockets are gone; do not wait on a provider's stray handles.
-    setTimeout(() => process.exit(code), CLI_EXIT_GRACE_MS).unref();
+runSuiteCli<Run, ConformanceReport>(
+  {
+    name: "ocp-inspect",
+    usage: USAGE,
+    packageJson: new URL("../package.json", import.meta.url),
+    parse: parseArgs,
+    run,
+    format: async (report, options) => (await import("./format.js")).formatReport(report, options),
+    conformant: (report) => report.conformant,
   },
-  (error: unknown) => {
-    process.stderr.write(`ocp-inspect: ${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
-  },
+  process.argv.slice(2),
+  CLI_EXIT_GRACE_MS,
 );

@@ -1,7 +1,6 @@
-import { mkdir, open, readFile, stat } from "node:fs/promises";
-import { dirname } from "node:path";
-import { describeIssues, isOcpError } from "@ocp/types";
+import { describeIssues } from "@ocp/types";
 import { z } from "zod";
+import { AppendLog, type AppendLogKind, parseAppendLog, readAppendLog } from "./append-log.js";
 import { hostError } from "./errors.js";
 import { MAX_CONSENT_FILE_BYTES, MAX_CONSENT_TEXT_LENGTH } from "./limits.js";
 
@@ -21,6 +20,12 @@ export const ConsentReceiptSchema = z.object({
   at: z.iso.datetime({ offset: true }),
 });
 export type ConsentReceipt = z.infer<typeof ConsentReceiptSchema>;
+
+const CONSENT_FILE: AppendLogKind<ConsentReceipt> = {
+  label: "consent file",
+  schema: ConsentReceiptSchema,
+  describe: (receipt) => ({ op: receipt.op, provider: receipt.provider }),
+};
 
 /** What a caller supplies to grant consent; `at` is stamped by the store. */
 export interface ConsentGrant {
@@ -44,15 +49,14 @@ export interface ConsentRevocation {
  * skipping a line could silently drop a revocation.
  */
 export class ConsentStore {
-  readonly #path: string | undefined;
+  readonly #log: AppendLog<ConsentReceipt>;
   readonly #receipts: ConsentReceipt[] = [];
   /** Latest receipt per provider id. */
   readonly #latest = new Map<string, ConsentReceipt>();
-  #writing: Promise<unknown> = Promise.resolve();
   readonly #now: () => Date;
 
   private constructor(path: string | undefined, now: () => Date) {
-    this.#path = path;
+    this.#log = new AppendLog(CONSENT_FILE, path);
     this.#now = now;
   }
 
@@ -68,32 +72,13 @@ export class ConsentStore {
    */
   static async open(path: string, options: { now?: () => Date } = {}): Promise<ConsentStore> {
     const store = new ConsentStore(path, options.now ?? (() => new Date()));
-    let text: string;
-    try {
-      const info = await stat(path);
-      if (info.size > MAX_CONSENT_FILE_BYTES) {
-        throw hostError(
-          "consent_file_too_large",
-          `consent file ${path} is ${info.size} bytes, more than ${MAX_CONSENT_FILE_BYTES}`,
-          { details: { path, size: info.size, max: MAX_CONSENT_FILE_BYTES } },
-        );
-      }
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return store;
-      if (isOcpError(error)) throw error;
-      throw hostError("consent_file_unreadable", `cannot read consent file ${path}`, {
-        cause: error,
-        details: { path, errno: (error as NodeJS.ErrnoException).code },
-      });
-    }
-    for (const receipt of parseConsentFile(text, path)) store.#apply(receipt);
+    for (const receipt of await readAppendLog(CONSENT_FILE, path)) store.#apply(receipt);
     return store;
   }
 
   /** The file this store persists to, if any. */
   get path(): string | undefined {
-    return this.#path;
+    return this.#log.path;
   }
 
   /** Every receipt, oldest first. */
@@ -161,31 +146,7 @@ export class ConsentStore {
 
   /** Appends, in call order; memory changes only after the write is durable. */
   #record(receipt: ConsentReceipt): Promise<ConsentReceipt> {
-    const run = this.#writing.then(async () => {
-      if (this.#path !== undefined) await appendDurably(this.#path, receipt);
-      this.#apply(receipt);
-      return receipt;
-    });
-    this.#writing = run.catch(() => undefined);
-    return run;
-  }
-}
-
-async function appendDurably(path: string, receipt: ConsentReceipt): Promise<void> {
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    const handle = await open(path, "a", 0o600);
-    try {
-      await handle.appendFile(`${JSON.stringify(receipt)}\n`, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw hostError("consent_write_failed", `could not append a consent receipt to ${path}`, {
-      cause: error,
-      details: { path, op: receipt.op, provider: receipt.provider },
-    });
+    return this.#log.append(receipt, (entry) => this.#apply(entry));
   }
 }
 
@@ -196,25 +157,5 @@ async function appendDurably(path: string, receipt: ConsentReceipt): Promise<voi
  * naming the 1-based line number.
  */
 export function parseConsentFile(text: string, path = "(consent file)"): ConsentReceipt[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  const last = lines.pop();
-  const corrupt = (line: number, why: string) =>
-    hostError("consent_file_corrupt", `consent file ${path} is corrupt at line ${line}: ${why}`, {
-      details: { path, line, reason: why },
-    });
-  if (last !== "") throw corrupt(lines.length + 1, "truncated line (no final newline)");
-  const out: ConsentReceipt[] = [];
-  lines.forEach((line, index) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw corrupt(index + 1, line.trim() === "" ? "blank line" : "not JSON");
-    }
-    const parsed = ConsentReceiptSchema.safeParse(value);
-    if (!parsed.success) throw corrupt(index + 1, describeIssues(parsed.error));
-    out.push(parsed.data);
-  });
-  return out;
+  return parseAppendLog(CONSENT_FILE, text, path);
 }

@@ -1,8 +1,7 @@
-import { mkdir, open, readFile, stat } from "node:fs/promises";
-import { dirname } from "node:path";
-import { describeIssues, isOcpError } from "@ocp/types";
+import { describeIssues } from "@ocp/types";
 import { CGP_TIMESTAMP_PATTERN, compareCgpTimestamps } from "@ocp/types/cgp";
 import { z } from "zod";
+import { AppendLog, type AppendLogKind, parseAppendLog, readAppendLog } from "./append-log.js";
 import { hostError } from "./errors.js";
 import { MAX_CONSENT_FILE_BYTES, MAX_CONSENT_TEXT_LENGTH } from "./limits.js";
 
@@ -49,6 +48,16 @@ export const ScopeRecordSchema = z.discriminatedUnion("record", [
 ]);
 export type ScopeRecord = z.infer<typeof ScopeRecordSchema>;
 
+const RECEIPT_LEDGER: AppendLogKind<ScopeRecord> = {
+  label: "receipt ledger",
+  schema: ScopeRecordSchema,
+  describe: (entry) => ({
+    record: entry.record,
+    provider: entry.provider_id,
+    scope: entry.scope,
+  }),
+};
+
 /** The provider a receipt is about, as the host knows it at grant time. */
 export interface ReceiptSubject {
   readonly providerId: string;
@@ -65,14 +74,13 @@ export interface ReceiptSubject {
  * expired. Loading refuses the whole file if any line fails the schema.
  */
 export class ReceiptLedger {
-  readonly #path: string | undefined;
+  readonly #log: AppendLog<ScopeRecord>;
   readonly #records: ScopeRecord[] = [];
   readonly #latest = new Map<string, ScopeRecord>();
   readonly #now: () => Date;
-  #writing: Promise<unknown> = Promise.resolve();
 
   private constructor(path: string | undefined, now: () => Date) {
-    this.#path = path;
+    this.#log = new AppendLog(RECEIPT_LEDGER, path);
     this.#now = now;
   }
 
@@ -87,31 +95,12 @@ export class ReceiptLedger {
    */
   static async open(path: string, options: { now?: () => Date } = {}): Promise<ReceiptLedger> {
     const ledger = new ReceiptLedger(path, options.now ?? (() => new Date()));
-    let text: string;
-    try {
-      const info = await stat(path);
-      if (info.size > MAX_CONSENT_FILE_BYTES) {
-        throw hostError(
-          "consent_file_too_large",
-          `receipt ledger ${path} is ${info.size} bytes, more than ${MAX_CONSENT_FILE_BYTES}`,
-          { details: { path, size: info.size, max: MAX_CONSENT_FILE_BYTES } },
-        );
-      }
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return ledger;
-      if (isOcpError(error)) throw error;
-      throw hostError("consent_file_unreadable", `cannot read receipt ledger ${path}`, {
-        cause: error,
-        details: { path, errno: (error as NodeJS.ErrnoException).code },
-      });
-    }
-    for (const entry of parseReceiptLedger(text, path)) ledger.#apply(entry);
+    for (const entry of await readAppendLog(RECEIPT_LEDGER, path)) ledger.#apply(entry);
     return ledger;
   }
 
   get path(): string | undefined {
-    return this.#path;
+    return this.#log.path;
   }
 
   /** Every record, oldest first (grants and revocations). */
@@ -181,14 +170,7 @@ export class ReceiptLedger {
         hostError("invalid_option", `invalid consent receipt: ${describeIssues(parsed.error)}`),
       );
     }
-    const entry = parsed.data;
-    const run = this.#writing.then(async () => {
-      if (this.#path !== undefined) await appendDurably(this.#path, entry);
-      this.#apply(entry);
-      return entry;
-    });
-    this.#writing = run.catch(() => undefined);
-    return run;
+    return this.#log.append(parsed.data, (entry) => this.#apply(entry));
   }
 }
 
@@ -201,47 +183,11 @@ function stamp(date: Date): string {
   return date.toISOString();
 }
 
-async function appendDurably(path: string, entry: ScopeRecord): Promise<void> {
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    const handle = await open(path, "a", 0o600);
-    try {
-      await handle.appendFile(`${JSON.stringify(entry)}\n`, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw hostError("consent_write_failed", `could not append a consent receipt to ${path}`, {
-      cause: error,
-      details: { path, record: entry.record, provider: entry.provider_id, scope: entry.scope },
-    });
-  }
-}
-
 /**
  * Parses a whole ledger: one record per line, every line ending in a newline.
  * A line that is not JSON, fails the schema, is blank or is cut off fails
  * the whole load with `consent_file_corrupt` naming the 1-based line.
  */
 export function parseReceiptLedger(text: string, path = "(receipt ledger)"): ScopeRecord[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  const last = lines.pop();
-  const corrupt = (line: number, why: string) =>
-    hostError("consent_file_corrupt", `receipt ledger ${path} is corrupt at line ${line}: ${why}`, {
-      details: { path, line, reason: why },
-    });
-  if (last !== "") throw corrupt(lines.length + 1, "truncated line (no final newline)");
-  return lines.map((line, index) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw corrupt(index + 1, line.trim() === "" ? "blank line" : "not JSON");
-    }
-    const parsed = ScopeRecordSchema.safeParse(value);
-    if (!parsed.success) throw corrupt(index + 1, describeIssues(parsed.error));
-    return parsed.data;
-  });
+  return parseAppendLog(RECEIPT_LEDGER, text, path);
 }

@@ -102,12 +102,20 @@ async function main(): Promise<void> {
 
   let identity: Awaited<ReturnType<typeof loadIdentity>>;
   if (existsSync(file)) {
-    identity = await loadIdentity(file);
+    try {
+      identity = await loadIdentity(file);
+    } catch (error) {
+      usage(`${file} is not an identity file: ${(error as Error).message}`);
+    }
     if (values["agent-id"] !== undefined && values["agent-id"] !== identity.id)
       usage(`${file} holds ${identity.id}, not ${values["agent-id"]}`);
   } else {
     const id = values["agent-id"] ?? usage(`${file} does not exist: give --agent-id to create it`);
-    identity = generateIdentity(id);
+    try {
+      identity = generateIdentity(id);
+    } catch (error) {
+      usage(`--agent-id takes an a2a:// URI: ${(error as Error).message}`);
+    }
     await saveIdentity(file, identity);
     process.stderr.write(`ocp-team-context: created ${identity.id} in ${file}\n`);
   }
@@ -152,8 +160,16 @@ async function main(): Promise<void> {
     query: async (query, options) => (await joining).served.query(query, options),
     shutdown: async () => (await joining).served.shutdown(),
   };
+  // Closing waits for nothing that has not happened: a join still under way (a hub that
+  // does not answer) must not keep the process from exiting.
+  let joined: Awaited<typeof joining> | undefined;
+  joining.then(
+    (value) => {
+      joined = value;
+    },
+    () => undefined,
+  );
   const close = async () => {
-    const joined = await joining.catch(() => undefined);
     await joined?.served.shutdown();
     await joined?.agent.close().catch(() => undefined);
   };

@@ -2,6 +2,7 @@ import type { OCPAgent } from "@ocp/a2a-ocp-agent";
 import { OCPHub } from "@ocp/a2a-ocp-hub";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
 import { identity, tempDir, testHubOptions } from "@ocp/testkit";
+import { type NdjsonChild, ndjsonChild } from "@ocp/testkit/ndjson";
 import {
   CgpStrictEnvelopeSchema,
   canonicalTokenCost,
@@ -9,7 +10,6 @@ import {
   sha256Digest,
 } from "@ocp/types/cgp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NdjsonChild, ndjsonChild } from "./ndjson-child.js";
 import { CLI, teamAgent } from "./support.js";
 
 const tmp = tempDir("ocp-team-context-cgp-");

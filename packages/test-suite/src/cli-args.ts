@@ -1,3 +1,4 @@
+import { type CliParsed, splitFlag, timeoutArg } from "@ocp/conformance/cli-kit";
 import { AGENT_CHECK_NAMES } from "./agent/checks.js";
 import { HUB_CHECK_NAMES } from "./checks/index.js";
 
@@ -53,22 +54,18 @@ exit codes:
   2  bad usage
 `;
 
-export type Parsed =
-  | { kind: "help" }
-  | { kind: "version" }
-  | { kind: "usage-error"; message: string }
-  | {
-      kind: "run";
-      target:
-        | { hub: string | string[] }
-        | { agent: string; agentId?: string; agentA2a?: string }
-        | { agentCommand: string[]; agentA2a?: string };
-      json: boolean;
-      strict: boolean;
-      timeoutMs?: number;
-      only?: string[];
-      skip?: string[];
-    };
+export type Parsed = CliParsed<{
+  kind: "run";
+  target:
+    | { hub: string | string[] }
+    | { agent: string; agentId?: string; agentA2a?: string }
+    | { agentCommand: string[]; agentA2a?: string };
+  json: boolean;
+  strict: boolean;
+  timeoutMs?: number;
+  only?: string[];
+  skip?: string[];
+}>;
 
 function names(text: string | undefined, flag: string): string[] | string {
   const known = [...HUB_CHECK_NAMES, ...AGENT_CHECK_NAMES];
@@ -95,10 +92,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let skip: string[] | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=")
-        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-        : [arg, undefined];
+    const [flag, inline] = splitFlag(arg);
     const value = () => inline ?? argv[++index];
     if (flag === "-h" || flag === "--help") return { kind: "help" };
     if (flag === "-v" || flag === "--version") return { kind: "version" };
@@ -130,13 +124,9 @@ export function parseArgs(argv: readonly string[]): Parsed {
         };
       break;
     } else if (flag === "--timeout") {
-      const text = value();
-      timeoutMs = Number(text);
-      if (text === undefined || !/^\d+$/.test(text) || timeoutMs <= 0)
-        return {
-          kind: "usage-error",
-          message: "--timeout needs a positive number of milliseconds",
-        };
+      const ms = timeoutArg(value());
+      if (typeof ms !== "number") return ms;
+      timeoutMs = ms;
     } else if (flag === "--only" || flag === "--skip") {
       const list = names(value(), flag);
       if (typeof list === "string") return { kind: "usage-error", message: list };

@@ -8,49 +8,31 @@
  *
  * Exit codes (as `ocp-inspect`): 0 conformant, 1 not conformant, 2 bad usage.
  */
-import { createRequire } from "node:module";
-import { EXIT_CODES, exitCodeOf } from "@ocp/conformance";
+import { runSuiteCli } from "@ocp/conformance/cli-kit";
 import { parseArgs, USAGE } from "./cli-args.js";
 import { formatCompatibility } from "./format.js";
 import { CLI_EXIT_GRACE_MS } from "./limits.js";
+import type { CompatibilityReport } from "./report.js";
 import { runCompatibility } from "./run.js";
 
-async function main(argv: readonly string[]): Promise<number> {
-  const parsed = parseArgs(argv);
-  if (parsed.kind === "help") {
-    process.stdout.write(USAGE);
-    return EXIT_CODES.conformant;
-  }
-  if (parsed.kind === "version") {
-    const manifest = createRequire(import.meta.url)("../package.json") as { version: string };
-    process.stdout.write(`${manifest.version}\n`);
-    return EXIT_CODES.conformant;
-  }
-  if (parsed.kind === "usage-error") {
-    process.stderr.write(`ocp-test: ${parsed.message}\nrun "ocp-test --help" for usage\n`);
-    return EXIT_CODES.usage;
-  }
-  const report = await runCompatibility(parsed.target, {
-    strict: parsed.strict,
-    ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
-    ...(parsed.only === undefined ? {} : { only: parsed.only }),
-    ...(parsed.skip === undefined ? {} : { skip: parsed.skip }),
-  });
-  if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  else {
-    const color = process.stdout.isTTY === true && process.env["NO_COLOR"] === undefined;
-    process.stdout.write(formatCompatibility(report, { color }));
-  }
-  return exitCodeOf(report);
-}
+type Run = Extract<ReturnType<typeof parseArgs>, { kind: "run" }>;
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-    setTimeout(() => process.exit(code), CLI_EXIT_GRACE_MS).unref();
+runSuiteCli<Run, CompatibilityReport>(
+  {
+    name: "ocp-test",
+    usage: USAGE,
+    packageJson: new URL("../package.json", import.meta.url),
+    parse: parseArgs,
+    run: (parsed) =>
+      runCompatibility(parsed.target, {
+        strict: parsed.strict,
+        ...(parsed.timeoutMs === undefined ? {} : { timeoutMs: parsed.timeoutMs }),
+        ...(parsed.only === undefined ? {} : { only: parsed.only }),
+        ...(parsed.skip === undefined ? {} : { skip: parsed.skip }),
+      }),
+    format: formatCompatibility,
+    conformant: (report) => report.conformant,
   },
-  (error: unknown) => {
-    process.stderr.write(`ocp-test: ${(error as Error).stack ?? String(error)}\n`);
-    process.exit(EXIT_CODES.notConformant);
-  },
+  process.argv.slice(2),
+  CLI_EXIT_GRACE_MS,
 );

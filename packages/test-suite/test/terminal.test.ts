@@ -4,11 +4,12 @@
  * unless NO_COLOR is set, and never when stdout is a pipe.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { colourEnv, ESC, onTerminal } from "@ocp/testkit/terminal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -17,45 +18,6 @@ const HUB_CLI = join(
   "dist",
   "cli.js",
 );
-
-/**
- * Runs `node ARGS…` with its stdin and stdout on a real terminal (util-linux
- * `script` allocates a pseudo-terminal) and its stderr in a file, so what the
- * terminal showed is exactly what the program wrote to stdout.
- */
-function onTerminal(
-  args: readonly string[],
-  env: Record<string, string | undefined>,
-): { status: number | null; stdout: string; stderr: string } {
-  const dir = mkdtempSync(join(tmpdir(), "ocp-tty-"));
-  try {
-    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-    const errFile = join(dir, "stderr");
-    const command = `${[process.execPath, ...args].map(quote).join(" ")} 2>${quote(errFile)}`;
-    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
-      encoding: "utf8",
-      env: env as NodeJS.ProcessEnv,
-      timeout: 90_000,
-    });
-    return {
-      status: result.status,
-      stdout: result.stdout.replace(/\r\n/g, "\n"),
-      stderr: readFileSync(errFile, "utf8"),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const ESC = "\u001b";
-/** The environment without NO_COLOR (or with it set to `value`). */
-function colourEnv(value?: string): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  delete env["NO_COLOR"];
-  delete env["FORCE_COLOR"];
-  if (value !== undefined) env["NO_COLOR"] = value;
-  return env;
-}
 
 let hub: ChildProcess;
 let url: string;

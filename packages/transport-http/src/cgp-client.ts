@@ -1,8 +1,14 @@
 import { Deadlines, isOcpError, type QueryOptions } from "@ocp/types";
-import { CGP_PROTOCOL_VERSION, type CgpEnvelope, decodeCgpEnvelope } from "@ocp/types/cgp";
+import {
+  CGP_PROTOCOL_VERSION,
+  type CgpEnvelope,
+  type CgpReplyEnvelope,
+  cgpRemoteError,
+  checkCgpAck,
+  decodeCgpEnvelope,
+} from "@ocp/types/cgp";
 import { parseJsonFast } from "@ocp/types/fast";
 import { Pool } from "undici";
-import { type CgpReply, cgpRemoteError, checkCgpAck } from "./cgp-wire.js";
 import { type HttpError, httpError } from "./errors.js";
 import { Exchange, type ExchangeFailures } from "./exchange.js";
 import { PROTOCOL_VERSION_HEADER } from "./headers.js";
@@ -159,7 +165,7 @@ class CgpHttpClient implements CgpHttpProvider {
     throw this.#unexpected(reply.type, "verify");
   }
 
-  async #request(envelope: object, options: QueryOptions): Promise<CgpReply> {
+  async #request(envelope: object, options: QueryOptions): Promise<CgpReplyEnvelope> {
     if (this.#shutdown !== undefined || this.#closed) {
       throw httpError("closed", `provider "${this.id}" was shut down`);
     }
@@ -175,7 +181,7 @@ class CgpHttpClient implements CgpHttpProvider {
         },
       );
     }
-    const envelopeIn = decoded.envelope as CgpReply;
+    const envelopeIn = decoded.envelope as CgpReplyEnvelope;
     if (envelopeIn.type === "error") throw cgpRemoteError(envelopeIn, this.id, httpError);
     return envelopeIn;
   }

@@ -1,7 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import { type QueryOptions, settlesWithin } from "@ocp/types";
-import { CGP_PROTOCOL_VERSION, type CgpEnvelope, decodeCgpLine } from "@ocp/types/cgp";
-import { type CgpReply, cgpRemoteError, checkCgpAck } from "./cgp-wire.js";
+import {
+  CGP_PROTOCOL_VERSION,
+  type CgpEnvelope,
+  type CgpReplyEnvelope,
+  cgpRemoteError,
+  checkCgpAck,
+  decodeCgpLine,
+} from "@ocp/types/cgp";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { crashReason } from "./crash-reason.js";
@@ -80,7 +86,7 @@ class CgpStdioConnection implements CgpStdioProvider {
   readonly #stderr: TailBuffer;
   readonly #limits: { handshake: number; query: number; grace: number; inFlight: number };
   readonly #handshake: Correlator<unknown>;
-  #requests: Correlator<CgpReply> | undefined;
+  #requests: Correlator<CgpReplyEnvelope> | undefined;
   #failure: StdioError | undefined;
   #shutdown: Promise<void> | undefined;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -210,7 +216,11 @@ class CgpStdioConnection implements CgpStdioProvider {
     });
   }
 
-  #request(type: "query" | "verify", body: object, options: QueryOptions): Promise<CgpReply> {
+  #request(
+    type: "query" | "verify",
+    body: object,
+    options: QueryOptions,
+  ): Promise<CgpReplyEnvelope> {
     const requests = this.#requests;
     if (requests === undefined) {
       return Promise.reject(stdioError("closed", `provider "${this.id}" is not ready`));
@@ -288,7 +298,7 @@ class CgpStdioConnection implements CgpStdioProvider {
     const envelope = decoded.envelope;
     const id = this.correlated ? (envelope as { id?: string }).id : undefined;
     if (envelope.type === "frames" || envelope.type === "verified") {
-      requests.resolve(id, envelope as CgpReply);
+      requests.resolve(id, envelope as CgpReplyEnvelope);
     } else if (envelope.type === "error") {
       const error = cgpRemoteError(envelope, this.id, stdioError);
       if (this.correlated && id === undefined) requests.rejectUnattributed(error);

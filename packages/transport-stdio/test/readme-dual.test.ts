@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { type NdjsonChild, ndjsonChild } from "@ocp/testkit/ndjson";
 import {
   CgpStrictEnvelopeSchema,
   canonicalTokenCost,
@@ -9,7 +10,6 @@ import {
 import { countTokens } from "@ocp/types/tokens";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnStdioProvider } from "../src/index.js";
-import { type NdjsonChild, ndjsonChild } from "./ndjson-child.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const example = fileURLToPath(new URL("../examples/dual-provider.mjs", import.meta.url));

@@ -1,3 +1,4 @@
+import { type NdjsonChild, ndjsonChild } from "@ocp/testkit/ndjson";
 import {
   CgpStrictEnvelopeSchema,
   canonicalTokenCost,
@@ -6,7 +7,6 @@ import {
 } from "@ocp/types/cgp";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixture } from "./helpers.js";
-import { type NdjsonChild, ndjsonChild } from "./ndjson-child.js";
 
 const CGP = "contextgraph/1.0-draft";
 const children: NdjsonChild[] = [];

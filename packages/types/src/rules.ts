@@ -216,6 +216,15 @@ export function ruleOf(id: RuleId): Rule {
 }
 
 /**
+ * The row of `id` in this table with its literal types, for another family's
+ * table whose rule is word for word the same (H1, H2, F1–F3, R1, R2 in
+ * `contextgraph/1`): one text per rule, whichever table shows it.
+ */
+export function sameRule<I extends RuleId>(id: I): Extract<(typeof RULES)[number], { id: I }> {
+  return RULES.find((rule) => rule.id === id) as Extract<(typeof RULES)[number], { id: I }>;
+}
+
+/**
  * T1: a frame's declared `token_cost` understates its content when the
  * o200k_base count of its `content` exceeds
  * `declared * COST_TOLERANCE_RATIO + COST_TOLERANCE_SLACK`. The slack covers

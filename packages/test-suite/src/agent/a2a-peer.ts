@@ -18,6 +18,36 @@ import { JsonRpcTransportError } from "@a2a-js/sdk/errors";
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 
+/**
+ * An A2A message with one JSON data part, as any A2A SDK peer writes it
+ * (built on the SDK's types only): what the suite sends as a client and
+ * what its fixture agent answers.
+ */
+export function dataMessage(
+  role: Role,
+  contextId: string,
+  taskId: string,
+  value: Record<string, unknown>,
+): Message {
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role,
+    parts: [
+      {
+        content: { $case: "data", value },
+        metadata: undefined,
+        filename: "",
+        mediaType: "application/json",
+      },
+    ],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
 /** The URI of the a2a+ocp extension in an agent card's `capabilities.extensions`. */
 export const OCP_EXTENSION_URI = "https://a2a-ocp.dev/extensions/ocp/v1";
 /** The card's name of the signed-request scheme (a compact EdDSA JWS per request). */
@@ -205,26 +235,11 @@ export async function sendTask(
     const client = await factory.createFromAgentCard(card);
     const result = await client.sendMessage({
       tenant: "",
-      message: {
-        messageId: randomUUID(),
-        contextId: "",
-        taskId: "",
-        role: Role.ROLE_USER,
-        parts: [
-          {
-            content: {
-              $case: "data",
-              value: { task, input, ...(from === undefined ? {} : { from }) },
-            },
-            metadata: undefined,
-            filename: "",
-            mediaType: "application/json",
-          },
-        ],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
+      message: dataMessage(Role.ROLE_USER, "", "", {
+        task,
+        input,
+        ...(from === undefined ? {} : { from }),
+      }),
       configuration: undefined,
       metadata: undefined,
     });

@@ -51,6 +51,12 @@ export {
 export { canonicalDigest, canonicalJson } from "./jcs.js";
 export { CGP_ENVELOPE_SCHEMA_ID, cgpEnvelopeJsonSchema } from "./json-schema.js";
 export * from "./payloads.js";
+export {
+  type CgpReplyEnvelope,
+  type CgpReplyErrorFactory,
+  cgpRemoteError,
+  checkCgpAck,
+} from "./reply.js";
 export { CGP_RULES, type CgpRuleId, cgpRuleOf, rulesFor } from "./rules.js";
 export {
   type CgpFilterViolation,

@@ -3,25 +3,11 @@
  * D, P); `rules.ts` holds the rest and the lookups. Split only to keep each
  * module short.
  */
-import type { Rule } from "../rules.js";
+import { type Rule, sameRule } from "../rules.js";
 
 export const CGP_RULES_HANDSHAKE_TO_FRAMES = [
-  {
-    id: "H1",
-    source: "spec",
-    summary: "handshake_ack's protocol_version is in the host's major family",
-    host: "refuse",
-    check: "handshake",
-    suite: "fail",
-  },
-  {
-    id: "H2",
-    source: "spec",
-    summary: "provider.name and provider.version are not empty",
-    host: "refuse",
-    check: "handshake",
-    suite: "fail",
-  },
+  sameRule("H1"),
+  sameRule("H2"),
   {
     id: "H3",
     source: "spec",
@@ -112,30 +98,9 @@ export const CGP_RULES_HANDSHAKE_TO_FRAMES = [
     check: "embedding-fingerprint",
     suite: "fail",
   },
-  {
-    id: "F1",
-    source: "spec",
-    summary: "every frame's score is in [0, 1]",
-    host: "drop",
-    check: "frame-validity",
-    suite: "fail",
-  },
-  {
-    id: "F2",
-    source: "spec",
-    summary: "every frame's title is not empty",
-    host: "drop",
-    check: "frame-validity",
-    suite: "fail",
-  },
-  {
-    id: "F3",
-    source: "spec",
-    summary: "every frame's citation_label is not empty",
-    host: "drop",
-    check: "frame-validity",
-    suite: "fail",
-  },
+  sameRule("F1"),
+  sameRule("F2"),
+  sameRule("F3"),
   {
     id: "F4",
     source: "spec",

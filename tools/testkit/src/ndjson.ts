@@ -1,6 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 
-/** A provider child driven line by line, as a host of any family would drive it. */
+/**
+ * `@ocp/testkit/ndjson`: a provider child driven line by line, as a host of
+ * any family would drive it (only `node:` modules, so the Open Context
+ * packages' tests can use it without the a2a+ocp helpers).
+ */
 export interface NdjsonChild {
   readonly child: ChildProcessWithoutNullStreams;
   send(message: unknown): void;

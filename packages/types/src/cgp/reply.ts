@@ -1,12 +1,22 @@
-import { familyOfVersion, type OcpError } from "@ocp/types";
-import { type CgpEnvelope, cgpErrorCode, decodeCgpEnvelope } from "@ocp/types/cgp";
+/**
+ * What a host transport of the `contextgraph/1` family makes of a provider's
+ * replies: the handshake verdict (H1, H3) and the local error for an `error`
+ * envelope (X1/X2). Both transports (stdio and HTTP) judge replies through
+ * these, each with its own error factory, so the two read the wire alike.
+ */
+import type { OcpError } from "../errors.js";
+import { familyOfVersion } from "../family.js";
+import { decodeCgpEnvelope } from "./decode.js";
+import type { CgpEnvelope } from "./envelope.js";
+import { cgpErrorCode } from "./vocabulary.js";
 
 type Ack = Extract<CgpEnvelope, { type: "handshake_ack" }>;
 
 /** A reply to a request of a CGP session: frames, a verdict list or an error. */
-export type CgpReply = Extract<CgpEnvelope, { type: "frames" | "verified" | "error" }>;
+export type CgpReplyEnvelope = Extract<CgpEnvelope, { type: "frames" | "verified" | "error" }>;
 
-type MakeError<E extends OcpError> = (
+/** Builds a transport's own typed error for one of the reply failures. */
+export type CgpReplyErrorFactory<E extends OcpError> = (
   code: "incompatible_version" | "malformed_reply" | "provider_error",
   message: string,
   details?: Record<string, unknown>,
@@ -22,7 +32,7 @@ type MakeError<E extends OcpError> = (
 export function checkCgpAck<E extends OcpError>(
   reply: unknown,
   providerId: string,
-  makeError: MakeError<E>,
+  makeError: CgpReplyErrorFactory<E>,
 ): { ok: true; ack: Ack } | { ok: false; error: E } {
   const raw = reply as { type?: unknown; protocol_version?: unknown } | null;
   const offered = "contextgraph/1.0-draft";
@@ -73,7 +83,7 @@ export function checkCgpAck<E extends OcpError>(
 export function cgpRemoteError<E extends OcpError>(
   envelope: { code?: string | null | undefined; message: string },
   providerId: string,
-  makeError: MakeError<E>,
+  makeError: CgpReplyErrorFactory<E>,
 ): E {
   const code = cgpErrorCode(envelope.code ?? undefined);
   return makeError(
