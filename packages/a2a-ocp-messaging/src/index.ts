@@ -245,6 +245,16 @@ export {
   sealedEnvelopeOf,
   sealedReaders,
 } from "./sealed-envelope.js";
+// One implementation per rule: the signature check (sync and async from one code) and the signing builder.
+export {
+  type EditedMessageOptions,
+  type MessageDraft,
+  type MessageSigner,
+  type SignedMessage,
+  type SignedMessageOptions,
+  type SignedRecord,
+  signedMessage,
+} from "./signed-message.js";
 export {
   defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,
@@ -257,13 +267,16 @@ export {
   nobleEd25519,
   SIGNATURE_SCHEME,
   SIGNATURE_SCHEME_DOC,
+  type SignatureCheckCode,
   SPEC_SIGNED_FIELDS,
+  type SyncKeyLookup,
   schemeMismatchMessage,
   signedWithSpecFields,
   signingInput,
   signObject,
   specFieldsSigningInput,
   verifyMessage,
+  verifyMessageSync,
   verifyObject,
   withoutSignature,
 } from "./signing.js";
