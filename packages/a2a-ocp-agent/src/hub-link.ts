@@ -13,7 +13,7 @@ import { clientRefusals } from "./refusals.js";
 export function hubLink(client: HubClient): AgentLink {
   return {
     lookupKey: client.lookupKey,
-    send: (message) => client.send(message as unknown as WireMessage),
+    send: (message) => client.send(message),
     findAgents: (query) => client.findAgents(query),
     onMessage(handler) {
       const listener = (delivered: DeliveredMessage) => {

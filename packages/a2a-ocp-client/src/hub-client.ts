@@ -19,13 +19,13 @@ import {
   type AgentProfile,
   buildAnnouncement,
   createAgentProfile,
-  createMessage,
   HUB_TYPES,
   InboundPipeline,
   isHubFrame,
   type KeyLookup,
-  type MessageInit,
+  type MessageDraft,
   parseDeliver,
+  signedMessage,
   signObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
@@ -193,21 +193,16 @@ export class HubClient extends EventEmitter<HubClientEvents> {
   ): Promise<CapabilityConfirmPayload> {
     const hubId = this.#hub?.id;
     if (hubId === undefined) throw new OcpError("not_connected", "the hub has not named itself");
-    const announce = signObject(
-      createMessage({
-        type: "capability.announce",
-        from: this.identity.id,
-        to: hubId,
-        payload: { features: [...features], version },
-      }) as Record<string, unknown>,
-      this.identity.secretKey,
-      nativeEd25519,
+    const announce = signedMessage(
+      this.identity,
+      { type: "capability.announce", to: hubId, payload: { features: [...features], version } },
+      { backend: nativeEd25519 },
     );
     const confirmed = this.#negotiation.expect(
-      String(announce["id"]),
+      announce.id,
       this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS,
     );
-    await this.send(announce as unknown as WireMessage);
+    await this.send(announce);
     return confirmed;
   }
 
@@ -219,7 +214,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
    * While the connection is down the message waits and is sent on reconnect.
    */
   send<T extends KnownMessageType | CustomMessageType>(
-    message: Omit<MessageInit<T>, "from"> | WireMessage,
+    message: MessageDraft<T> | WireMessage,
   ): Promise<SendReceipt> {
     if (this.#ws.state === "closed") {
       return Promise.reject(new OcpError("not_connected", "the client is closed"));
@@ -227,19 +222,13 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     if (this.#pending.size >= CLIENT_MAX_PENDING_SENDS) {
       return Promise.reject(new OcpError("hub_backlog", "too many messages await the hub's ack"));
     }
-    const wire: Record<string, unknown> =
-      "protocol" in message
-        ? (message as unknown as Record<string, unknown>)
-        : (createMessage({ ...(message as MessageInit<T>), from: this.identity.id }) as Record<
-            string,
-            unknown
-          >);
-    const signed =
-      wire["signature"] === undefined
-        ? signObject(wire, this.identity.secretKey, nativeEd25519)
-        : wire;
-    const id = String(signed["id"]);
-    const unconfirmed = this.#negotiation.refusal(String(signed["type"]));
+    const signed: WireMessage = !("protocol" in message)
+      ? signedMessage(this.identity, message, { backend: nativeEd25519 })
+      : message.signature === undefined
+        ? signObject(message, this.identity.secretKey, nativeEd25519)
+        : message;
+    const id = signed.id;
+    const unconfirmed = this.#negotiation.refusal(signed.type);
     if (unconfirmed !== undefined) return Promise.reject(unconfirmed);
     const raw = JSON.stringify(signed);
     return new Promise<SendReceipt>((resolve, reject) => {

@@ -11,6 +11,7 @@ import {
   type CapabilityConfirmPayload,
   type EncryptedMessage,
   featureOfType,
+  isJsonObject,
   type PlainMessage,
 } from "@ocp/a2a-ocp-messaging";
 import { OcpError } from "@ocp/types";
@@ -25,8 +26,8 @@ export interface HubInfo {
 
 /** `payload.hub` of a registration, when well-formed. */
 export function hubInfoOf(payload: Record<string, unknown>): HubInfo | undefined {
-  const hub = payload["hub"] as Record<string, unknown> | undefined;
-  if (typeof hub !== "object" || hub === null) return undefined;
+  const hub = payload["hub"];
+  if (!isJsonObject(hub)) return undefined;
   if (typeof hub["id"] !== "string" || typeof hub["publicKey"] !== "string") return undefined;
   const profile = hub["profile"] as AgentProfile | undefined;
   return { id: hub["id"], publicKey: hub["publicKey"], profile };

@@ -6,7 +6,7 @@
  * before the bus sees it.
  */
 
-import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
+import type { EventPublishPayload, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import type { BudgetSpend } from "./budget.js";
 
 /** One delivery: durable ones carry their per-recipient sequence number. */
@@ -83,5 +83,5 @@ export type EventNotifier = (
   to: string,
   subscriptionId: string,
   publish: Record<string, unknown>,
-  event: unknown,
+  event: EventPublishPayload,
 ) => string;

@@ -124,6 +124,7 @@ export {
   InboundPipeline,
   publicKeyFromBase64,
 } from "./inbound.js";
+export { isJsonObject } from "./json.js";
 export { MESSAGE_SCHEMA_ID } from "./json-schema.js";
 export {
   AUDIT_MAX_AGENT_CHARS,
@@ -250,10 +251,12 @@ export {
   type EditedMessageOptions,
   type MessageDraft,
   type MessageSigner,
+  type RuntimeMessageDraft,
   type SignedMessage,
   type SignedMessageOptions,
   type SignedRecord,
   signedMessage,
+  signedRuntimeMessage,
 } from "./signed-message.js";
 export {
   defaultEd25519,

@@ -7,7 +7,14 @@
  */
 import type { MessageType } from "./envelope.js";
 import type { AgentIdentity } from "./identity.js";
-import { createMessage, type MessageInit, type MessageOf } from "./messages.js";
+import {
+  buildMessage,
+  createMessage,
+  type MessageInit,
+  type MessageOf,
+  type PlainMessage,
+  type RuntimeMessageInit,
+} from "./messages.js";
 import { defaultEd25519, type Ed25519Backend, signObject } from "./signing.js";
 
 /** A message as its sender writes it: every envelope field but `from`, which is the signer. */
@@ -59,9 +66,48 @@ export function signedMessage<T extends MessageType>(
 ): SignedMessage<T> | SignedRecord {
   const init: MessageInit<T> = { ...draft, from: signer.id };
   const message = createMessage(init);
-  const backend = options.backend ?? defaultEd25519();
-  if (!("edit" in options)) return signObject(message, signer.secretKey, backend);
+  if (!("edit" in options)) return signObject(message, signer.secretKey, backendOf(options));
+  return signEdited(message, signer, options);
+}
+
+/** A draft whose `type` is known only at run time (see {@link RuntimeMessageInit}). */
+export type RuntimeMessageDraft = Omit<RuntimeMessageInit, "from">;
+
+/**
+ * {@link signedMessage} for a type known only at run time (a conformance
+ * suite's tables, a fixture answering what it read): the same build, checks
+ * and signature; the result is a signed {@link PlainMessage}.
+ */
+export function signedRuntimeMessage(
+  signer: MessageSigner,
+  draft: RuntimeMessageDraft,
+  options?: SignedMessageOptions,
+): PlainMessage & { signature: string };
+export function signedRuntimeMessage(
+  signer: MessageSigner,
+  draft: RuntimeMessageDraft,
+  options: EditedMessageOptions,
+): SignedRecord;
+export function signedRuntimeMessage(
+  signer: MessageSigner,
+  draft: RuntimeMessageDraft,
+  options: SignedMessageOptions | EditedMessageOptions = {},
+): (PlainMessage & { signature: string }) | SignedRecord {
+  const message = buildMessage({ ...draft, from: signer.id });
+  if (!("edit" in options)) return signObject(message, signer.secretKey, backendOf(options));
+  return signEdited(message, signer, options);
+}
+
+function backendOf(options: SignedMessageOptions): Ed25519Backend {
+  return options.backend ?? defaultEd25519();
+}
+
+function signEdited(
+  message: object,
+  signer: MessageSigner,
+  options: EditedMessageOptions,
+): SignedRecord {
   const record: Record<string, unknown> = Object.fromEntries(Object.entries(message));
   options.edit(record);
-  return signObject(record, signer.secretKey, backend);
+  return signObject(record, signer.secretKey, backendOf(options));
 }

@@ -5,6 +5,7 @@ import {
   type SignedMessage,
   type SignedRecord,
   signedMessage,
+  signedRuntimeMessage,
   specFieldsSigningInput,
   verifyMessage,
   verifyMessageSync,
@@ -168,6 +169,22 @@ describe("signedMessage: the one typed builder that signs", () => {
         // @ts-expect-error syncId is a string
         payload: { syncId: 1, accepted: true },
       }),
+    ).toThrow(expect.objectContaining({ code: "invalid_message" }));
+  });
+
+  it("signedRuntimeMessage checks a draft whose type is known only at run time by that type's schema", () => {
+    const type: string = "ocp.sync.accept";
+    const signed = signedRuntimeMessage(alice, {
+      type,
+      to: BOB,
+      payload: { syncId: "s", accepted: true },
+    });
+    expect(verifyMessageSync(received(signed), keyOf).ok).toBe(true);
+    expect(() => signedRuntimeMessage(alice, { type, to: BOB, payload: { syncId: 1 } })).toThrow(
+      expect.objectContaining({ code: "invalid_message" }),
+    );
+    expect(() =>
+      signedRuntimeMessage(alice, { type: "ocp.no.such", to: BOB, payload: {} }),
     ).toThrow(expect.objectContaining({ code: "invalid_message" }));
   });
 });

@@ -20,6 +20,7 @@
  * a closed connection or no JetStream at all rejects it.
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging";
 import { type Deadline, Deadlines, OcpError } from "@ocp/types";
 import {
   NATS_PUBLISH_RETRY_MS,
@@ -64,7 +65,7 @@ export function parseJsAck(msg: Pick<Msg, "data" | "headers">): JsAck | Error {
   } catch {
     return new OcpError("store_failed", "JetStream answered with something other than JSON");
   }
-  const r = (typeof reply === "object" && reply !== null ? reply : {}) as Record<string, unknown>;
+  const r = isJsonObject(reply) ? reply : {};
   const error = r["error"] as
     | { code?: unknown; description?: unknown; err_code?: unknown }
     | undefined;

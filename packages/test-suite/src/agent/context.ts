@@ -11,9 +11,8 @@
 import { randomUUID } from "node:crypto";
 import {
   type AgentIdentity,
-  createMessage,
   type MessageInit,
-  signObject,
+  signedRuntimeMessage,
   verifyObject,
 } from "@ocp/a2a-ocp-messaging";
 import { generateIdentityWithEncryption, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -81,14 +80,11 @@ export class AgentCheckContext {
     payload: unknown,
     edit?: (value: Record<string, unknown>) => void,
   ): Sent {
-    const message = createMessage({
-      type,
-      to,
-      payload,
-      from: from.id,
-    } as MessageInit<never>) as Record<string, unknown>;
-    edit?.(message);
-    const signed = signObject(message, from.secretKey, nativeEd25519);
+    const draft = { type, to, payload };
+    const signed =
+      edit === undefined
+        ? signedRuntimeMessage(from, draft, { backend: nativeEd25519 })
+        : signedRuntimeMessage(from, draft, { backend: nativeEd25519, edit });
     return { id: String(signed["id"]), text: JSON.stringify(signed) };
   }
 
