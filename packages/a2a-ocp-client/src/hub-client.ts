@@ -33,7 +33,7 @@ import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
-import { OcpError, parseJsonText } from "@ocp/types";
+import { type OcpError, parseJsonText } from "@ocp/types";
 import { DeliveryReplayWindow } from "./delivery-replay.js";
 import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
 import { DropReporter } from "./drops.js";
@@ -57,6 +57,8 @@ export type {
   HubClientEvents,
   SendReceipt,
 } from "./receipts.js";
+
+import { clientError, hubRejection } from "./errors.js";
 
 export class HubClient extends EventEmitter<HubClientEvents> {
   readonly identity: AgentIdentity;
@@ -138,7 +140,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       }
     });
     this.#ws.on("close", (info) => {
-      this.#stop(new OcpError("not_connected", `connection to the hub ended: ${info.reason}`));
+      this.#stop(clientError("not_connected", `connection to the hub ended: ${info.reason}`));
       this.emit("close", info);
     });
   }
@@ -192,7 +194,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     version = "1.0.0",
   ): Promise<CapabilityConfirmPayload> {
     const hubId = this.#hub?.id;
-    if (hubId === undefined) throw new OcpError("not_connected", "the hub has not named itself");
+    if (hubId === undefined) throw clientError("not_connected", "the hub has not named itself");
     const announce = signedMessage(
       this.identity,
       { type: "capability.announce", to: hubId, payload: { features: [...features], version } },
@@ -217,10 +219,10 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     message: MessageDraft<T> | WireMessage,
   ): Promise<SendReceipt> {
     if (this.#ws.state === "closed") {
-      return Promise.reject(new OcpError("not_connected", "the client is closed"));
+      return Promise.reject(clientError("not_connected", "the client is closed"));
     }
     if (this.#pending.size >= CLIENT_MAX_PENDING_SENDS) {
-      return Promise.reject(new OcpError("hub_backlog", "too many messages await the hub's ack"));
+      return Promise.reject(clientError("hub_backlog", "too many messages await the hub's ack"));
     }
     const signed: WireMessage = !("protocol" in message)
       ? signedMessage(this.identity, message, { backend: nativeEd25519 })
@@ -306,9 +308,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       return;
     }
     pending.reject(
-      new OcpError(control.payload.code, control.payload.message, {
-        details: control.payload.details ?? {},
-      }),
+      hubRejection(control.payload.code, control.payload.message, control.payload.details ?? {}),
     );
   }
 
@@ -333,7 +333,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
    */
   async #deliver(raw: string, seq: number | undefined): Promise<void> {
     if (seq !== undefined && this.#resume.had(seq)) {
-      const error = new OcpError("replay_detected", `delivery ${seq} was handled already`);
+      const error = clientError("replay_detected", `delivery ${seq} was handled already`);
       this.#drops.report({ code: "replay_detected", error, seq, durable: true, raw });
       return;
     }

@@ -14,7 +14,8 @@ import {
   isJsonObject,
   type PlainMessage,
 } from "@ocp/a2a-ocp-messaging";
-import { OcpError } from "@ocp/types";
+import type { OcpError } from "@ocp/types";
+import { clientError } from "./errors.js";
 
 /** The hub's identity as its registration frame gives it. */
 export interface HubInfo {
@@ -53,7 +54,7 @@ export class Negotiation {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(announceId);
-        reject(new OcpError("hub_timeout", `no capability.confirm within ${timeoutMs} ms`));
+        reject(clientError("hub_timeout", `no capability.confirm within ${timeoutMs} ms`));
       }, timeoutMs);
       timer.unref();
       this.#waiting.set(announceId, { resolve, reject, timer });
@@ -80,7 +81,7 @@ export class Negotiation {
     if (feature === undefined || this.#confirmed === undefined || this.#confirmed.has(feature)) {
       return undefined;
     }
-    return new OcpError(
+    return clientError(
       "feature_not_negotiated",
       `${type} needs the feature ${feature}, which the hub did not confirm (§7.2)`,
       { details: { feature, confirmed: [...this.#confirmed] } },
