@@ -1,5 +1,5 @@
 import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
-import type { PlainMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
+import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
 import type { AgentLink } from "./link.js";
 import { clientRefusals } from "./refusals.js";
 

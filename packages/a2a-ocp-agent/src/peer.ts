@@ -125,7 +125,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   const { identity } = options;
   const profile = options.profile ?? createAgentProfile(identity, {}, nativeEd25519);
   const allowList = new PeerAllowList(identity.id, options.allowedPeers);
-  const ownTeam = (profile as Record<string, unknown>)["team"];
+  const ownTeam: unknown = Reflect.get(profile, "team");
   const visibility: VisibilityPolicy = {
     teamOf: (id) =>
       id === identity.id
