@@ -12,6 +12,7 @@ import {
   plainFields,
 } from "./envelope.js";
 import { messagingError } from "./errors.js";
+import { isJsonObject } from "./json.js";
 import {
   AwarenessBeaconPayloadSchema,
   AwarenessQueryPayloadSchema,
@@ -190,8 +191,8 @@ export type WireMessage =
  * the forms are mutually exclusive.
  */
 export function schemaFor(value: unknown): z.ZodType {
-  if (typeof value !== "object" || value === null) return KnownMessageSchema;
-  const record = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return KnownMessageSchema;
+  const record = value;
   if (record["encrypted"] === true) return EncryptedMessageSchema;
   if (record["compressedPayload"] !== undefined || record["compression"] !== undefined) {
     return CompressedMessageSchema;
