@@ -141,9 +141,7 @@ describe("§12.2 compression over a peer link", () => {
     }) as PlainMessage;
     const compressed = compressMessage(plain);
     expect(compressed).toHaveProperty("compressedPayload");
-    const receipt = await listener.link.send(
-      signObject(compressed, a.secretKey, nativeEd25519),
-    );
+    const receipt = await listener.link.send(signObject(compressed, a.secretKey, nativeEd25519));
     expect(receipt).toMatchObject({ recipients: 0, excluded: 1 });
     await bob.beacon({ status: "idle", availability: "available" });
     await until(() => alice.presence.get(bob.id) !== undefined, "later traffic arrives");

@@ -41,9 +41,7 @@ describe("message receipts", () => {
     expect(receipt.digest).toBe(messageDigest(message ?? {}));
     expect(receipt.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     // The digest covers the signature: the message it names verifies under alice's key.
-    expect((await verifyMessage(message ?? {}, alice.lookupKey)).ok).toBe(
-      true,
-    );
+    expect((await verifyMessage(message ?? {}, alice.lookupKey)).ok).toBe(true);
     await Promise.all([alice.close(), bob.close()]);
   });
 
