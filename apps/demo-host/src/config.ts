@@ -1,7 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { describeIssues, OcpError } from "@ocp/types";
+import { describeIssues, errorFactory } from "@ocp/types";
 import { z } from "zod";
+
+/** The codes the demo host raises: a config it cannot read or accept, or a bad command line. */
+export type DemoHostErrorCode = "config_unreadable" | "config_invalid" | "usage";
+
+const demoHostError = errorFactory<DemoHostErrorCode>();
 
 /** The protocol families a provider may be offered, by their flag names. */
 export const FAMILY_NAMES = { ocp: "ocp/1", contextgraph: "contextgraph/1" } as const;
@@ -62,7 +67,7 @@ export async function loadConfig(path: string): Promise<Config> {
   try {
     text = await readFile(path, "utf8");
   } catch (cause) {
-    throw new OcpError(
+    throw demoHostError(
       "config_unreadable",
       `cannot read config ${path}: ${(cause as Error).message}`,
       { cause },
@@ -72,7 +77,7 @@ export async function loadConfig(path: string): Promise<Config> {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new OcpError(
+    throw demoHostError(
       "config_invalid",
       `config ${path} is not JSON: ${(cause as Error).message}`,
       { cause },
@@ -80,7 +85,7 @@ export async function loadConfig(path: string): Promise<Config> {
   }
   const parsed = ConfigSchema.safeParse(json);
   if (!parsed.success) {
-    throw new OcpError("config_invalid", `config ${path}: ${describeIssues(parsed.error)}`);
+    throw demoHostError("config_invalid", `config ${path}: ${describeIssues(parsed.error)}`);
   }
   const base = dirname(resolve(path));
   return {
@@ -111,13 +116,13 @@ export function splitCommand(text: string): string[] {
     const c = text[i] as string;
     if (c === "'" || c === '"') {
       const close = c === "'" ? text.indexOf("'", i + 1) : closingDoubleQuote(text, i + 1);
-      if (close === -1) throw new OcpError("usage", `unterminated ${c} in "${text}"`);
+      if (close === -1) throw demoHostError("usage", `unterminated ${c} in "${text}"`);
       const inner = text.slice(i + 1, close);
       word += c === "'" ? inner : inner.replace(/\\(["\\])/g, "$1");
       inWord = true;
       i = close;
     } else if (c === "\\") {
-      if (i + 1 >= text.length) throw new OcpError("usage", `trailing backslash in "${text}"`);
+      if (i + 1 >= text.length) throw demoHostError("usage", `trailing backslash in "${text}"`);
       word += text[++i];
       inWord = true;
     } else if (/\s/.test(c)) {
@@ -144,14 +149,14 @@ function closingDoubleQuote(text: string, from: number): number {
 function validEntry(flag: string, value: string, candidate: unknown): ProviderEntry {
   const parsed = ProviderEntrySchema.safeParse(candidate);
   if (!parsed.success)
-    throw new OcpError("usage", `${flag} ${value}: ${describeIssues(parsed.error)}`);
+    throw demoHostError("usage", `${flag} ${value}: ${describeIssues(parsed.error)}`);
   return parsed.data;
 }
 
 function splitId(flag: string, value: string, what: string): [string, string] {
   const eq = value.indexOf("=");
   if (eq <= 0 || eq === value.length - 1) {
-    throw new OcpError("usage", `${flag} takes ID=${what}, not "${value}"`);
+    throw demoHostError("usage", `${flag} takes ID=${what}, not "${value}"`);
   }
   return [value.slice(0, eq), value.slice(eq + 1)];
 }
@@ -166,7 +171,7 @@ export function parseProviderFlag(kind: "stdio" | "http", value: string): Provid
   if (kind === "http") return validEntry("--http", value, { id, http: { url: rest.trim() } });
   const [command, ...args] = splitCommand(rest);
   if (command === undefined) {
-    throw new OcpError("usage", `--stdio takes ID=COMMAND [ARG…], not "${value}"`);
+    throw demoHostError("usage", `--stdio takes ID=COMMAND [ARG…], not "${value}"`);
   }
   return validEntry("--stdio", value, { id, stdio: { command, args } });
 }
@@ -178,7 +183,7 @@ export function parseProviderFlag(kind: "stdio" | "http", value: string): Provid
 export function parseStdioArgv(argv: readonly string[]): ProviderEntry {
   const [first, ...args] = argv;
   const shown = argv.join(" ");
-  if (first === undefined) throw new OcpError("usage", "-- must be followed by ID=COMMAND [ARG…]");
+  if (first === undefined) throw demoHostError("usage", "-- must be followed by ID=COMMAND [ARG…]");
   const [id, command] = splitId("--", first, "COMMAND [ARG…]");
   return validEntry("--", shown, { id, stdio: { command, args } });
 }
@@ -195,7 +200,7 @@ export function parseFamilies(
   const names = typeof value === "string" ? value.split(",").map((v) => v.trim()) : [...value];
   return names.map((name) => {
     if (name !== "ocp" && name !== "contextgraph") {
-      throw new OcpError("usage", `${where}: "${name}" is not ocp or contextgraph`);
+      throw demoHostError("usage", `${where}: "${name}" is not ocp or contextgraph`);
     }
     return FAMILY_NAMES[name];
   });

@@ -5,8 +5,8 @@ import {
   type ContextQuery,
   type ContextQueryResult,
   type FrameKind,
-  OcpError,
   type ProviderInfo,
+  wireError,
 } from "@ocp/types";
 import { canonicalTokenCost, compareCgpTimestamps } from "@ocp/types/cgp";
 import type {
@@ -138,7 +138,7 @@ export class DemoProvider implements DualProvider {
     const asOf = cgp ? query.as_of : undefined;
     const kinds = query.kinds.filter((kind) => SERVED_KINDS.includes(kind));
     if (query.kinds.length > 0 && kinds.length === 0) {
-      throw new OcpError(
+      throw wireError(
         "unsupported_kind",
         `this provider serves ${SERVED_KINDS.join(", ")} frames, not ${query.kinds.join(", ")}`,
       );
@@ -179,7 +179,7 @@ export class DemoProvider implements DualProvider {
     }
     if (frames.length === 0 && hits.length > 0 && query.max_tokens > 0 && query.max_frames > 0) {
       const smallest = Math.min(...hits.map((hit) => whole(hit.entry, cgp).tokens));
-      throw new OcpError(
+      throw wireError(
         "budget_unsatisfiable",
         `no frame fits in max_tokens ${query.max_tokens}: the smallest of ${hits.length} matching frames costs ${smallest} tokens, and no part of one fits (parts are at least ${MIN_PART_TOKENS} tokens)`,
       );

@@ -244,7 +244,7 @@ export class ConsensusService {
     message: MessageOf<"ocp.consensus.achieved" | "ocp.consensus.timeout">,
   ): Promise<void> {
     const seen = this.#seen.get(message.payload.proposalId);
-    const raw = (message.payload as Record<string, unknown>)["signedVotes"];
+    const raw: unknown = Reflect.get(message.payload, "signedVotes");
     const signedVotes = Array.isArray(raw) ? (raw as VoteMessage[]) : [];
     const achieved = message.type === "ocp.consensus.achieved";
     const base = {

@@ -167,7 +167,7 @@ export class SyncService {
       case "ocp.sync.request": {
         const { scope, lastSyncedAt } = message.payload;
         const priority = message.payload.priority ?? "normal";
-        const raw = (message.payload as Record<string, unknown>)["versionVector"];
+        const raw: unknown = Reflect.get(message.payload, "versionVector");
         const versionVector =
           typeof raw === "object" && raw !== null ? (raw as Record<string, number>) : undefined;
         // Our version vectors say exactly what the requester lacks; without them, lastSyncedAt does.

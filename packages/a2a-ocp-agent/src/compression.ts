@@ -22,7 +22,7 @@ import type {
   EncryptedMessage,
   PlainMessage,
 } from "@ocp/a2a-ocp-messaging";
-import { BROADCAST } from "@ocp/a2a-ocp-messaging";
+import { BROADCAST, isJsonObject } from "@ocp/a2a-ocp-messaging";
 import { compressMessage, decompressMessage } from "@ocp/a2a-ocp-messaging/node";
 import { AGENT_COMPRESSION_THRESHOLD_BYTES, COMPRESSION_CARDS_MAX_AGE_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
@@ -166,10 +166,8 @@ export function inflatedPayload(message: Record<string, unknown>): unknown {
 }
 
 function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  if (key === "") return value as Record<string, unknown>;
-  const inner = (value as Record<string, unknown>)[key];
-  return typeof inner === "object" && inner !== null && !Array.isArray(inner)
-    ? (inner as Record<string, unknown>)
-    : undefined;
+  if (!isJsonObject(value)) return undefined;
+  if (key === "") return value;
+  const inner = value[key];
+  return isJsonObject(inner) ? inner : undefined;
 }

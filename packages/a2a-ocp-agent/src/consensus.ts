@@ -144,7 +144,7 @@ export async function countVote(
     return reject("vote_rejected", "vote for another proposal");
   if (vote.payload.votedBy !== vote.from)
     return reject("vote_rejected", "votedBy differs from the signer");
-  const verified = await verifyMessage(vote as unknown as Record<string, unknown>, lookupKey);
+  const verified = await verifyMessage(vote, lookupKey);
   if (!verified.ok) return reject("vote_rejected", `signature: ${verified.error.code}`);
   if (state.decided !== undefined)
     return reject("proposal_closed", "the proposal is already decided");
@@ -186,7 +186,7 @@ export async function verifyOutcome(
       return { ok: false, reason: "a vote's votedBy differs from its signer" };
     if (seen.has(vote.from)) return { ok: false, reason: `two votes of ${vote.from}` };
     seen.add(vote.from);
-    const verified = await verifyMessage(vote as unknown as Record<string, unknown>, lookupKey);
+    const verified = await verifyMessage(vote, lookupKey);
     if (!verified.ok) return { ok: false, reason: `vote of ${vote.from}: ${verified.error.code}` };
   }
   const result = tally(proposal, countVotes(signedVotes.map((v) => v.payload.vote)), periodEnded);

@@ -18,7 +18,7 @@ export function matchesEventFilters(
   event: EventPublishPayload,
   filters: Record<string, unknown> | undefined,
 ): boolean {
-  return matchesFilters(filters, event as Record<string, unknown>);
+  return matchesFilters(filters, event);
 }
 
 /** Whether an event matches a subscription (types and filters). */

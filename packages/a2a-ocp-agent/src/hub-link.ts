@@ -1,5 +1,5 @@
 import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
-import type { PlainMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
+import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
 import type { AgentLink } from "./link.js";
 import { clientRefusals } from "./refusals.js";
 
@@ -13,7 +13,7 @@ import { clientRefusals } from "./refusals.js";
 export function hubLink(client: HubClient): AgentLink {
   return {
     lookupKey: client.lookupKey,
-    send: (message) => client.send(message as unknown as WireMessage),
+    send: (message) => client.send(message),
     findAgents: (query) => client.findAgents(query),
     onMessage(handler) {
       const listener = (delivered: DeliveredMessage) => {

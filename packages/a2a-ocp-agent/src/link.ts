@@ -1,5 +1,5 @@
 import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
-import type { AgentProfile, PlainMessage } from "@ocp/a2a-ocp-messaging";
+import type { AgentProfile, PlainMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
   cardMatches,
@@ -18,7 +18,7 @@ import type { OcpError } from "@ocp/types";
  * {@link MemoryNetwork} links agents in one process (unit tests, examples).
  */
 export interface AgentLink {
-  send(message: Record<string, unknown>): Promise<unknown>;
+  send(message: WireMessage): Promise<unknown>;
   /**
    * Registers the handler of verified inbound messages; returns its remover.
    * A sealed message (§8.4, `encrypted: true`) is handed on as it came.
@@ -84,11 +84,12 @@ export class MemoryNetwork {
         for (const recipient of recipients) {
           const target = this.#handlers.get(recipient);
           if (target === undefined) continue;
-          const copy = JSON.parse(raw) as Record<string, unknown>;
+          // A copy per recipient, as a wire would give: the sender's object is never shared.
+          const copy: PlainMessage = JSON.parse(raw);
           setTimeout(() => {
             void verifyMessage(copy, this.lookupKey).then((verified) => {
               if (!verified.ok) return;
-              for (const handler of target) handler(copy as PlainMessage);
+              for (const handler of target) handler(copy);
             });
           }, 0);
         }

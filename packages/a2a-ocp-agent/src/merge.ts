@@ -102,7 +102,7 @@ export function mergeItem<T extends VersionedItem>(
   // A signed winner stays as signed (a merged vector would void its signature): every replica
   // picks the same winner, so all converge on it, and the next signed edit dominates both.
   const resolved =
-    (winner as Record<string, unknown>)["ocpAuthorship"] !== undefined
+    Reflect.get(winner, "ocpAuthorship") !== undefined
       ? winner
       : ({ ...winner, ocpVersion: mergeVectors(local.ocpVersion, remote.ocpVersion) } as T);
   const [first, second] = [canonicalHash(local), canonicalHash(remote)].sort();

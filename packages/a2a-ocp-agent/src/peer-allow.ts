@@ -59,7 +59,7 @@ function grantOf(entry: unknown, listenerId: string): [string, Grant] {
     if (!verified.ok)
       throw agentError("invalid_allowed_peer", `allowed peer: ${verified.error.message}`);
     const profile = verified.value;
-    const team = (profile as Record<string, unknown>)["team"];
+    const team: unknown = Reflect.get(profile, "team");
     return checked(listenerId, profile.id, profile.publicKey, team, profile);
   }
   const { id, publicKey, team } = entry as AllowedPeerEntry;

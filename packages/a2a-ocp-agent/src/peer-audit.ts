@@ -4,7 +4,12 @@
  * reason it answered; a refused registration too) and delivered to a peer, appended to an
  * {@link AuditLog} and pruned to the log's retention every minute.
  */
-import { type AuditEntry, type AuditLog, auditRecipients } from "@ocp/a2a-ocp-messaging";
+import {
+  type AuditEntry,
+  type AuditLog,
+  auditRecipients,
+  isJsonObject,
+} from "@ocp/a2a-ocp-messaging";
 import { parseJsonText } from "@ocp/types";
 
 /** Interval at which a listening agent prunes its audit log, ms. */
@@ -50,10 +55,11 @@ export class PeerAudit {
   /** A refusal answered to peer `from`; `raw` is read for the id, type and `to` as far as it goes. */
   refused(from: string, raw: string, code: string, reason: string): void {
     const parsed = parseJsonText(raw);
-    const v = (
-      parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? parsed.value : {}
-    ) as Record<string, unknown>;
-    const text = (key: string) => (typeof v[key] === "string" ? (v[key] as string) : undefined);
+    const v: Record<string, unknown> = parsed.ok && isJsonObject(parsed.value) ? parsed.value : {};
+    const text = (key: string) => {
+      const member = v[key];
+      return typeof member === "string" ? member : undefined;
+    };
     this.#append({
       at: Date.now(),
       event: "refused",

@@ -13,6 +13,7 @@ import {
   InboundPipeline,
   isHubFrame,
   mayReceive,
+  OCP_FEATURES,
   type PlainMessage,
   RateLimiter,
   type RateLimitOptions,
@@ -60,15 +61,11 @@ import { PeerControl } from "./peer-control.js";
  * peer-control.ts.
  */
 
-/** §7.1 features a peer link confirms (everything the agent runtime does). */
-export const PEER_FEATURES = [
-  "knowledge_streaming",
-  "collective_query",
-  "consensus_voting",
-  "awareness_beacon",
-  "event_publishing",
-  "bidirectional_sync",
-] as const;
+/**
+ * §7.1 features a peer link confirms: every feature of the message layer's
+ * {@link OCP_FEATURES} (the agent runtime does them all), the same list.
+ */
+export const PEER_FEATURES: typeof OCP_FEATURES = OCP_FEATURES;
 
 export interface PeerListenerOptions {
   readonly identity: AgentIdentity;
@@ -128,7 +125,7 @@ export async function listenForPeers(options: PeerListenerOptions): Promise<Peer
   const { identity } = options;
   const profile = options.profile ?? createAgentProfile(identity, {}, nativeEd25519);
   const allowList = new PeerAllowList(identity.id, options.allowedPeers);
-  const ownTeam = (profile as Record<string, unknown>)["team"];
+  const ownTeam: unknown = Reflect.get(profile, "team");
   const visibility: VisibilityPolicy = {
     teamOf: (id) =>
       id === identity.id

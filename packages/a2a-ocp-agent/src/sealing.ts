@@ -18,7 +18,6 @@
 import {
   type AgentIdentity,
   BROADCAST,
-  createMessage,
   type KnownMessageType,
   type MessageOf,
   type PayloadInit,
@@ -26,6 +25,7 @@ import {
   SEALED_ENVELOPE_FIELD,
   sealedAccessOf,
   sealedReaders,
+  signedMessage,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { encryptMessage } from "@ocp/a2a-ocp-messaging/node";
@@ -105,29 +105,29 @@ export class Outbound {
     options: SealingSendOptions = {},
   ): Promise<MessageOf<T>> {
     const { correlationId, deadline, priority, sensitive } = options;
-    const message = createMessage({
+    // What the agent keeps: the readable message, built and signed by the message layer.
+    const signed = signedMessage(this.#identity, {
       type,
-      from: this.#identity.id,
       to,
       payload,
       ttl: messageTtl(type, this.#now(), deadline),
       ...(correlationId === undefined ? {} : { correlation_id: correlationId }),
       ...(priority === undefined ? {} : { priority }),
     });
-    const sign = (m: unknown) =>
-      signObject(m as Record<string, unknown>, this.#identity.secretKey) as Record<string, unknown>;
-    const plan = sealingPlan(message as PlainMessage, sensitive ?? this.#sealDirect);
+    const readable: PlainMessage = signed;
+    const plan = sealingPlan(readable, sensitive ?? this.#sealDirect);
     if (plan === undefined) {
       // §12.2: a readable message may go compressed; a sealed one never does.
-      const wire = sign(await this.#compression.prepare(message as PlainMessage));
-      await this.#link.send(wire);
-      return wire as MessageOf<T>;
+      const prepared = await this.#compression.prepare(readable);
+      await this.#link.send(
+        prepared === readable ? signed : signObject(prepared, this.#identity.secretKey),
+      );
+      return signed;
     }
-    const signed = sign(message);
     const keys = await this.#keys.recipients(plan.recipients);
-    const declared = { ...message, [SEALED_ENVELOPE_FIELD]: plan };
-    await this.#link.send(sign(encryptMessage(declared as PlainMessage, keys)));
-    return signed as MessageOf<T>;
+    const declared: PlainMessage = { ...readable, [SEALED_ENVELOPE_FIELD]: plan };
+    await this.#link.send(signObject(encryptMessage(declared, keys), this.#identity.secretKey));
+    return signed;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { KnowledgeEdge, KnowledgeNode, KnowledgeUpdatePayload } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging";
 import { KnowledgeNodeSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { ItemKind, KnowledgeGraph } from "./graph.js";
 import {
@@ -34,7 +35,7 @@ import { sortedVector } from "./version-vector.js";
 type Item = KnowledgeNode | KnowledgeEdge;
 
 function hasVersion(item: unknown): boolean {
-  const v = (item as Record<string, unknown>)["ocpVersion"];
+  const v: unknown = isJsonObject(item) ? item["ocpVersion"] : undefined;
   return typeof v === "object" && v !== null;
 }
 
@@ -75,8 +76,8 @@ export function deriveVersion<T extends Item>(
   if (hasVersion(item)) return item as T & { ocpVersion: VersionVector };
   // An edge of a plain sender has no createdBy: it is the stored author's, or its sender's.
   if (
-    (item as Record<string, unknown>)["createdBy"] === undefined &&
-    (item as Record<string, unknown>)["ocpAuthorship"] === undefined
+    Reflect.get(item, "createdBy") === undefined &&
+    Reflect.get(item, "ocpAuthorship") === undefined
   ) {
     const author = (local as { createdBy?: unknown } | undefined)?.createdBy;
     item = { ...item, createdBy: typeof author === "string" ? author : from };

@@ -65,10 +65,7 @@ export class Opener {
   /** The readable message; throws an agent error with the reason it cannot be opened. */
   async open(message: EncryptedMessage): Promise<PlainMessage> {
     const details = { messageId: message.id, from: message.from, type: message.type };
-    const signed = await verifyMessage(
-      message as unknown as Record<string, unknown>,
-      this.#lookupKey,
-    );
+    const signed = await verifyMessage(message, this.#lookupKey);
     if (!signed.ok) {
       throw agentError(
         "sealed_signature_invalid",
@@ -76,7 +73,7 @@ export class Opener {
         { ...details, code: signed.error.code },
       );
     }
-    const declared = sealedEnvelopeOf(message as unknown as Record<string, unknown>);
+    const declared = sealedEnvelopeOf(message);
     if (declared === undefined) {
       throw agentError(
         "sealed_envelope_invalid",

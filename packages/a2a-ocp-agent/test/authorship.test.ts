@@ -78,7 +78,7 @@ function raw(
   const message = createMessage({ type, from: from.id, to, payload } as Parameters<
     typeof createMessage
   >[0]);
-  return link.send(signObject(message as Record<string, unknown>, from.secretKey));
+  return link.send(signObject(message, from.secretKey));
 }
 
 const stream = (nodes: unknown[], edges: unknown[] = []) => ({

@@ -110,9 +110,9 @@ describe("§12.2 compression over a peer link", () => {
         from: b.id,
         to: alice.id,
         payload: { streamId: "s", nodes: [], isIncremental: true, sequenceNumber: 1 },
-      }) as Record<string, unknown>;
+      });
       return signObject(
-        { ...envelope, compression: "gzip", compressedPayload },
+        { ...envelope, compression: "gzip" as const, compressedPayload },
         b.secretKey,
         nativeEd25519,
       );
@@ -141,9 +141,7 @@ describe("§12.2 compression over a peer link", () => {
     }) as PlainMessage;
     const compressed = compressMessage(plain);
     expect(compressed).toHaveProperty("compressedPayload");
-    const receipt = await listener.link.send(
-      signObject(compressed as Record<string, unknown>, a.secretKey, nativeEd25519),
-    );
+    const receipt = await listener.link.send(signObject(compressed, a.secretKey, nativeEd25519));
     expect(receipt).toMatchObject({ recipients: 0, excluded: 1 });
     await bob.beacon({ status: "idle", availability: "available" });
     await until(() => alice.presence.get(bob.id) !== undefined, "later traffic arrives");

@@ -80,7 +80,7 @@ const stream = (from: AgentIdentity, to: string, n: KnowledgeNode) =>
       payload: { streamId: "s-1", nodes: [n], isIncremental: true, sequenceNumber: 1 },
     }),
     from.secretKey,
-  ) as Record<string, unknown>;
+  );
 
 describe("listenForPeers admits only the agents it is told to trust", () => {
   it("a stranger is refused at registration (4002 peer_not_allowed): she can neither query nor inject", async () => {

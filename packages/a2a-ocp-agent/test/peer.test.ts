@@ -1,4 +1,4 @@
-import { generateIdentity, type KnowledgeNode } from "@ocp/a2a-ocp-messaging";
+import { generateIdentity, type KnowledgeNode, OCP_FEATURES } from "@ocp/a2a-ocp-messaging";
 import { afterEach, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import { listenForPeers, PEER_FEATURES, peerLink } from "../src/peer.js";
@@ -107,4 +107,10 @@ describe("peer-to-peer: two agents over a direct WebSocket, no hub", () => {
     ).rejects.toBeDefined();
     expect(PEER_FEATURES).toContain("consensus_voting");
   }, 30_000);
+});
+
+describe("one §7.1 feature list", () => {
+  it("PEER_FEATURES is the message layer's OCP_FEATURES, not a copy that can drift", () => {
+    expect(PEER_FEATURES).toBe(OCP_FEATURES);
+  });
 });

@@ -1,4 +1,4 @@
-import { generateIdentity, verifyMessage } from "@ocp/a2a-ocp-messaging";
+import { generateIdentity, verifyMessage, type WireMessage } from "@ocp/a2a-ocp-messaging";
 import { describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import { MemoryNetwork } from "../src/link.js";
@@ -11,11 +11,11 @@ function pair() {
   const net = new MemoryNetwork();
   const a = generateIdentity("a2a://alice");
   const b = generateIdentity("a2a://bob");
-  const sent: Record<string, unknown>[] = [];
+  const sent: WireMessage[] = [];
   const link = net.link(a.id, a.publicKey);
   const recording = {
     ...link,
-    send: (m: Record<string, unknown>) => {
+    send: (m: WireMessage) => {
       sent.push(m);
       return link.send(m);
     },
@@ -38,12 +38,10 @@ describe("message receipts", () => {
     expect(message?.["type"]).toBe("ocp.knowledge.stream");
     expect(receipt.from).toBe(alice.id);
     expect(receipt.type).toBe("ocp.knowledge.stream");
-    expect(receipt.digest).toBe(messageDigest(message as Record<string, unknown>));
+    expect(receipt.digest).toBe(messageDigest(message ?? {}));
     expect(receipt.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     // The digest covers the signature: the message it names verifies under alice's key.
-    expect((await verifyMessage(message as Record<string, unknown>, alice.lookupKey)).ok).toBe(
-      true,
-    );
+    expect((await verifyMessage(message ?? {}, alice.lookupKey)).ok).toBe(true);
     await Promise.all([alice.close(), bob.close()]);
   });
 
@@ -54,7 +52,7 @@ describe("message receipts", () => {
     const response = result.responses[0] as ReceivedResponse;
     const message = sent.find((m) => m["id"] === response.receipt?.messageId);
     expect(message?.["type"]).toBe("ocp.collective.response");
-    expect(response.receipt?.digest).toBe(messageDigest(message as Record<string, unknown>));
+    expect(response.receipt?.digest).toBe(messageDigest(message ?? {}));
     await Promise.all([alice.close(), bob.close()]);
   });
 });

@@ -133,7 +133,7 @@ describe("§8.4 sealed over a peer link", () => {
             },
           } as PlainMessage,
           recipients.map((i) => ({ agentId: i.id, publicKey: i.encryption!.publicKey })),
-        ) as Record<string, unknown>,
+        ),
         alice.secretKey,
       );
     expect(await listener.link.send(seal([alice, bob], [alice.id, bob.id]))).toEqual({

@@ -19,7 +19,7 @@ export function plainPeer(net: MemoryNetwork, name: string) {
     inbox,
     async send<T extends KnownMessageType>(type: T, to: string, payload: PayloadInit<T>) {
       const message = createMessage({ type, from: identity.id, to, payload });
-      await link.send(signObject(message as Record<string, unknown>, identity.secretKey));
+      await link.send(signObject(message, identity.secretKey));
     },
   };
 }

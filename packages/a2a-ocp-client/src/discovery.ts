@@ -16,7 +16,8 @@ import {
   verifyAgentProfile,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { OcpError } from "@ocp/types";
+import type { OcpError } from "@ocp/types";
+import { clientError, hubRejection } from "./errors.js";
 
 /** What to look for: every given criterion must match (§7.3). */
 export type FindAgentsQuery = Omit<DiscoveryQueryPayload, "queryId">;
@@ -52,13 +53,13 @@ export class DiscoveryRequests {
     return new Promise<FindAgentsResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(queryId);
-        reject(new OcpError("hub_timeout", `no discovery result within ${timeoutMs} ms`));
+        reject(clientError("hub_timeout", `no discovery result within ${timeoutMs} ms`));
       }, timeoutMs);
       timer.unref();
       this.#waiting.set(queryId, { resolve, reject, timer });
       const frame = encodeHubControl(HUB_TYPES.DISCOVERY_QUERY, { ...query, queryId });
       if (this.#send(frame) === "closed") {
-        this.refuse(queryId, new OcpError("not_connected", "no connection to the hub"));
+        this.refuse(queryId, clientError("not_connected", "no connection to the hub"));
       }
     });
   }
@@ -73,7 +74,7 @@ export class DiscoveryRequests {
     if (control.type !== HUB_TYPES.REJECT || control.payload.id === undefined) return false;
     if (!this.#waiting.has(control.payload.id)) return false;
     const { id, code, message, details = {} } = control.payload;
-    this.refuse(id, new OcpError(code, message, { details }));
+    this.refuse(id, hubRejection(code, message, details));
     return true;
   }
 

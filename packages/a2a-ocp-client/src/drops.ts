@@ -8,6 +8,7 @@
  * never dropped without a trace.
  */
 import type { EventEmitter } from "node:events";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging";
 import { parseJsonText } from "@ocp/types";
 import { CLIENT_UNHEARD_DROP_WARNINGS } from "./limits.js";
 import type { DroppedMessage, HubClientEvents } from "./receipts.js";
@@ -45,7 +46,7 @@ export class DropReporter {
 /** The `id` of a message's text, read as far as it goes (a refused one may be anything). */
 function idOf(raw: string): string | undefined {
   const json = parseJsonText(raw);
-  if (!json.ok || typeof json.value !== "object" || json.value === null) return undefined;
-  const id = (json.value as Record<string, unknown>)["id"];
+  if (!json.ok || !isJsonObject(json.value)) return undefined;
+  const id = json.value["id"];
   return typeof id === "string" ? id : undefined;
 }

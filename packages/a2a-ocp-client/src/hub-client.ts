@@ -19,13 +19,13 @@ import {
   type AgentProfile,
   buildAnnouncement,
   createAgentProfile,
-  createMessage,
   HUB_TYPES,
   InboundPipeline,
   isHubFrame,
   type KeyLookup,
-  type MessageInit,
+  type MessageDraft,
   parseTracedDeliver,
+  signedMessage,
   signObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
@@ -33,7 +33,7 @@ import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
-import { OcpError, parseJsonText } from "@ocp/types";
+import { type OcpError, parseJsonText } from "@ocp/types";
 import { DeliveryReplayWindow } from "./delivery-replay.js";
 import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
 import { DropReporter } from "./drops.js";
@@ -58,6 +58,8 @@ export type {
   HubClientEvents,
   SendReceipt,
 } from "./receipts.js";
+
+import { clientError, hubRejection } from "./errors.js";
 
 export class HubClient extends EventEmitter<HubClientEvents> {
   readonly identity: AgentIdentity;
@@ -143,7 +145,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       }
     });
     this.#ws.on("close", (info) => {
-      this.#stop(new OcpError("not_connected", `connection to the hub ended: ${info.reason}`));
+      this.#stop(clientError("not_connected", `connection to the hub ended: ${info.reason}`));
       this.emit("close", info);
     });
   }
@@ -197,22 +199,17 @@ export class HubClient extends EventEmitter<HubClientEvents> {
     version = "1.0.0",
   ): Promise<CapabilityConfirmPayload> {
     const hubId = this.#hub?.id;
-    if (hubId === undefined) throw new OcpError("not_connected", "the hub has not named itself");
-    const announce = signObject(
-      createMessage({
-        type: "capability.announce",
-        from: this.identity.id,
-        to: hubId,
-        payload: { features: [...features], version },
-      }) as Record<string, unknown>,
-      this.identity.secretKey,
-      nativeEd25519,
+    if (hubId === undefined) throw clientError("not_connected", "the hub has not named itself");
+    const announce = signedMessage(
+      this.identity,
+      { type: "capability.announce", to: hubId, payload: { features: [...features], version } },
+      { backend: nativeEd25519 },
     );
     const confirmed = this.#negotiation.expect(
-      String(announce["id"]),
+      announce.id,
       this.#options.ackTimeoutMs ?? CLIENT_ACK_TIMEOUT_MS,
     );
-    await this.send(announce as unknown as WireMessage);
+    await this.send(announce);
     return confirmed;
   }
 
@@ -224,27 +221,21 @@ export class HubClient extends EventEmitter<HubClientEvents> {
    * While the connection is down the message waits and is sent on reconnect.
    */
   send<T extends KnownMessageType | CustomMessageType>(
-    message: Omit<MessageInit<T>, "from"> | WireMessage,
+    message: MessageDraft<T> | WireMessage,
   ): Promise<SendReceipt> {
     if (this.#ws.state === "closed") {
-      return Promise.reject(new OcpError("not_connected", "the client is closed"));
+      return Promise.reject(clientError("not_connected", "the client is closed"));
     }
     if (this.#pending.size >= CLIENT_MAX_PENDING_SENDS) {
-      return Promise.reject(new OcpError("hub_backlog", "too many messages await the hub's ack"));
+      return Promise.reject(clientError("hub_backlog", "too many messages await the hub's ack"));
     }
-    const wire: Record<string, unknown> =
-      "protocol" in message
-        ? (message as unknown as Record<string, unknown>)
-        : (createMessage({ ...(message as MessageInit<T>), from: this.identity.id }) as Record<
-            string,
-            unknown
-          >);
-    const signed =
-      wire["signature"] === undefined
-        ? signObject(wire, this.identity.secretKey, nativeEd25519)
-        : wire;
-    const id = String(signed["id"]);
-    const unconfirmed = this.#negotiation.refusal(String(signed["type"]));
+    const signed: WireMessage = !("protocol" in message)
+      ? signedMessage(this.identity, message, { backend: nativeEd25519 })
+      : message.signature === undefined
+        ? signObject(message, this.identity.secretKey, nativeEd25519)
+        : message;
+    const id = signed.id;
+    const unconfirmed = this.#negotiation.refusal(signed.type);
     if (unconfirmed !== undefined) return Promise.reject(unconfirmed);
     const raw = JSON.stringify(signed);
     return this.#tracing.send(signed, raw, (frame) => {
@@ -325,9 +316,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
       return;
     }
     pending.reject(
-      new OcpError(control.payload.code, control.payload.message, {
-        details: control.payload.details ?? {},
-      }),
+      hubRejection(control.payload.code, control.payload.message, control.payload.details ?? {}),
     );
   }
 
@@ -352,7 +341,7 @@ export class HubClient extends EventEmitter<HubClientEvents> {
    */
   async #deliver(raw: string, seq: number | undefined): Promise<void> {
     if (seq !== undefined && this.#resume.had(seq)) {
-      const error = new OcpError("replay_detected", `delivery ${seq} was handled already`);
+      const error = clientError("replay_detected", `delivery ${seq} was handled already`);
       this.#drops.report({ code: "replay_detected", error, seq, durable: true, raw });
       return;
     }

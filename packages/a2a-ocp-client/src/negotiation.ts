@@ -11,9 +11,11 @@ import {
   type CapabilityConfirmPayload,
   type EncryptedMessage,
   featureOfType,
+  isJsonObject,
   type PlainMessage,
 } from "@ocp/a2a-ocp-messaging";
-import { OcpError } from "@ocp/types";
+import type { OcpError } from "@ocp/types";
+import { clientError } from "./errors.js";
 
 /** The hub's identity as its registration frame gives it. */
 export interface HubInfo {
@@ -25,8 +27,8 @@ export interface HubInfo {
 
 /** `payload.hub` of a registration, when well-formed. */
 export function hubInfoOf(payload: Record<string, unknown>): HubInfo | undefined {
-  const hub = payload["hub"] as Record<string, unknown> | undefined;
-  if (typeof hub !== "object" || hub === null) return undefined;
+  const hub = payload["hub"];
+  if (!isJsonObject(hub)) return undefined;
   if (typeof hub["id"] !== "string" || typeof hub["publicKey"] !== "string") return undefined;
   const profile = hub["profile"] as AgentProfile | undefined;
   return { id: hub["id"], publicKey: hub["publicKey"], profile };
@@ -52,7 +54,7 @@ export class Negotiation {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(announceId);
-        reject(new OcpError("hub_timeout", `no capability.confirm within ${timeoutMs} ms`));
+        reject(clientError("hub_timeout", `no capability.confirm within ${timeoutMs} ms`));
       }, timeoutMs);
       timer.unref();
       this.#waiting.set(announceId, { resolve, reject, timer });
@@ -79,7 +81,7 @@ export class Negotiation {
     if (feature === undefined || this.#confirmed === undefined || this.#confirmed.has(feature)) {
       return undefined;
     }
-    return new OcpError(
+    return clientError(
       "feature_not_negotiated",
       `${type} needs the feature ${feature}, which the hub did not confirm (§7.2)`,
       { details: { feature, confirmed: [...this.#confirmed] } },

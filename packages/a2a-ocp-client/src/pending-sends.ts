@@ -4,7 +4,8 @@
  * legs and the stdio and HTTP transports' requests do) instead of a timer per
  * send (issue 18); an overdue send fails with `hub_timeout`.
  */
-import { type Deadline, Deadlines, OcpError } from "@ocp/types";
+import { type Deadline, Deadlines, type OcpError } from "@ocp/types";
+import { clientError } from "./errors.js";
 import type { SendReceipt } from "./receipts.js";
 
 export interface PendingSend {
@@ -66,7 +67,7 @@ export class PendingSends {
     const deadline = this.#deadlines.add(this.#timeoutMs, () => {
       if (this.#byId.get(id) !== waiting) return;
       this.#byId.delete(id);
-      waiting.reject(new OcpError("hub_timeout", `no ack for ${id} within ${this.#timeoutMs} ms`));
+      waiting.reject(clientError("hub_timeout", `no ack for ${id} within ${this.#timeoutMs} ms`));
     });
     const waiting: Waiting = { raw, sent: false, resent: false, deadline, resolve, reject };
     this.#byId.set(id, waiting);

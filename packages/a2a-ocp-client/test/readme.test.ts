@@ -3,6 +3,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -18,7 +19,10 @@ import * as limits from "../src/limits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(join(dir, "README.md"), "utf8");
-const source = readFileSync(join(dir, "src", "hub-client.ts"), "utf8");
+const source = readdirSync(join(dir, "src"))
+  .filter((file) => file.endsWith(".ts"))
+  .map((file) => readFileSync(join(dir, "src", file), "utf8"))
+  .join("\n");
 
 function section(name: string): string {
   const start = readme.indexOf(`<!-- ${name} -->`);
@@ -116,12 +120,13 @@ describe("README", () => {
   it("lists every error code the client raises", () => {
     const table = section("errors");
     const raised = new Set(
-      [...source.matchAll(/new OcpError\("([a-z_]+)"/g)].map((match) => match[1]!),
+      [...source.matchAll(/clientError\(\s*"([a-z_]+)"/g)].map((match) => match[1]!),
     );
     for (const [code, meaning] of Object.entries(HUB_ERROR_CODES)) {
       if (meaning.startsWith("client:")) raised.add(code);
     }
-    expect(raised.size).toBeGreaterThanOrEqual(3);
+    // Raised through the typed factory (hub_timeout, not_connected, hub_backlog, feature_not_negotiated, replay_detected).
+    expect(raised.size).toBeGreaterThanOrEqual(5);
     for (const code of raised) expect(table).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
   });
 

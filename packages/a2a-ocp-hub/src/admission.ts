@@ -85,7 +85,7 @@ const EntrySchema = z.strictObject({
 
 /** The `team` field of a signed profile, when it is a string of 1 to 256 characters. */
 function teamField(profile: AgentProfile): string | undefined {
-  const team = (profile as Record<string, unknown>)["team"];
+  const team: unknown = profile["team"];
   if (team === undefined) return undefined;
   if (typeof team !== "string" || team.length === 0 || team.length > MAX_TEAM_LENGTH) {
     throw new Error(`${profile.id}: team must be a string of 1 to ${MAX_TEAM_LENGTH} characters`);

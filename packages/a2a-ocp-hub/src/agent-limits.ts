@@ -20,7 +20,7 @@
  * malformed is refused at registration.
  */
 import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
-import { BROADCAST } from "@ocp/a2a-ocp-messaging";
+import { BROADCAST, isJsonObject } from "@ocp/a2a-ocp-messaging";
 import { z } from "zod";
 
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -37,7 +37,7 @@ export type DeclaredLimits = z.infer<typeof DeclaredLimitsSchema>;
  * cannot be read (the hub refuses such a profile).
  */
 export function declaredLimits(profile: AgentProfile): DeclaredLimits | { malformed: string } {
-  const capabilities = (profile as Record<string, unknown>)["capabilities"];
+  const capabilities: unknown = profile["capabilities"];
   const ocp = (capabilities as { ocp?: unknown } | undefined)?.ocp;
   const limits = (ocp as { limits?: unknown } | undefined)?.limits;
   if (limits === undefined) return {};
@@ -137,7 +137,7 @@ export class RecipientLimits {
     payload: unknown,
     decided: { recipients: string[]; excluded: string[] },
   ): { refused?: string; settle: (accepted: boolean) => void } {
-    const p = (payload ?? {}) as Record<string, unknown>;
+    const p = isJsonObject(payload) ? payload : {};
     const key = typeof p["queryId"] === "string" ? p["queryId"] : p["subscriptionId"];
     if (typeof key !== "string") return { settle: NOTHING };
     const frees = () => {

@@ -22,7 +22,6 @@ import {
   assertAuditRetention,
   boundAuditEntry,
 } from "@ocp/a2a-ocp-messaging";
-import { OcpError } from "@ocp/types";
 import Database from "better-sqlite3";
 import {
   AUDIT_CHAIN_GENESIS,
@@ -39,6 +38,7 @@ import {
   verifyChain,
 } from "./audit-chain.js";
 import { entryOf, migrateUnchained } from "./audit-legacy.js";
+import { hubError } from "./errors.js";
 
 export interface SqliteAuditLogOptions {
   /** The database file (created if absent unless `readonly`); `:memory:` for one that does not survive. */
@@ -135,15 +135,14 @@ export class SqliteAuditLog implements AuditLog {
         fileMustExist: this.#readonly,
       });
     } catch (cause) {
-      throw new OcpError("store_failed", `cannot open the audit log ${options.path}`, { cause });
+      throw hubError("store_failed", `cannot open the audit log ${options.path}`, { cause });
     }
     this.#db.pragma("busy_timeout = 5000");
     if (this.#readonly) {
       const table = this.#db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'audit_log'")
         .get();
-      if (table === undefined)
-        throw new OcpError("store_failed", `${options.path} holds no audit log`);
+      if (table === undefined) throw hubError("store_failed", `${options.path} holds no audit log`);
       this.#insert = undefined;
       return;
     }
@@ -204,8 +203,7 @@ export class SqliteAuditLog implements AuditLog {
   }
 
   append(entry: AuditEntry): void {
-    if (this.#insert === undefined)
-      throw new OcpError("invalid_option", "the audit log is read-only");
+    if (this.#insert === undefined) throw hubError("invalid_option", "the audit log is read-only");
     if (this.#closed) return;
     this.#buffer.push(rowOf(entry));
     this.#scheduled ??= setImmediate(() => this.flush());
@@ -287,7 +285,7 @@ export class SqliteAuditLog implements AuditLog {
         row.data.seq !== previous.seq + 1 || chainHash(previous.hash, row.data) !== row.data.hash;
       if (broken) {
         this.#onError(
-          new OcpError(
+          hubError(
             "store_failed",
             `the audit log is broken at entry ${row.data.seq}: not pruning past it (run ocp-hub audit --verify)`,
           ),

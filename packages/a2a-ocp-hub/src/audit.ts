@@ -6,7 +6,12 @@
  * {@link HUB_AUDIT_PRUNE_INTERVAL_MS}. Nothing here runs without the option.
  * Every log bounds what it stores (`boundAuditEntry`).
  */
-import { type AuditEntry, type AuditLog, auditRecipients } from "@ocp/a2a-ocp-messaging";
+import {
+  type AuditEntry,
+  type AuditLog,
+  auditRecipients,
+  isJsonObject,
+} from "@ocp/a2a-ocp-messaging";
 import { HUB_AUDIT_PRUNE_INTERVAL_MS } from "./limits.js";
 import type { ExpiredDelivery } from "./store.js";
 
@@ -24,9 +29,12 @@ export function describeRaw(raw: string | Buffer | undefined): {
   } catch {
     return { to: [] };
   }
-  if (typeof value !== "object" || value === null) return { to: [] };
-  const v = value as Record<string, unknown>;
-  const text = (key: string) => (typeof v[key] === "string" ? { [key]: v[key] as string } : {});
+  if (!isJsonObject(value)) return { to: [] };
+  const v = value;
+  const text = (key: string) => {
+    const member = v[key];
+    return typeof member === "string" ? { [key]: member } : {};
+  };
   return { ...text("id"), ...text("type"), ...text("from"), to: auditRecipients(v["to"]) };
 }
 

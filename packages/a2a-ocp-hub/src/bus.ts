@@ -6,7 +6,7 @@
  * before the bus sees it.
  */
 
-import type { EventSubscription } from "@ocp/a2a-ocp-messaging";
+import type { EventPublishPayload, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import type { BudgetSpend } from "./budget.js";
 import type { DeliveryTrace } from "./telemetry.js";
 
@@ -84,5 +84,5 @@ export type EventNotifier = (
   to: string,
   subscriptionId: string,
   publish: Record<string, unknown>,
-  event: unknown,
+  event: EventPublishPayload,
 ) => string;

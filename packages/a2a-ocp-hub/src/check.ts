@@ -19,11 +19,7 @@ import {
   RateLimiter,
   ReplayWindow,
   type Result,
-  SIGNATURE_SCHEME,
-  SIGNATURE_SCHEME_DOC,
-  schemeMismatchMessage,
-  signedWithSpecFields,
-  verifyObject,
+  verifyMessageSync,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
 import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
@@ -94,29 +90,11 @@ export function checkInbound(
       details: { from: wire.from, authenticated: sender },
     });
   }
-  // 4. signature
+  // 4. signature: the message layer's §8.3 check, the same code as the agent's verifyMessage
   let verified = false;
   if (mustVerify(wire)) {
-    if (wire.signature === undefined) {
-      return fail("signature_missing", `message from ${wire.from} is not signed`);
-    }
-    const key = o.keyOf(wire.from);
-    if (key === undefined) return fail("unknown_sender", `no public key for ${wire.from}`);
-    if (!verifyObject(json, key, o.ed25519)) {
-      // Only after ours failed: a sender that signed §8.2's seven fields is told why.
-      if (signedWithSpecFields(json, key, o.ed25519)) {
-        return fail("signature_scheme_mismatch", schemeMismatchMessage(wire.from), {
-          details: {
-            from: wire.from,
-            scheme: SIGNATURE_SCHEME,
-            documentation: SIGNATURE_SCHEME_DOC,
-          },
-        });
-      }
-      return fail("signature_invalid", `the signature does not verify for ${wire.from}`, {
-        details: { from: wire.from },
-      });
-    }
+    const signature = verifyMessageSync(json, o.keyOf, o.ed25519);
+    if (!signature.ok) return signature;
     verified = true;
   }
   // 5–7. freshness, replay, rate limit

@@ -6,7 +6,7 @@
  */
 
 import type { DiscoveryQueryPayload } from "@ocp/a2a-ocp-messaging";
-import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
+import { encodeHubControl, HUB_TYPES, isJsonObject } from "@ocp/a2a-ocp-messaging";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { parseJsonText } from "@ocp/types";
 import {
@@ -23,9 +23,9 @@ import type { HubStore } from "./store.js";
 export function messageIdOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw.length > 4 * 1024 * 1024) return undefined;
   try {
-    const value = JSON.parse(raw) as unknown;
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-      const id = (value as Record<string, unknown>)["id"];
+    const value: unknown = JSON.parse(raw);
+    if (isJsonObject(value)) {
+      const id = value["id"];
       if (typeof id === "string" && id.length <= 256) return id;
     }
   } catch {
@@ -81,7 +81,8 @@ export function rejectFrame(
 /** Details reduced to what survives JSON (zod issues hold only plain data; causes are dropped). */
 function jsonSafe(details: Record<string, unknown>): Record<string, unknown> {
   try {
-    return JSON.parse(JSON.stringify(details)) as Record<string, unknown>;
+    const copy: unknown = JSON.parse(JSON.stringify(details));
+    return isJsonObject(copy) ? copy : {};
   } catch {
     return {};
   }

@@ -9,7 +9,7 @@ import { lstat } from "node:fs/promises";
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { loadIdentity, saveIdentity } from "@ocp/a2a-ocp-messaging/node";
-import { OcpError } from "@ocp/types";
+import { hubError } from "./errors.js";
 import { DEFAULT_HUB_ID } from "./hub-self.js";
 
 /** Permission bits of group and others: a key file must have none of them. */
@@ -30,7 +30,7 @@ export async function loadHubIdentity(
     stats = await lstat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw new OcpError("invalid_option", `cannot read the hub identity ${path}`, {
+      throw hubError("invalid_option", `cannot read the hub identity ${path}`, {
         cause: error,
       });
     }
@@ -39,12 +39,12 @@ export async function loadHubIdentity(
     return { identity, created: true };
   }
   if (!stats.isFile()) {
-    throw new OcpError("invalid_option", `the hub identity ${path} is not a regular file`);
+    throw hubError("invalid_option", `the hub identity ${path} is not a regular file`);
   }
   // POSIX permissions only: Windows reports no group/other bits to check.
   if ((options.platform ?? process.platform) !== "win32" && (stats.mode & GROUP_OR_OTHERS) !== 0) {
     const mode = (stats.mode & 0o777).toString(8).padStart(3, "0");
-    throw new OcpError(
+    throw hubError(
       "invalid_option",
       `the hub identity ${path} is accessible to others (mode ${mode}): it holds the hub's secret key; chmod 600 it`,
       { details: { path, mode } },
@@ -53,6 +53,6 @@ export async function loadHubIdentity(
   try {
     return { identity: await loadIdentity(path), created: false };
   } catch (cause) {
-    throw new OcpError("invalid_option", `${path} is not an a2a+ocp identity file`, { cause });
+    throw hubError("invalid_option", `${path} is not an a2a+ocp identity file`, { cause });
   }
 }

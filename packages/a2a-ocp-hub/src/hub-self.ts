@@ -16,17 +16,21 @@ import {
   type AgentProfile,
   BROADCAST,
   createAgentProfile,
-  createMessage,
+  type EventPublishPayload,
   featureOfType,
   generateIdentity,
+  type MessageDraft,
   OCP_FEATURES,
   type OcpFeature,
   PROTOCOL_VERSION,
-  signObject,
+  signedMessage,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { CapabilityAnnouncePayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
+import {
+  CapabilityAnnouncePayloadSchema,
+  EventPublishPayloadSchema,
+} from "@ocp/a2a-ocp-messaging/schemas";
 
 /** The hub's agent URI when no identity is given. */
 export const DEFAULT_HUB_ID = "a2a://ocp-hub";
@@ -85,7 +89,7 @@ export class HubSelf {
     to: string,
     subscriptionId: string,
     publish: Record<string, unknown>,
-    event: unknown,
+    event: EventPublishPayload,
   ): string {
     return this.#sign({
       type: "ocp.event.notification",
@@ -95,9 +99,8 @@ export class HubSelf {
     });
   }
 
-  #sign(init: Record<string, unknown>): string {
-    const message = createMessage({ ...init, from: this.id } as never) as Record<string, unknown>;
-    return JSON.stringify(signObject(message, this.identity.secretKey, nativeEd25519));
+  #sign<T extends "capability.confirm" | "ocp.event.notification">(draft: MessageDraft<T>): string {
+    return JSON.stringify(signedMessage(this.identity, draft, { backend: nativeEd25519 }));
   }
 }
 
@@ -127,18 +130,23 @@ export function transientSends(
   self: HubSelf,
   message: { wire: WireMessage; json: Record<string, unknown>; payload: unknown; raw: string },
   recipients: readonly string[],
-  subscriptions: { match: (event: Record<string, unknown>) => Map<string, string[]> },
+  subscriptions: { match: (event: EventPublishPayload) => Map<string, string[]> },
 ): Array<[string, Buffer]> {
   const { wire, json, payload, raw } = message;
-  if (wire.type !== "ocp.event.publish" || wire.to !== BROADCAST || payload === undefined) {
+  // The readable payload of a broadcast publish (inflated if it came compressed), read by its schema.
+  const event =
+    wire.type === "ocp.event.publish" && wire.to === BROADCAST && payload !== undefined
+      ? EventPublishPayloadSchema.safeParse(payload)
+      : undefined;
+  if (event === undefined || !event.success) {
     const bytes = Buffer.from(raw, "utf8");
     return recipients.map((agent) => [agent, bytes]);
   }
-  const matched = subscriptions.match(payload as Record<string, unknown>);
+  const matched = subscriptions.match(event.data);
   const sends: Array<[string, Buffer]> = [];
   for (const agent of recipients) {
     for (const subscriptionId of matched.get(agent) ?? []) {
-      const note = self.notification(agent, subscriptionId, json, payload);
+      const note = self.notification(agent, subscriptionId, json, event.data);
       sends.push([agent, Buffer.from(note, "utf8")]);
     }
   }

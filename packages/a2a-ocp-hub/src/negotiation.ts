@@ -14,7 +14,7 @@
  * is missing and why.
  */
 import { randomUUID } from "node:crypto";
-import { PROTOCOL, type WireMessage } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject, PROTOCOL, type WireMessage } from "@ocp/a2a-ocp-messaging";
 import { CapabilityAnnouncePayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { parseJsonText } from "@ocp/types";
 import type { AckInit } from "./control.js";
@@ -51,10 +51,8 @@ export function readBareFrame(raw: string, hubId: string): BareFrame {
   const json = parseJsonText(raw);
   if (!json.ok) return { kind: "enveloped" };
   const frame = json.value;
-  if (typeof frame !== "object" || frame === null || Array.isArray(frame)) {
-    return { kind: "enveloped" };
-  }
-  const fields = frame as Record<string, unknown>;
+  if (!isJsonObject(frame)) return { kind: "enveloped" };
+  const fields = frame;
   const { protocol, type, to } = fields;
   if (protocol !== PROTOCOL || typeof type !== "string") return { kind: "enveloped" };
   if ("id" in fields || "from" in fields || "signature" in fields) return { kind: "enveloped" };

@@ -19,6 +19,7 @@
 import {
   accessControlledNodes,
   BROADCAST,
+  isJsonObject,
   mayReceive,
   type VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
@@ -75,8 +76,8 @@ export function route(
   if (payload === undefined) return sealedRoute(message, durable);
   let candidates: string[];
   if (message.to === BROADCAST) {
-    if (message.type === "ocp.event.publish" && payload !== undefined) {
-      candidates = [...context.subscriptions.match(payload as Record<string, unknown>).keys()];
+    if (message.type === "ocp.event.publish" && isJsonObject(payload)) {
+      candidates = [...context.subscriptions.match(payload).keys()];
     } else if (durable) {
       candidates = [...context.known()];
     } else if (context.clusterWide === true && payload !== undefined) {

@@ -31,7 +31,7 @@ export function checkPayloadRules(
   policy: () => VisibilityPolicy,
 ): Result<unknown> {
   if (wire.encrypted === true) {
-    const sealed = checkSealedEnvelope(wire as unknown as Record<string, unknown>, policy());
+    const sealed = checkSealedEnvelope(wire, policy());
     return sealed.ok ? ok(undefined) : sealed;
   }
   return checkAuthorship(wire, payload, check.keyOf, check.ed25519);
@@ -45,9 +45,7 @@ export function sealedRoute(
   message: { from: string; to: string | readonly string[] },
   durable: boolean,
 ): { durable: boolean; recipients: string[]; excluded: string[] } {
-  const declared = new Set(
-    sealedEnvelopeOf(message as unknown as Record<string, unknown>)?.recipients ?? [],
-  );
+  const declared = new Set(sealedEnvelopeOf(message)?.recipients ?? []);
   if (message.to === BROADCAST) {
     return {
       durable,

@@ -12,9 +12,9 @@
 
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { AgentProfileSchema } from "@ocp/a2a-ocp-messaging/schemas";
-import { OcpError } from "@ocp/types";
 import Database from "better-sqlite3";
 import { z } from "zod";
+import { hubError } from "./errors.js";
 import type {
   CommitOutcome,
   ExpiredDelivery,
@@ -213,7 +213,7 @@ export class SqliteStore implements HubStore {
   async saveAgent(profile: AgentProfile): Promise<void> {
     const existing = await this.agent(profile.id);
     if (existing !== undefined && existing.publicKey !== profile.publicKey) {
-      throw new OcpError("invalid_profile", `${profile.id} is registered with another key`);
+      throw hubError("invalid_profile", `${profile.id} is registered with another key`);
     }
     if (existing !== undefined && existing.issuedAt >= profile.issuedAt) return;
     this.#statements.saveAgent.run(profile.id, JSON.stringify(profile));

@@ -8,7 +8,7 @@
  */
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
-import { OcpError } from "@ocp/types";
+import { hubError } from "./errors.js";
 
 /** A message to commit for its recipients. */
 export interface StoredMessage {
@@ -118,7 +118,7 @@ export function longestLifetimeMs(maxClockSkewMs: number): number {
 export function assertRetention(store: HubStore, maxClockSkewMs: number): void {
   const needed = longestLifetimeMs(maxClockSkewMs);
   if (store.retentionMs === undefined || store.retentionMs >= needed) return;
-  throw new OcpError(
+  throw hubError(
     "invalid_option",
     `the store keeps a delivery at most ${store.retentionMs} ms, less than a message may live ` +
       `(${needed} ms: MAX_TTL_SECONDS plus twice maxClockSkewMs): raise the store's retention ` +

@@ -6,7 +6,7 @@
  * the one removal is {@link AuditLog.prune}, which drops entries older than
  * the log's retention.
  */
-import { OcpError } from "@ocp/types";
+import { messagingError } from "./errors.js";
 import {
   AUDIT_MAX_AGENT_CHARS,
   AUDIT_MAX_CODE_CHARS,
@@ -75,7 +75,7 @@ export interface AuditLog {
 /** Throws `invalid_option` unless `retentionMs` is a positive finite number of ms. */
 export function assertAuditRetention(retentionMs: number): void {
   if (!Number.isFinite(retentionMs) || retentionMs <= 0) {
-    throw new OcpError(
+    throw messagingError(
       "invalid_option",
       `audit retention must be a positive number of ms, not ${String(retentionMs)}`,
     );
@@ -153,7 +153,7 @@ export class MemoryAuditLog implements AuditLog {
     assertAuditRetention(this.retentionMs);
     this.maxEntries = options.maxEntries ?? AUDIT_MEMORY_MAX_ENTRIES;
     if (!Number.isSafeInteger(this.maxEntries) || this.maxEntries < 1) {
-      throw new OcpError("invalid_option", "maxEntries must be a positive integer");
+      throw messagingError("invalid_option", "maxEntries must be a positive integer");
     }
   }
 

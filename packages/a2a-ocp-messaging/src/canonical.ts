@@ -194,10 +194,7 @@ export function canonicalize(value: unknown): string {
  * The canonical form of an object without its member `omit` (what a
  * signature covers), with no intermediate copy of the object.
  */
-export function canonicalizeWithout(
-  value: Readonly<Record<string, unknown>>,
-  omit: string,
-): string {
+export function canonicalizeWithout(value: object, omit: string): string {
   return canonicalText(value, omit);
 }
 

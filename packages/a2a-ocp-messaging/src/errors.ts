@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory, type OcpError } from "@ocp/types";
 
 /**
  * Every code an {@link OcpError} raised by this package can carry, with the
@@ -39,6 +39,7 @@ export const MESSAGING_ERROR_CODES = {
   sender_mismatch: "hub: the message's `from` is not the agent that authenticated the connection",
   authorship_invalid:
     "authorship: a node's or edge's ocpAuthorship is malformed, by a signer with no known key, or does not verify",
+  store_failed: "audit: the audit log file cannot be opened or holds no audit log",
   not_author:
     "authorship: a node or edge is signed (or sent) by an agent that is neither its createdBy nor an editor it lists",
 } as const;
@@ -49,14 +50,8 @@ export type MessagingErrorCode = keyof typeof MESSAGING_ERROR_CODES;
 /** The error class of this package: an {@link OcpError} with a {@link MessagingErrorCode}. */
 export type MessagingError = OcpError<MessagingErrorCode>;
 
-/** Creates a {@link MessagingError}. */
-export function messagingError(
-  code: MessagingErrorCode,
-  message: string,
-  options: { cause?: unknown; details?: Record<string, unknown> } = {},
-): MessagingError {
-  return new OcpError(code, message, options);
-}
+/** Creates a {@link MessagingError}: only this package's codes compile. */
+export const messagingError: ErrorFactory<MessagingErrorCode> = errorFactory<MessagingErrorCode>();
 
 /** A result that is a value or a typed error; decoding never throws. */
 export type Result<T, C extends MessagingErrorCode = MessagingErrorCode> =
@@ -74,5 +69,5 @@ export function fail<C extends MessagingErrorCode>(
   message: string,
   options: { cause?: unknown; details?: Record<string, unknown> } = {},
 ): { readonly ok: false; readonly error: OcpError<C> } {
-  return { ok: false, error: new OcpError(code, message, options) };
+  return { ok: false, error: messagingError(code, message, options) };
 }

@@ -14,6 +14,7 @@
  * filter value that is an array matches any of its elements; other values
  * match by equality (JSON primitives) — an object value never matches.
  */
+import { isJsonObject } from "./json.js";
 
 export interface EventSubscription {
   agentId: string;
@@ -48,10 +49,7 @@ export function matchesFilters(
 ): boolean {
   if (filters === undefined) return true;
   const data = event["eventData"];
-  const dataRecord =
-    typeof data === "object" && data !== null && !Array.isArray(data)
-      ? (data as Record<string, unknown>)
-      : undefined;
+  const dataRecord = isJsonObject(data) ? data : undefined;
   for (const [key, expected] of Object.entries(filters)) {
     const actual =
       dataRecord !== undefined && Object.hasOwn(dataRecord, key) ? dataRecord[key] : event[key];

@@ -17,6 +17,7 @@ import {
   profilePublicKey,
   verifyAgentProfile,
 } from "./identity.js";
+import { isJsonObject } from "./json.js";
 import { defaultEd25519, type Ed25519Backend, signObject, verifyObject } from "./signing.js";
 import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
 
@@ -69,15 +70,15 @@ export function verifyAnnouncement(
       details: { issues: parsed.error.issues.slice(0, 5) },
     });
   }
-  const raw = value as Record<string, unknown>;
-  const profileValue = (raw["payload"] as Record<string, unknown>)["profile"];
+  const payload: unknown = isJsonObject(value) ? value["payload"] : undefined;
+  const profileValue = isJsonObject(payload) ? payload["profile"] : undefined;
   const profile = verifyAgentProfile(profileValue, backend);
   if (!profile.ok) return profile;
   if (parsed.data.payload.nonce !== nonce) {
     return fail("invalid_profile", "the announcement is not bound to this connection's nonce");
   }
   const publicKey = profilePublicKey(profile.value);
-  if (!verifyObject(raw, publicKey, backend)) {
+  if (!isJsonObject(value) || !verifyObject(value, publicKey, backend)) {
     return fail(
       "invalid_profile",
       `the announcement is not signed by the key of ${profile.value.id}`,

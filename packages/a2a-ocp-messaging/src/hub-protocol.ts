@@ -284,6 +284,8 @@ export const HUB_ERROR_CODES = {
   sender_mismatch: "hub: the message's `from` is not the agent that authenticated the connection",
   recipient_unknown: "hub: a durable message names no recipient the hub can deliver to",
   hub_frame_invalid: "hub: a control frame is malformed or of an unknown type",
+  feature_not_negotiated:
+    "hub: after capability.announce, the message's §7.1 feature was not confirmed to the sender (§7.2)",
   recipient_limit:
     "hub: every named recipient is at a §7.1 limit it declared (maxConcurrentQueries, maxSubscriptions)",
   store_failed: "hub: the message could not be committed to the durable store",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { fromBase64Exact, toBase64 } from "./base64.js";
 import { Base64Schema, SignatureSchema } from "./envelope.js";
 import { fail, messagingError, ok, type Result } from "./errors.js";
+import { isJsonObject } from "./json.js";
 import { AgentUriSchema, TimestampSchema } from "./payloads/common.js";
 import {
   defaultEd25519,
@@ -139,10 +140,7 @@ export function verifyAgentProfile(
     );
   }
   const publicKey = fromBase64Exact(parsed.data.publicKey, ED25519_PUBLIC_KEY_BYTES);
-  if (
-    publicKey === undefined ||
-    !verifyObject(value as Record<string, unknown>, publicKey, backend)
-  ) {
+  if (publicKey === undefined || !isJsonObject(value) || !verifyObject(value, publicKey, backend)) {
     return fail("invalid_profile", `the profile of ${parsed.data.id} is not signed by its own key`);
   }
   return ok(parsed.data);

@@ -124,6 +124,7 @@ export {
   InboundPipeline,
   publicKeyFromBase64,
 } from "./inbound.js";
+export { isJsonObject } from "./json.js";
 export { MESSAGE_SCHEMA_ID } from "./json-schema.js";
 export {
   AUDIT_MAX_AGENT_CHARS,
@@ -246,6 +247,18 @@ export {
   sealedEnvelopeOf,
   sealedReaders,
 } from "./sealed-envelope.js";
+// One implementation per rule: the signature check (sync and async from one code) and the signing builder.
+export {
+  type EditedMessageOptions,
+  type MessageDraft,
+  type MessageSigner,
+  type RuntimeMessageDraft,
+  type SignedMessage,
+  type SignedMessageOptions,
+  type SignedRecord,
+  signedMessage,
+  signedRuntimeMessage,
+} from "./signed-message.js";
 export {
   defaultEd25519,
   ED25519_PUBLIC_KEY_BYTES,
@@ -258,13 +271,16 @@ export {
   nobleEd25519,
   SIGNATURE_SCHEME,
   SIGNATURE_SCHEME_DOC,
+  type SignatureCheckCode,
   SPEC_SIGNED_FIELDS,
+  type SyncKeyLookup,
   schemeMismatchMessage,
   signedWithSpecFields,
   signingInput,
   signObject,
   specFieldsSigningInput,
   verifyMessage,
+  verifyMessageSync,
   verifyObject,
   withoutSignature,
 } from "./signing.js";

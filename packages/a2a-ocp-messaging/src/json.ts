@@ -57,3 +57,8 @@ export function parseJson(
     { details: { key: problem.key, path: problem.path } },
   );
 }
+
+/** Whether `value` is a JSON object (not null, not an array): its members can then be read by name. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

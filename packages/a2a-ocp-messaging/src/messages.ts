@@ -12,6 +12,7 @@ import {
   plainFields,
 } from "./envelope.js";
 import { messagingError } from "./errors.js";
+import { isJsonObject } from "./json.js";
 import {
   AwarenessBeaconPayloadSchema,
   AwarenessQueryPayloadSchema,
@@ -190,8 +191,8 @@ export type WireMessage =
  * the forms are mutually exclusive.
  */
 export function schemaFor(value: unknown): z.ZodType {
-  if (typeof value !== "object" || value === null) return KnownMessageSchema;
-  const record = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return KnownMessageSchema;
+  const record = value;
   if (record["encrypted"] === true) return EncryptedMessageSchema;
   if (record["compressedPayload"] !== undefined || record["compression"] !== undefined) {
     return CompressedMessageSchema;
@@ -227,6 +228,21 @@ export interface MessageInit<T extends KnownMessageType | CustomMessageType> {
 export function createMessage<T extends KnownMessageType | CustomMessageType>(
   init: MessageInit<T>,
 ): MessageOf<T> {
+  return buildMessage(init) as MessageOf<T>;
+}
+
+/** {@link MessageInit} for a type known only at run time: checked by its type's schema when built. */
+export type RuntimeMessageInit = Omit<MessageInit<never>, "type" | "payload"> & {
+  type: string;
+  payload: unknown;
+};
+
+/**
+ * {@link createMessage} for a type known only at run time (a conformance
+ * suite's tables, a fixture answering what it read): the same checks, and
+ * the result is a {@link PlainMessage} because its schema accepted it.
+ */
+export function buildMessage(init: RuntimeMessageInit): PlainMessage {
   const candidate: Record<string, unknown> = {
     protocol: PROTOCOL,
     version: init.version ?? PROTOCOL_VERSION,
@@ -251,5 +267,5 @@ export function createMessage<T extends KnownMessageType | CustomMessageType>(
     );
   }
   // Members in JCS order: signing and verifying it then copy nothing (and the wire form is canonical).
-  return inCanonicalOrder(parsed.data) as MessageOf<T>;
+  return inCanonicalOrder(parsed.data) as PlainMessage;
 }

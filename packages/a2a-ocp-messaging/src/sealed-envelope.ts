@@ -101,8 +101,8 @@ export function sealedReaders(access: readonly NodeAccess[]): string[] | undefin
 }
 
 /** The `ocpSealed` of a message, parsed; `undefined` when absent or malformed. */
-export function sealedEnvelopeOf(message: Record<string, unknown>): SealedEnvelope | undefined {
-  const parsed = SealedEnvelopeSchema.safeParse(message[SEALED_ENVELOPE_FIELD]);
+export function sealedEnvelopeOf(message: object): SealedEnvelope | undefined {
+  const parsed = SealedEnvelopeSchema.safeParse(Reflect.get(message, SEALED_ENVELOPE_FIELD));
   return parsed.success ? parsed.data : undefined;
 }
 
@@ -114,7 +114,7 @@ export function sealedEnvelopeOf(message: Record<string, unknown>): SealedEnvelo
  * (`sealed_recipient_not_allowed`). Returns the declared recipients.
  */
 export function checkSealedEnvelope(
-  message: Record<string, unknown>,
+  message: object,
   policy: VisibilityPolicy,
 ): Result<SealedEnvelope, "sealed_envelope_invalid" | "sealed_recipient_not_allowed"> {
   const sealed = sealedEnvelopeOf(message);
@@ -124,7 +124,9 @@ export function checkSealedEnvelope(
       `an encrypted message declares its recipients and access in ${SEALED_ENVELOPE_FIELD}`,
     );
   }
-  const payload = message["payload"] as { recipientKeys?: { agentId?: unknown }[] } | undefined;
+  const payload = Reflect.get(message, "payload") as
+    | { recipientKeys?: { agentId?: unknown }[] }
+    | undefined;
   const holders = new Set((payload?.recipientKeys ?? []).map((k) => String(k.agentId)));
   const declared = new Set(sealed.recipients);
   if (
@@ -146,7 +148,7 @@ export function checkSealedEnvelope(
       );
     }
   }
-  const to = message["to"];
+  const to: unknown = Reflect.get(message, "to");
   const named = typeof to === "string" ? (to === "broadcast" ? [] : [to]) : (to as string[]);
   for (const recipient of named ?? []) {
     if (!declared.has(recipient)) {

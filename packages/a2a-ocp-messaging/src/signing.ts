@@ -110,7 +110,7 @@ export function withoutSignature(
 }
 
 /** The bytes a message signature is computed over: JCS of the message minus `signature`. */
-export function signingInput(value: Readonly<Record<string, unknown>>): Uint8Array {
+export function signingInput(value: object): Uint8Array {
   return encoder.encode(canonicalizeWithout(value, "signature"));
 }
 
@@ -119,7 +119,7 @@ export function signingInput(value: Readonly<Record<string, unknown>>): Uint8Arr
  * with `signature` set to the base64 Ed25519 signature of its canonical form.
  * An existing signature is replaced.
  */
-export function signObject<T extends Record<string, unknown>>(
+export function signObject<T extends object>(
   value: T,
   secretKey: Uint8Array,
   backend: Ed25519Backend = defaultEd25519(),
@@ -144,8 +144,9 @@ export function signObject<T extends Record<string, unknown>>(
       placed = true;
     }
     // A member named __proto__ (own, after JSON.parse) stays a member, not the prototype.
-    if (key === "__proto__") Object.defineProperty(signed, key, ownMember(value[key]));
-    else signed[key] = value[key];
+    const member: unknown = Reflect.get(value, key);
+    if (key === "__proto__") Object.defineProperty(signed, key, ownMember(member));
+    else signed[key] = member;
   }
   if (!placed) signed["signature"] = signature;
   return signed as T & { signature: string };
@@ -157,11 +158,11 @@ export function signObject<T extends Record<string, unknown>>(
  * signature, a wrong-length key or a value without a canonical form.
  */
 export function verifyObject(
-  value: Readonly<Record<string, unknown>>,
+  value: object,
   publicKey: Uint8Array,
   backend: Ed25519Backend = defaultEd25519(),
 ): boolean {
-  const encoded = value["signature"];
+  const encoded: unknown = Reflect.get(value, "signature");
   if (typeof encoded !== "string" || publicKey.length !== ED25519_PUBLIC_KEY_BYTES) return false;
   const signature = fromBase64Exact(encoded, ED25519_SIGNATURE_BYTES);
   if (signature === undefined) return false;
@@ -198,9 +199,9 @@ export const SPEC_SIGNED_FIELDS = [
  * `JSON.stringify` does with `undefined`). Not our scheme: used only to tell
  * a sender that signed this way why it is refused.
  */
-export function specFieldsSigningInput(value: Readonly<Record<string, unknown>>): Uint8Array {
+export function specFieldsSigningInput(value: object): Uint8Array {
   const picked: Record<string, unknown> = {};
-  for (const field of SPEC_SIGNED_FIELDS) picked[field] = value[field];
+  for (const field of SPEC_SIGNED_FIELDS) picked[field] = Reflect.get(value, field);
   return new TextEncoder().encode(JSON.stringify(picked));
 }
 
@@ -210,11 +211,11 @@ export function specFieldsSigningInput(value: Readonly<Record<string, unknown>>)
  * verification failed, to refuse with `signature_scheme_mismatch`.
  */
 export function signedWithSpecFields(
-  value: Readonly<Record<string, unknown>>,
+  value: object,
   publicKey: Uint8Array,
   backend: Ed25519Backend = defaultEd25519(),
 ): boolean {
-  const encoded = value["signature"];
+  const encoded: unknown = Reflect.get(value, "signature");
   if (typeof encoded !== "string" || publicKey.length !== ED25519_PUBLIC_KEY_BYTES) return false;
   const signature = /^[0-9a-fA-F]{128}$/.test(encoded)
     ? Uint8Array.from(hexBytes(encoded))
@@ -249,35 +250,51 @@ export type KeyLookup = (
   agentId: string,
 ) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
 
-/**
- * §8.3 verifies a received message (the parsed JSON) against its sender's key
- * found through `lookupKey`: `signature_missing` when it has no signature,
- * `unknown_sender` when the lookup finds no key (or throws),
- * `signature_invalid` when the signature does not verify
- * (`signature_scheme_mismatch` when it verifies only the §8.2 way).
- */
-export async function verifyMessage(
-  raw: Readonly<Record<string, unknown>>,
-  lookupKey: KeyLookup,
-  backend: Ed25519Backend = defaultEd25519(),
-): Promise<
-  Result<
-    true,
-    "signature_missing" | "unknown_sender" | "signature_invalid" | "signature_scheme_mismatch"
-  >
-> {
-  const from = typeof raw["from"] === "string" ? raw["from"] : "";
-  if (raw["signature"] === undefined)
-    return fail("signature_missing", `message from ${from} is not signed`);
-  let key: Uint8Array | undefined;
-  try {
-    key = await lookupKey(from);
-  } catch (cause) {
-    return fail("unknown_sender", `the key lookup for ${from} failed`, { cause });
+/** The codes a signature check (§8.3) refuses with. */
+export type SignatureCheckCode =
+  | "signature_missing"
+  | "unknown_sender"
+  | "signature_invalid"
+  | "signature_scheme_mismatch";
+
+/** A synchronous {@link KeyLookup}: for callers that hold every key in memory (the hub). */
+export type SyncKeyLookup = (agentId: string) => Uint8Array | undefined;
+
+/** What a key lookup gave: the key (or none), or the error it threw. */
+type Looked = { readonly key: Uint8Array | undefined } | { readonly thrown: unknown };
+
+/** §8.3 before the key lookup: the sender to look up, or `signature_missing`. */
+function senderToLook(raw: object): Result<string, "signature_missing"> {
+  const from: unknown = Reflect.get(raw, "from");
+  const sender = typeof from === "string" ? from : "";
+  if (Reflect.get(raw, "signature") === undefined) {
+    return fail("signature_missing", `message from ${sender} is not signed`);
   }
-  if (key === undefined)
+  return ok(sender);
+}
+
+/**
+ * §8.3 after the key lookup: every verdict of a signature check is decided
+ * here, once, for {@link verifyMessage} and {@link verifyMessageSync} alike.
+ */
+function signatureVerdict(
+  raw: object,
+  from: string,
+  looked: Looked,
+  backend: Ed25519Backend,
+): Result<true, SignatureCheckCode> {
+  if ("thrown" in looked) {
+    return fail("unknown_sender", `the key lookup for ${from} failed`, {
+      cause: looked.thrown,
+      details: { from },
+    });
+  }
+  const key = looked.key;
+  if (key === undefined) {
     return fail("unknown_sender", `no public key for ${from}`, { details: { from } });
+  }
   if (!verifyObject(raw, key, backend)) {
+    // Only after ours failed: a sender that signed §8.2's seven fields is told why.
     if (signedWithSpecFields(raw, key, backend)) {
       return fail("signature_scheme_mismatch", schemeMismatchMessage(from), {
         details: { from, scheme: SIGNATURE_SCHEME, documentation: SIGNATURE_SCHEME_DOC },
@@ -288,4 +305,49 @@ export async function verifyMessage(
     });
   }
   return ok(true);
+}
+
+/**
+ * §8.3 verifies a received message (the parsed JSON) against its sender's key
+ * found through `lookupKey`: `signature_missing` when it has no signature,
+ * `unknown_sender` when the lookup finds no key (or throws),
+ * `signature_invalid` when the signature does not verify
+ * (`signature_scheme_mismatch` when it verifies only the §8.2 way).
+ * {@link verifyMessageSync} gives the same verdicts from the same code.
+ */
+export async function verifyMessage(
+  raw: object,
+  lookupKey: KeyLookup,
+  backend: Ed25519Backend = defaultEd25519(),
+): Promise<Result<true, SignatureCheckCode>> {
+  const from = senderToLook(raw);
+  if (!from.ok) return from;
+  let looked: Looked;
+  try {
+    looked = { key: await lookupKey(from.value) };
+  } catch (thrown) {
+    looked = { thrown };
+  }
+  return signatureVerdict(raw, from.value, looked, backend);
+}
+
+/**
+ * {@link verifyMessage} with a synchronous key lookup (the hub's registry):
+ * the same rules, codes and texts, decided by the same code, without a
+ * promise per message.
+ */
+export function verifyMessageSync(
+  raw: object,
+  keyOf: SyncKeyLookup,
+  backend: Ed25519Backend = defaultEd25519(),
+): Result<true, SignatureCheckCode> {
+  const from = senderToLook(raw);
+  if (!from.ok) return from;
+  let looked: Looked;
+  try {
+    looked = { key: keyOf(from.value) };
+  } catch (thrown) {
+    looked = { thrown };
+  }
+  return signatureVerdict(raw, from.value, looked, backend);
 }

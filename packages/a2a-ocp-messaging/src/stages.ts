@@ -1,7 +1,7 @@
 import { decodeMessage } from "./decode.js";
 import { fail, messagingError, ok, type Result } from "./errors.js";
 import { checkFreshness } from "./freshness.js";
-import { parseJson, utf8Length } from "./json.js";
+import { isJsonObject, parseJson, utf8Length } from "./json.js";
 import {
   DEFAULT_TTL_SECONDS,
   MAX_CLOCK_SKEW_MS,
@@ -128,7 +128,9 @@ export class MessageStages {
     if (!json.ok) return json;
     const decoded = decodeMessage(json.value, this.#ownVersion);
     if (!decoded.ok) return decoded;
-    return ok({ wire: decoded.value, json: json.value as Record<string, unknown> });
+    // A value the schema accepted as a message is a JSON object.
+    const record = isJsonObject(json.value) ? json.value : {};
+    return ok({ wire: decoded.value, json: record });
   }
 
   /**

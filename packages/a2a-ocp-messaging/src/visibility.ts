@@ -14,6 +14,8 @@
  *
  * Which parts of a message are nodes: {@link accessControlledNodes}.
  */
+
+import { isJsonObject } from "./json.js";
 import type { KnowledgeNode, Visibility } from "./payloads/knowledge.js";
 
 /** The access fields of a knowledge node. */
@@ -101,7 +103,8 @@ export function accessControlledNodes(
         if (typeof member === "object" && member !== null) stack.push(member);
       continue;
     }
-    const object = value as Record<string, unknown>;
+    if (!isJsonObject(value)) continue;
+    const object = value;
     if (
       Object.hasOwn(object, CREATED_BY) ||
       Object.hasOwn(object, VISIBILITY) ||

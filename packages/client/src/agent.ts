@@ -93,9 +93,9 @@ export class OCPAgent {
   async subscribe(publisher: string, options: SubscribeOptions = {}): Promise<string> {
     const { domains, nodeTypes, tags, minConfidence, filters, deliveryMode, ...rest } = options;
     const flat = { domains, nodeTypes, tags, minConfidence };
-    const merged = { ...filters };
+    const merged: Record<string, unknown> = { ...filters };
     for (const [key, value] of Object.entries(flat)) {
-      if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+      if (value !== undefined) merged[key] = value;
     }
     await this.#ready();
     return this.runtime.subscribe(publisher, {

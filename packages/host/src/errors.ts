@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory, type OcpError } from "@ocp/types";
 
 /**
  * Codes of the {@link OcpError}s this package raises. One table of them, with
@@ -30,13 +30,8 @@ export type HostErrorCode =
 /** An {@link OcpError} with one of this package's codes. */
 export type HostError = OcpError<HostErrorCode>;
 
-export function hostError(
-  code: HostErrorCode,
-  message: string,
-  options: { cause?: unknown; details?: Record<string, unknown> } = {},
-): HostError {
-  return new OcpError(code, message, options);
-}
+/** Raises a host error: only a {@link HostErrorCode} compiles. */
+export const hostError: ErrorFactory<HostErrorCode> = errorFactory<HostErrorCode>();
 
 /** Checks a positive, finite, integer limit override; 0 never means "unlimited". */
 export function checkLimit(name: string, value: number | undefined, max: number): void {

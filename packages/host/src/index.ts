@@ -27,6 +27,12 @@ export {
   ConsentStore,
   parseConsentFile,
 } from "./consent.js";
+export {
+  isProviderCrashCode,
+  type NodeConnectionErrno,
+  PROVIDER_CRASH_CODES,
+  type ProviderCrashCode,
+} from "./crash-codes.js";
 export { type HostError, type HostErrorCode, hostError } from "./errors.js";
 export {
   HostEventEmitter,

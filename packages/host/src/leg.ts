@@ -12,33 +12,13 @@ import {
 import { meetsStrictRules } from "@ocp/types/fast";
 import type { Tracer } from "@opentelemetry/api";
 import { auditAnswer, describeViolations } from "./audit.js";
+import { isProviderCrashCode } from "./crash-codes.js";
 import { hostError } from "./errors.js";
 import { failure, type LegFailureReason, type LegOutcome, type Liar, type Trim } from "./fanout.js";
 import { startLegSpan } from "./tracing.js";
 
 /** The deadlines of every guarded leg of this process's hosts (one timer for all of them). */
 const LEG_DEADLINES = new Deadlines();
-
-/**
- * Codes a transport uses when the provider process or connection is gone;
- * such a leg is reported `crashed` rather than `provider_error`.
- */
-const CRASH_CODES: ReadonlySet<string> = new Set([
-  "crashed",
-  "provider_crashed",
-  "exited",
-  "provider_exited",
-  "process_exited",
-  "child_exited",
-  "spawn_failed",
-  "closed",
-  "connection_closed",
-  "connection_failed",
-  "stream_closed",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-]);
 
 function reasonOf(error: unknown): LegFailureReason {
   if (isOcpError(error)) {
@@ -48,13 +28,13 @@ function reasonOf(error: unknown): LegFailureReason {
       return "invalid_response";
     }
     if (error.code === "incompatible_version") return "incompatible";
-    if (CRASH_CODES.has(error.code)) return "crashed";
+    if (isProviderCrashCode(error.code)) return "crashed";
     const cause = (error as { cause?: unknown }).cause as { code?: unknown } | undefined;
-    if (typeof cause?.code === "string" && CRASH_CODES.has(cause.code)) return "crashed";
+    if (isProviderCrashCode(cause?.code)) return "crashed";
     return "provider_error";
   }
   const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === "string" && CRASH_CODES.has(code)) return "crashed";
+  if (isProviderCrashCode(code)) return "crashed";
   return "provider_error";
 }
 

@@ -1,4 +1,4 @@
-import { isOcpError, OcpError } from "@ocp/types";
+import { isOcpError, wireError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
 import { Host, type HostEvents, runLeg } from "../src/index.js";
 import { parseQuery } from "../src/registry.js";
@@ -250,7 +250,7 @@ describe("queryAll fan-out", () => {
       fakeProvider({
         id: "old",
         answer: async () => {
-          throw new OcpError("incompatible_version", "speaks ocp/2.0");
+          throw wireError("incompatible_version", "speaks ocp/2.0");
         },
       }),
     );

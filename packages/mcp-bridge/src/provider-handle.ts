@@ -1,3 +1,4 @@
+import { isProviderCrashCode } from "@ocp/host";
 import { connectHttpProvider } from "@ocp/transport-http/client";
 import { spawnStdioProvider } from "@ocp/transport-stdio";
 import { type ContextProvider, isOcpError, type ProtocolFamily } from "@ocp/types";
@@ -27,8 +28,14 @@ export interface ProviderHandleOptions {
   readonly families?: readonly ProtocolFamily[];
 }
 
-/** Failures after which the provider is started (or reached) afresh by the next call. */
-const GONE = new Set(["provider_crashed", "closed", "line_too_long"]);
+/**
+ * Failures after which the provider is started (or reached) afresh by the
+ * next call: the host's table of crash codes, and a stdio line too long
+ * (the stream is out of step after it).
+ */
+function gone(code: string): boolean {
+  return isProviderCrashCode(code) || code === "line_too_long";
+}
 
 /**
  * One Open Context provider, through `@ocp/transport-stdio` (scrubbed env,
@@ -56,7 +63,7 @@ export class ProviderHandle {
   failed(error: unknown): void {
     // A stdio provider that missed a deadline may still answer it later, out of turn: start afresh.
     const stale = isOcpError(error, "timeout") && this.#options.target.kind === "stdio";
-    if (stale || (isOcpError(error) && GONE.has(error.code))) {
+    if (stale || (isOcpError(error) && gone(error.code))) {
       const current = this.#current;
       this.#current = undefined;
       void current?.then((provider) => provider.shutdown()).catch(() => {});

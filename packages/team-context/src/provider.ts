@@ -14,9 +14,9 @@ import {
   type ContextQuery,
   type ContextQueryResult,
   type FrameKind,
-  OcpError,
   type ProviderInfo,
   type QueryOptions,
+  wireError,
 } from "@ocp/types";
 import { teamContextError } from "./errors.js";
 import { nodeFrame, teamAnswerFrame } from "./frames.js";
@@ -155,12 +155,12 @@ export class TeamContextProvider implements ContextProvider {
   }
 
   async query(query: ContextQuery, options: QueryOptions = {}): Promise<ContextQueryResult> {
-    if (this.#closed) throw new OcpError("shutting_down", "the team-context provider is closed");
+    if (this.#closed) throw wireError("shutting_down", "the team-context provider is closed");
     options.signal?.throwIfAborted();
     const deadline = this.#now() + this.#deadlineMs;
     const kinds = query.kinds.filter((kind) => SERVED_KINDS.includes(kind));
     if (query.kinds.length > 0 && kinds.length === 0) {
-      throw new OcpError(
+      throw wireError(
         "unsupported_kind",
         `this provider serves ${SERVED_KINDS.join(", ")} frames, not ${query.kinds.join(", ")}`,
       );

@@ -6,10 +6,9 @@ import { randomUUID } from "node:crypto";
 import {
   type AgentIdentity,
   createAgentProfile,
-  createMessage,
   generateIdentity,
   type MessageInit,
-  signObject,
+  signedRuntimeMessage,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Peer, register } from "./raw.js";
@@ -107,12 +106,10 @@ export class CheckContext {
 
   /** A signed message from `from` (built and validated by the message layer), as text. */
   signed(from: AgentIdentity, init: Init, edit?: (value: Record<string, unknown>) => void): Sent {
-    const message = createMessage({ ...init, from: from.id } as MessageInit<never>) as Record<
-      string,
-      unknown
-    >;
-    edit?.(message);
-    const signed = signObject(message, from.secretKey, nativeEd25519);
+    const signed =
+      edit === undefined
+        ? signedRuntimeMessage(from, init, { backend: nativeEd25519 })
+        : signedRuntimeMessage(from, init, { backend: nativeEd25519, edit });
     return { id: String(signed["id"]), text: JSON.stringify(signed) };
   }
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ContextProvider, ContextQuery } from "@ocp/types";
-import { OcpError } from "@ocp/types";
+import { wireError } from "@ocp/types";
 
 export interface BareServer {
   readonly url: string;
@@ -88,7 +88,7 @@ export function memoryProvider(options: { correlation?: boolean; egress?: boolea
       ...(options.correlation ? { correlation: true } : {}),
     },
     async query(q, { signal } = {}) {
-      if (q.goal === "fail") throw new OcpError("budget_unsatisfiable", "cannot fit");
+      if (q.goal === "fail") throw wireError("budget_unsatisfiable", "cannot fit");
       if (q.goal === "invalid-result") return { frames: "not a list", truncated: false } as never;
       if (q.goal === "check-signal") {
         await new Promise((resolve) => setTimeout(resolve, 30));

@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { wireError } from "@ocp/types";
 import {
   CgpStrictEnvelopeSchema,
   canonicalTokenCost,
@@ -35,7 +35,7 @@ function dual(overrides: Partial<DualProvider> = {}): DualProvider {
     },
     cgp: { egressScopes: ["local-only"] },
     async query(query) {
-      if (query.goal === "fail") throw new OcpError("budget_unsatisfiable", "too small");
+      if (query.goal === "fail") throw wireError("budget_unsatisfiable", "too small");
       // An ocp/1 cost: far above what B3 says for this text.
       const frame = {
         id: "retry",

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
-import { type ContextProvider, decodeLine, type Envelope, OcpError } from "@ocp/types";
+import { type ContextProvider, decodeLine, type Envelope, wireError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
 import { serveStdio } from "../src/index.js";
 import { LINES_PER_WRITE } from "../src/limits.js";
@@ -23,7 +23,7 @@ function inMemoryProvider(options: { correlation?: boolean } = {}) {
       ...(options.correlation ? { correlation: true } : {}),
     },
     async query(query) {
-      if (query.goal === "ocp-fail") throw new OcpError("unsupported_kind", "no images here");
+      if (query.goal === "ocp-fail") throw wireError("unsupported_kind", "no images here");
       if (query.goal === "plain-fail") throw new TypeError("boom");
       if (query.goal === "invalid-result")
         return { frames: "not a list", truncated: false } as never;

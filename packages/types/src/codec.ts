@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type Envelope, type EnvelopeInit, EnvelopeSchema } from "./envelope.js";
-import { OcpError } from "./errors.js";
+import { OcpError, typesError } from "./errors.js";
 import { scanJsonText } from "./ijson.js";
 
 /** The outcome of decoding: a value, or a typed error. Never a throw. */
@@ -160,7 +160,7 @@ function dropAbsent(value: unknown, omit: ReadonlySet<string> | undefined): Json
 export function toWire(envelope: EnvelopeInit): Record<string, Json> {
   const parsed = EnvelopeSchema.safeParse(envelope);
   if (!parsed.success) {
-    throw new OcpError("invalid_value", `cannot encode: ${describeIssues(parsed.error)}`, {
+    throw typesError("invalid_value", `cannot encode: ${describeIssues(parsed.error)}`, {
       details: { issues: parsed.error.issues },
     });
   }

@@ -1,5 +1,5 @@
 import { blank, keepsEveryRule } from "./audit.js";
-import { OcpError } from "./errors.js";
+import { wireError } from "./errors.js";
 import { isPlainResult } from "./fast/canonical.js";
 import type { ContextFrame } from "./frame.js";
 import { packFrames } from "./pack.js";
@@ -94,13 +94,9 @@ function guardIn(
   }
   if (problems.length === 0) return result;
   if (mode === "refuse") {
-    throw new OcpError(
-      "internal",
-      `the provider's answer breaks the rules: ${problems.join("; ")}`,
-      {
-        details: { problems },
-      },
-    );
+    throw wireError("internal", `the provider's answer breaks the rules: ${problems.join("; ")}`, {
+      details: { problems },
+    });
   }
   for (const problem of problems) options.warn?.(`fixed an outgoing answer: ${problem}`);
   const removed = result.frames.length - packed.frames.length;

@@ -42,13 +42,19 @@ export {
   StrictEnvelopeSchema,
 } from "./envelope.js";
 export {
+  type ErrorFactory,
+  errorFactory,
+  foreignError,
   fromErrorEnvelope,
   isOcpError,
   OcpError,
+  type OcpErrorCodeParameter,
+  type OcpErrorOptions,
   readWireErrorCode,
   type TypesErrorCode,
   WIRE_ERROR_CODES,
   type WireErrorCode,
+  wireError,
 } from "./errors.js";
 export {
   EXTENSIONS,

@@ -14,7 +14,7 @@ import { embeddingFits } from "./cgp/handshake.js";
 import { cgpAsOfViolations, cgpKindViolations, compareCgpTimestamps } from "./cgp/temporal.js";
 import { cgpAnswerViolations, cgpFrameViolations, cgpQueryViolations } from "./cgp/violations.js";
 import { type CgpErrorCode, isKnownFrameKind, type Representation } from "./cgp/vocabulary.js";
-import { OcpError } from "./errors.js";
+import { wireError } from "./errors.js";
 import type { FrameKind } from "./frame.js";
 import type { CheckedDeclarations } from "./kit-cgp-provider.js";
 import { packFrames } from "./pack.js";
@@ -238,7 +238,7 @@ export function cgpAnswer(
 ): CgpQueryResult {
   const decoded = CgpQueryResultSchema.safeParse(raw);
   if (!decoded.success) {
-    throw new OcpError("internal", "the provider returned something that is not a query result");
+    throw wireError("internal", "the provider returned something that is not a query result");
   }
   const result = decoded.data;
   const mode = options.mode ?? "fix";
@@ -278,13 +278,9 @@ export function cgpAnswer(
     );
   }
   if (mode === "refuse" && problems.length > 0) {
-    throw new OcpError(
-      "internal",
-      `the provider's answer breaks the rules: ${problems.join("; ")}`,
-      {
-        details: { problems },
-      },
-    );
+    throw wireError("internal", `the provider's answer breaks the rules: ${problems.join("; ")}`, {
+      details: { problems },
+    });
   }
   for (const problem of problems) options.warn?.(`fixed an outgoing answer: ${problem}`);
   const packed = packFrames(lifted, query);
@@ -294,7 +290,7 @@ export function cgpAnswer(
     ...cgpKindViolations(query, packed.frames),
   ];
   if (violations.length > 0) {
-    throw new OcpError(
+    throw wireError(
       "internal",
       `the kit could not make the answer keep ${violations.map((v) => v.rule).join(", ")}`,
     );

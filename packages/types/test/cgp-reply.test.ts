@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { cgpRemoteError, checkCgpAck } from "../src/cgp/index.js";
-import { OcpError } from "../src/index.js";
+import { foreignError } from "../src/index.js";
 
 const makeError = (code: string, message: string, details?: Record<string, unknown>) =>
-  new OcpError(code, message, details === undefined ? {} : { details });
+  foreignError(code, message, details === undefined ? {} : { details });
 
 const ack = (protocolVersion: string) => ({
   type: "handshake_ack",

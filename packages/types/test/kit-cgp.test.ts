@@ -333,11 +333,11 @@ describe("CgpResponder", () => {
   });
 
   it("a provider failure is an error envelope with its code (X1), never a throw", async () => {
-    const { OcpError } = await import("../src/errors.js");
+    const { wireError } = await import("../src/errors.js");
     const responder = new CgpResponder(
       provider({
         async query() {
-          throw new OcpError("unavailable", "index rebuilding");
+          throw wireError("unavailable", "index rebuilding");
         },
       }),
     );

@@ -5,7 +5,7 @@
  * store, which drains the connection.
  */
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { OcpError } from "@ocp/types";
+import { hubError } from "../errors.js";
 import { JetStreamStore } from "./jetstream-store.js";
 import {
   NATS_CONNECT_TIMEOUT_MS,
@@ -66,10 +66,10 @@ export async function connectNats(options: NatsClusterOptions): Promise<NatsClus
   const pingInterval = options.pingIntervalMs ?? NATS_PING_INTERVAL_MS;
   const maxPingOut = options.maxPingsOut ?? NATS_MAX_PINGS_OUT;
   if (!Number.isSafeInteger(pingInterval) || pingInterval < 100 || pingInterval > 600_000) {
-    throw new OcpError("invalid_option", "pingIntervalMs is an integer from 100 to 600000 (ms)");
+    throw hubError("invalid_option", "pingIntervalMs is an integer from 100 to 600000 (ms)");
   }
   if (!Number.isSafeInteger(maxPingOut) || maxPingOut < 1 || maxPingOut > 100) {
-    throw new OcpError("invalid_option", "maxPingsOut is an integer from 1 to 100");
+    throw hubError("invalid_option", "maxPingsOut is an integer from 1 to 100");
   }
   const connection = await connect({
     servers,

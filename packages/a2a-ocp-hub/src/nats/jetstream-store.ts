@@ -26,7 +26,8 @@ import { type JetStreamManager, jetstreamManager } from "@nats-io/jetstream";
 import { type KV, Kvm, KvWatchInclude } from "@nats-io/kv";
 import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
-import { OcpError, settlesWithin } from "@ocp/types";
+import { settlesWithin } from "@ocp/types";
+import { hubError } from "../errors.js";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
 import { JsCommitter } from "./commit.js";
 import { readInbox } from "./inbox-read.js";
@@ -121,15 +122,15 @@ export class JetStreamStore implements HubStore {
     const jsm = await jetstreamManager(nc, { timeout: NATS_REQUEST_TIMEOUT_MS });
     const replicas = options.replicas ?? 1;
     if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
-      throw new OcpError("invalid_option", "replicas is an integer from 1 to 5");
+      throw hubError("invalid_option", "replicas is an integer from 1 to 5");
     }
     const maxAgeMs = options.maxAgeMs ?? NATS_INBOX_MAX_AGE_MS;
     if (!Number.isSafeInteger(maxAgeMs) || maxAgeMs < 1) {
-      throw new OcpError("invalid_option", "maxAgeMs is a positive integer (ms)");
+      throw hubError("invalid_option", "maxAgeMs is a positive integer (ms)");
     }
     const graceMs = options.reconnectGraceMs ?? NATS_RECONNECT_GRACE_MS;
     if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > NATS_REQUEST_TIMEOUT_MS) {
-      throw new OcpError(
+      throw hubError(
         "invalid_option",
         `reconnectGraceMs is an integer from 0 to ${NATS_REQUEST_TIMEOUT_MS} (ms)`,
       );
@@ -262,7 +263,7 @@ export class JetStreamStore implements HubStore {
     const key = agentToken(profile.id);
     const existing = await this.agent(profile.id);
     if (existing !== undefined && existing.publicKey !== profile.publicKey) {
-      throw new OcpError("invalid_profile", `${profile.id} is registered with another key`);
+      throw hubError("invalid_profile", `${profile.id} is registered with another key`);
     }
     if (existing === undefined) {
       try {
@@ -271,7 +272,7 @@ export class JetStreamStore implements HubStore {
         const raced = await this.agent(profile.id);
         if (raced === undefined) throw error;
         if (raced.publicKey !== profile.publicKey) {
-          throw new OcpError("invalid_profile", `${profile.id} is registered with another key`);
+          throw hubError("invalid_profile", `${profile.id} is registered with another key`);
         }
         if (raced.issuedAt >= profile.issuedAt) return;
         await this.#agents.put(key, JSON.stringify(profile));

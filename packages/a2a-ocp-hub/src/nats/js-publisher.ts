@@ -20,7 +20,9 @@
  * a closed connection or no JetStream at all rejects it.
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging";
 import { type Deadline, Deadlines, OcpError } from "@ocp/types";
+import { hubError } from "../errors.js";
 import {
   NATS_PUBLISH_RETRY_MS,
   NATS_RECONNECT_GRACE_MS,
@@ -53,23 +55,23 @@ export function parseJsAck(msg: Pick<Msg, "data" | "headers">): JsAck | Error {
   const code = msg.headers?.code ?? 0;
   if (msg.data.length === 0) {
     return code === 503
-      ? new OcpError("store_failed", "JetStream is not available (no responders)", {
+      ? hubError("store_failed", "JetStream is not available (no responders)", {
           details: { status: 503 },
         })
-      : new OcpError("store_failed", `JetStream answered an empty reply (status ${code})`);
+      : hubError("store_failed", `JetStream answered an empty reply (status ${code})`);
   }
   let reply: unknown;
   try {
     reply = JSON.parse(decoder.decode(msg.data));
   } catch {
-    return new OcpError("store_failed", "JetStream answered with something other than JSON");
+    return hubError("store_failed", "JetStream answered with something other than JSON");
   }
-  const r = (typeof reply === "object" && reply !== null ? reply : {}) as Record<string, unknown>;
+  const r = isJsonObject(reply) ? reply : {};
   const error = r["error"] as
     | { code?: unknown; description?: unknown; err_code?: unknown }
     | undefined;
   if (error !== undefined) {
-    return new OcpError(
+    return hubError(
       "store_failed",
       `JetStream refused the publish: ${String(error.description ?? "unknown error")}`,
       { details: { errCode: error.err_code, status: error.code } },
@@ -77,7 +79,7 @@ export function parseJsAck(msg: Pick<Msg, "data" | "headers">): JsAck | Error {
   }
   const seq = r["seq"];
   if (typeof r["stream"] !== "string" || !Number.isSafeInteger(seq) || (seq as number) < 1) {
-    return new OcpError("store_failed", "JetStream answered an ack without stream and seq");
+    return hubError("store_failed", "JetStream answered an ack without stream and seq");
   }
   return { stream: r["stream"], seq: seq as number, duplicate: r["duplicate"] === true };
 }
@@ -124,7 +126,7 @@ export class JsPublisher {
     })().catch(() => undefined);
     // The connection's end rejects every publish still waiting for its ack.
     nc.closed().then(
-      (error) => this.#failAll(error ?? new OcpError("store_failed", "the NATS connection closed")),
+      (error) => this.#failAll(error ?? hubError("store_failed", "the NATS connection closed")),
       () => undefined,
     );
   }
@@ -147,7 +149,7 @@ export class JsPublisher {
    */
   publish(subject: string, data: string | Uint8Array, headers: MsgHdrs): Promise<JsAck> {
     if (this.#closed) {
-      return Promise.reject(new OcpError("store_failed", "the JetStream publisher is closed"));
+      return Promise.reject(hubError("store_failed", "the JetStream publisher is closed"));
     }
     if (this.#down) return Promise.reject(connectionDown());
     const id = this.#next++;
@@ -169,7 +171,7 @@ export class JsPublisher {
   /** Rejects whatever still waits; later publishes are refused. */
   close(): void {
     this.#closed = true;
-    this.#failAll(new OcpError("store_failed", "the JetStream publisher is closed"));
+    this.#failAll(hubError("store_failed", "the JetStream publisher is closed"));
   }
 
   #settle(msg: Msg): void {
@@ -247,8 +249,8 @@ export class JsPublisher {
     this.#outstanding.delete(id);
     waiting.reject(
       why === undefined
-        ? new OcpError("store_failed", `JetStream did not ack within ${this.#timeoutMs} ms`)
-        : new OcpError("store_failed", `${why}: not known to be stored, send it again`, {
+        ? hubError("store_failed", `JetStream did not ack within ${this.#timeoutMs} ms`)
+        : hubError("store_failed", `${why}: not known to be stored, send it again`, {
             details: { nats: "disconnected" },
           }),
     );
@@ -266,7 +268,7 @@ export class JsPublisher {
 
 /** The refusal of a publish while the hub has no NATS connection: retryable. */
 export function connectionDown(): OcpError {
-  return new OcpError(
+  return hubError(
     "store_failed",
     "the hub's NATS connection is down (reconnecting to another server): not stored, send it again",
     { details: { nats: "disconnected" } },

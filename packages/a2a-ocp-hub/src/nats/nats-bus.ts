@@ -11,9 +11,14 @@
  * session of the hub it reaches next reads it from the JetStream inbox.
  */
 import { headers, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
-import type { CompressedMessage } from "@ocp/a2a-ocp-messaging";
-import { type EventSubscription, matchesFilters } from "@ocp/a2a-ocp-messaging";
+import {
+  type EventPublishPayload,
+  type EventSubscription,
+  isJsonObject,
+  matchesFilters,
+} from "@ocp/a2a-ocp-messaging";
 import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
+import { CompressedMessageSchema, EventPublishPayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type {
   BusDelivery,
   BusSink,
@@ -328,19 +333,18 @@ export class NatsBus implements HubBus {
   /** A published `ocp.event.publish`: its JSON and its payload (inflated when compressed). */
   #readPublish(
     msg: Msg,
-  ): { publish: Record<string, unknown>; event: Record<string, unknown> } | undefined {
+  ): { publish: Record<string, unknown>; event: EventPublishPayload } | undefined {
     try {
-      const wire = JSON.parse(msg.string()) as unknown;
-      if (typeof wire !== "object" || wire === null || Array.isArray(wire)) return undefined;
-      const publish = wire as Record<string, unknown>;
+      const publish: unknown = JSON.parse(msg.string());
+      if (!isJsonObject(publish)) return undefined;
       let payload: unknown = publish["payload"];
       if (typeof publish["compressedPayload"] === "string") {
-        const inflated = this.#decompress(publish as unknown as CompressedMessage);
-        payload = inflated.ok ? inflated.value.payload : undefined;
+        const compressed = CompressedMessageSchema.safeParse(publish);
+        const inflated = compressed.success ? this.#decompress(compressed.data) : undefined;
+        payload = inflated?.ok === true ? inflated.value.payload : undefined;
       }
-      return typeof payload === "object" && payload !== null && !Array.isArray(payload)
-        ? { publish, event: payload as Record<string, unknown> }
-        : undefined;
+      const event = EventPublishPayloadSchema.safeParse(payload);
+      return event.success ? { publish, event: event.data } : undefined;
     } catch (error) {
       this.#onError(error);
       return undefined;
@@ -351,10 +355,8 @@ export class NatsBus implements HubBus {
     const h = headers();
     h.set(FROM_HEADER, message.from);
     const eventType =
-      message.type === "ocp.event.publish" &&
-      typeof message.payload === "object" &&
-      message.payload !== null
-        ? (message.payload as Record<string, unknown>)["eventType"]
+      message.type === "ocp.event.publish" && isJsonObject(message.payload)
+        ? message.payload["eventType"]
         : undefined;
     let subject = this.#subjects.broadcast;
     if (typeof eventType === "string") {

@@ -9,7 +9,6 @@
  * hash-chained: whoever can write the file can rewrite it unnoticed.
  */
 import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
-import { OcpError } from "@ocp/types";
 import { z } from "zod";
 import {
   AUDIT_EVENTS,
@@ -22,6 +21,7 @@ import {
   auditMatches,
   boundAuditEntry,
 } from "../audit.js";
+import { messagingError } from "../errors.js";
 
 const EntrySchema = z.object({
   at: z.number(),
@@ -64,7 +64,7 @@ export class FileAuditLog implements AuditLog {
     try {
       return openSync(this.path, "a", 0o600);
     } catch (cause) {
-      throw new OcpError("store_failed", `cannot open the audit log ${this.path}`, { cause });
+      throw messagingError("store_failed", `cannot open the audit log ${this.path}`, { cause });
     }
   }
 

@@ -9,13 +9,7 @@
  * the reason, when the agent does not serve knowledge streamed to it.
  */
 import { randomUUID } from "node:crypto";
-import {
-  type AgentIdentity,
-  createMessage,
-  type MessageInit,
-  signObject,
-  verifyObject,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, signedRuntimeMessage, verifyObject } from "@ocp/a2a-ocp-messaging";
 import { generateIdentityWithEncryption, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Verdict } from "../context.js";
 import { QUERY_TIMEOUT_MS } from "../limits.js";
@@ -81,14 +75,11 @@ export class AgentCheckContext {
     payload: unknown,
     edit?: (value: Record<string, unknown>) => void,
   ): Sent {
-    const message = createMessage({
-      type,
-      to,
-      payload,
-      from: from.id,
-    } as MessageInit<never>) as Record<string, unknown>;
-    edit?.(message);
-    const signed = signObject(message, from.secretKey, nativeEd25519);
+    const draft = { type, to, payload };
+    const signed =
+      edit === undefined
+        ? signedRuntimeMessage(from, draft, { backend: nativeEd25519 })
+        : signedRuntimeMessage(from, draft, { backend: nativeEd25519, edit });
     return { id: String(signed["id"]), text: JSON.stringify(signed) };
   }
 

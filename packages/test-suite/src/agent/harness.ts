@@ -17,6 +17,8 @@ import {
   createAgentProfile,
   encodeHubControl,
   isHubFrame,
+  OCP_FEATURES,
+  type OcpFeature,
   profilePublicKey,
   verifyAgentProfile,
   verifyAnnouncement,
@@ -26,15 +28,8 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { SUBPROTOCOL } from "../raw.js";
 import { Inbox, type Tester } from "./session.js";
 
-/** Features the harness confirms at registration (§7.2): it forwards every type. */
-const HARNESS_FEATURES = [
-  "knowledge_streaming",
-  "collective_query",
-  "consensus_voting",
-  "awareness_beacon",
-  "event_publishing",
-  "bidirectional_sync",
-];
+/** Features the harness confirms at registration (§7.2): it forwards every type, so all of §7.1. */
+const HARNESS_FEATURES: readonly OcpFeature[] = OCP_FEATURES;
 
 /**
  * The limits the harness announces in its ack (some clients require them):

@@ -9,13 +9,12 @@
  */
 import {
   type AgentIdentity,
-  createMessage,
   encodeHubControl,
   generateIdentity,
   isHubFrame,
   parseDeliver,
   profilePublicKey,
-  signObject,
+  signedMessage,
   verifyAgentProfile,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -39,15 +38,16 @@ function testerOn(peer: Peer, identity: AgentIdentity): Tester {
 /** The sender of the first message the agent sends after a broadcast awareness query. */
 async function discover(probe: Peer, probeId: AgentIdentity, timeoutMs: number): Promise<string> {
   const inbox = testerOn(probe, probeId).inbox;
-  const query = createMessage({
-    type: "ocp.awareness.query",
-    from: probeId.id,
-    to: "broadcast",
-    payload: { queryId: `ocp-test-who-${globalThis.crypto.randomUUID()}` },
-  });
-  probe.send(
-    JSON.stringify(signObject(query as Record<string, unknown>, probeId.secretKey, nativeEd25519)),
+  const query = signedMessage(
+    probeId,
+    {
+      type: "ocp.awareness.query",
+      to: "broadcast",
+      payload: { queryId: `ocp-test-who-${globalThis.crypto.randomUUID()}` },
+    },
+    { backend: nativeEd25519 },
   );
+  probe.send(JSON.stringify(query));
   const sender = await inbox.waitFor(() => {
     const from = inbox.messages.find((m) => typeof m.value["from"] === "string")?.value["from"];
     return typeof from === "string" ? from : undefined;

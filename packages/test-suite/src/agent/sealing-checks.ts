@@ -10,12 +10,11 @@
  */
 import { randomUUID } from "node:crypto";
 import {
-  createMessage,
   type EncryptedMessage,
-  type MessageInit,
   type PlainMessage,
   SEALED_ENVELOPE_FIELD,
   sealedAccessOf,
+  signedRuntimeMessage,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { decryptMessage, encryptMessage, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -36,29 +35,33 @@ function agentKey(context: AgentCheckContext): Uint8Array | undefined {
 
 /** Streams `nodes` from `tester` to the agent, sealed for `tester` and the agent. */
 function sealedStream(context: AgentCheckContext, tester: Tester, key: Uint8Array, nodes: Node[]) {
-  const plain = createMessage({
-    type: "ocp.knowledge.stream",
-    from: tester.identity.id,
-    to: context.agentId,
-    payload: {
-      streamId: `ocp-test-sealed-${randomUUID()}`,
-      nodes,
-      isIncremental: true,
-      sequenceNumber: 1,
+  // Built and checked by the message layer; encryption below drops this signature and signs anew.
+  const plain = signedRuntimeMessage(
+    tester.identity,
+    {
+      type: "ocp.knowledge.stream",
+      to: context.agentId,
+      payload: {
+        streamId: `ocp-test-sealed-${randomUUID()}`,
+        nodes,
+        isIncremental: true,
+        sequenceNumber: 1,
+      },
     },
-  } as MessageInit<never>) as PlainMessage;
+    { backend: nativeEd25519 },
+  );
   const recipients = [
     { agentId: tester.identity.id, publicKey: tester.identity.encryption!.publicKey },
     { agentId: context.agentId, publicKey: key },
   ];
-  const declared = {
+  const declared: PlainMessage = {
     ...plain,
     [SEALED_ENVELOPE_FIELD]: {
       recipients: recipients.map((r) => r.agentId),
       access: sealedAccessOf(plain.type, tester.identity.id, plain.payload),
     },
-  } as PlainMessage;
-  const sealed = encryptMessage(declared, recipients) as Record<string, unknown>;
+  };
+  const sealed = encryptMessage(declared, recipients);
   tester.send(JSON.stringify(signObject(sealed, tester.identity.secretKey, nativeEd25519)));
 }
 
