@@ -8,10 +8,12 @@
  * workspace packages resolve to their `src/` through `paths`.
  *
  * `node scripts/export-surface.mjs [--json] [root]` prints a table;
- * `rootExports({ root })` is the same as a function (scripts/check-layers.mjs
- * holds it against scripts/export-budget.json).
+ * `rootExports({ root })` is the same as a function. `checkExportBudget`
+ * holds every root against scripts/export-budget.json (scripts/check-layers.mjs
+ * runs it): a root with more runtime or type names than its ceiling fails,
+ * naming the names its budget does not list.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -31,7 +33,9 @@ function sourceOf(dir, target) {
 export function publishedEntries(root) {
   const packagesDir = join(root, "packages");
   return readdirSync(packagesDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, "package.json")))
+    .filter(
+      (entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, "package.json")),
+    )
     .map((entry) => {
       const dir = join(packagesDir, entry.name);
       const manifest = readJson(join(dir, "package.json"));
@@ -111,6 +115,52 @@ export function rootExports({ root, entry = "." }) {
   });
 }
 
+/** Where the budget lives, relative to the repository root. */
+export const BUDGET_FILE = "scripts/export-budget.json";
+
+const readBudget = (root) => {
+  const file = join(root, BUDGET_FILE);
+  return existsSync(file) ? readJson(file) : undefined;
+};
+
+/**
+ * One problem per published package whose root exceeds its budget (or has
+ * none). `budget` defaults to the root's scripts/export-budget.json, shaped
+ * `{ "<package>": { why, runtime: { max, names }, types: { max, names } } }`.
+ */
+export function checkExportBudget({ root, budget = readBudget(root), surfaces }) {
+  if (budget === undefined) return { packages: 0, problems: [`${BUDGET_FILE}: missing`] };
+  const measured = surfaces ?? rootExports({ root });
+  const problems = [];
+  for (const { name, runtime, types } of measured) {
+    const entry = budget[name];
+    if (entry === undefined) {
+      problems.push(`${name}: no root-export budget in ${BUDGET_FILE}`);
+      continue;
+    }
+    for (const [kind, names] of [
+      ["runtime", runtime],
+      ["type", types],
+    ]) {
+      const limit = entry[kind === "type" ? "types" : kind];
+      if (names.length <= limit.max) continue;
+      const known = new Set(limit.names);
+      const added = names.filter((n) => !known.has(n));
+      problems.push(
+        `${name}: ${names.length} ${kind} root exports, budget ${limit.max}` +
+          (added.length > 0 ? `; new: ${added.join(", ")}` : "") +
+          ` (move them to a subpath, or raise the budget in ${BUDGET_FILE} and say why)`,
+      );
+    }
+  }
+  for (const name of Object.keys(budget)) {
+    if (!name.startsWith("$") && !measured.some((pkg) => pkg.name === name)) {
+      problems.push(`${name}: in ${BUDGET_FILE} but not a published package with a root entry`);
+    }
+  }
+  return { packages: measured.length, problems };
+}
+
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
   const args = process.argv.slice(2);
@@ -118,10 +168,27 @@ if (isMain) {
     args.find((arg) => !arg.startsWith("--")) ??
     join(dirname(fileURLToPath(import.meta.url)), "..");
   const result = rootExports({ root });
+  if (args.includes("--write-budget")) {
+    // Records the measured names as the budget, keeping each package's ceiling (or the count) and `why`.
+    const file = join(root, BUDGET_FILE);
+    const old = existsSync(file) ? readJson(file) : {};
+    const next = { $comment: old.$comment };
+    for (const { name, runtime, types } of result) {
+      const was = old[name] ?? {};
+      next[name] = {
+        why: was.why ?? "",
+        runtime: { max: Math.max(was.runtime?.max ?? 0, runtime.length), names: runtime },
+        types: { max: Math.max(was.types?.max ?? 0, types.length), names: types },
+      };
+    }
+    writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+  }
   if (args.includes("--json")) console.log(JSON.stringify(result, null, 2));
   else {
     for (const { name, runtime, types } of result) {
-      console.log(`${name.padEnd(26)} runtime ${String(runtime.length).padStart(3)}  types ${String(types.length).padStart(3)}`);
+      console.log(
+        `${name.padEnd(26)} runtime ${String(runtime.length).padStart(3)}  types ${String(types.length).padStart(3)}`,
+      );
     }
   }
 }

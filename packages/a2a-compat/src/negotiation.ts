@@ -14,7 +14,7 @@
  */
 
 import type { AgentLink } from "@ocp/a2a-ocp-agent";
-import { Waiters } from "@ocp/a2a-ocp-agent";
+import { Waiters } from "@ocp/a2a-ocp-agent/internal";
 import type { AgentIdentity, CapabilityConfirmPayload } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,

@@ -23,11 +23,13 @@ import {
   type MessageOf,
   type PayloadInit,
   type PlainMessage,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
+import {
   SEALED_ENVELOPE_FIELD,
   sealedAccessOf,
   sealedReaders,
-  signObject,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import { encryptMessage } from "@ocp/a2a-ocp-messaging/node";
 import type { OCPAgentOptions } from "./agent-types.js";
 import { OutboundCompression } from "./compression.js";

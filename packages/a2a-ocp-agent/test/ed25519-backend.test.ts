@@ -1,11 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { createPrivateKey, sign } from "node:crypto";
-import {
-  defaultEd25519,
-  generateIdentity,
-  signingInput,
-  verifyMessage,
-} from "@ocp/a2a-ocp-messaging";
+import { generateIdentity, verifyMessage } from "@ocp/a2a-ocp-messaging";
+import { defaultEd25519, signingInput } from "@ocp/a2a-ocp-messaging/internal";
 import { describe, expect, it } from "vitest";
 import { MemoryNetwork, OCPAgent } from "../src/index.js";
 

@@ -8,7 +8,7 @@
  * never dropped without a trace.
  */
 import type { EventEmitter } from "node:events";
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import { CLIENT_UNHEARD_DROP_WARNINGS } from "./limits.js";
 import type { DroppedMessage, HubClientEvents } from "./receipts.js";
 

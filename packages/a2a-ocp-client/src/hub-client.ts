@@ -17,23 +17,26 @@ import type {
 import {
   type AgentIdentity,
   type AgentProfile,
-  buildAnnouncement,
   createAgentProfile,
   createMessage,
-  HUB_TYPES,
   InboundPipeline,
-  isHubFrame,
   type KeyLookup,
   type MessageInit,
-  parseDeliver,
   signObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import {
+  buildAnnouncement,
+  HUB_TYPES,
+  isHubFrame,
+  parseDeliver,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
-import { OcpError, parseJsonText } from "@ocp/types";
+import { OcpError } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import { DeliveryReplayWindow } from "./delivery-replay.js";
 import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
 import { DropReporter } from "./drops.js";

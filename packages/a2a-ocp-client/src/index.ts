@@ -3,7 +3,11 @@
  * proves the agent's key at registration, signs what it sends, verifies
  * what it receives (signature, freshness, replay, sender's profile),
  * confirms deliveries and resumes where it left off after a reconnect.
+ *
+ * Every limit is a member of `LIMITS`; the rest is at `./internal`, which
+ * semver does not cover.
  */
+
 export type { FindAgentsQuery, FindAgentsResult } from "./discovery.js";
 export {
   CONNECTION_FRAMES_SCHEMA_ID,
@@ -19,5 +23,5 @@ export {
   type HubClientOptions,
   type SendReceipt,
 } from "./hub-client.js";
-export * from "./limits.js";
-export { type HubInfo, hubInfoOf } from "./negotiation.js";
+export { LIMITS } from "./limits-object.js";
+export type { HubInfo } from "./negotiation.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging";
+import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as limits from "../src/limits.js";
 

@@ -8,25 +8,27 @@
  * profiles of registered agents (synchronous, native Ed25519).
  */
 import {
-  DEFAULT_TTL_SECONDS,
   type Ed25519Backend,
-  fail,
   type InboundErrorCode,
+  RateLimiter,
+  ReplayWindow,
+  type Result,
+  verifyObject,
+  type WireMessage,
+} from "@ocp/a2a-ocp-messaging";
+import {
+  DEFAULT_TTL_SECONDS,
+  fail,
   MAX_CLOCK_SKEW_MS,
   MAX_JSON_DEPTH,
   MessageStages,
   ok,
-  RateLimiter,
-  ReplayWindow,
-  type Result,
   SIGNATURE_SCHEME,
   SIGNATURE_SCHEME_DOC,
   schemeMismatchMessage,
   signedWithSpecFields,
-  verifyObject,
-  type WireMessage,
-} from "@ocp/a2a-ocp-messaging";
-import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
+} from "@ocp/a2a-ocp-messaging/internal";
+import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws/internal";
 import { HUB_FRAME_OVERHEAD_BYTES } from "./limits.js";
 import type { OCPHubOptions } from "./options.js";
 import { isDurable } from "./router.js";

@@ -17,7 +17,6 @@ import {
   BROADCAST,
   createAgentProfile,
   createMessage,
-  featureOfType,
   generateIdentity,
   OCP_FEATURES,
   type OcpFeature,
@@ -25,6 +24,7 @@ import {
   signObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { featureOfType } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { CapabilityAnnouncePayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
 

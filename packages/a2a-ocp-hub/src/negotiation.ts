@@ -16,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { PROTOCOL, type WireMessage } from "@ocp/a2a-ocp-messaging";
 import { CapabilityAnnouncePayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import type { AckInit } from "./control.js";
 import type { HubSelf } from "./hub-self.js";
 import type { AgentSession } from "./session.js";

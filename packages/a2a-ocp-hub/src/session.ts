@@ -8,7 +8,7 @@
  * Transient deliveries are sent as the sender's bytes.
  */
 
-import { encodeDeliver, encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
+import { encodeDeliver, encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging/internal";
 import type { Connection } from "@ocp/transport-ws";
 import type { Pacer } from "./agent-limits.js";
 import type { HubAudit } from "./audit.js";

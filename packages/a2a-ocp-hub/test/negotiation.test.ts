@@ -6,7 +6,8 @@
  * publisher's signed message.
  */
 import type { HubClient } from "@ocp/a2a-ocp-client";
-import { profilePublicKey, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { verifyObject } from "@ocp/a2a-ocp-messaging";
+import { profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OCPHub } from "../src/index.js";
 import { client, identity, startHub, tempDir, until } from "./support.js";

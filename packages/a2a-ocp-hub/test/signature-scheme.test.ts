@@ -5,12 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { HubClient } from "@ocp/a2a-ocp-client";
-import {
-  createMessage,
-  SIGNATURE_SCHEME_DOC,
-  signObject,
-  specFieldsSigningInput,
-} from "@ocp/a2a-ocp-messaging";
+import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
+import { SIGNATURE_SCHEME_DOC, specFieldsSigningInput } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OCPHub } from "../src/index.js";

@@ -1,4 +1,5 @@
-import { compose, FENCE_CLOSE, FENCE_OPEN, Host } from "@ocp/host";
+import { compose, Host } from "@ocp/host";
+import { FENCE_CLOSE, FENCE_OPEN } from "@ocp/host/internal";
 import type { ContextFrame, ContextProvider, ContextQuery, ContextQueryResult } from "@ocp/types";
 
 /** A fan-out as the harness reads it: every outcome a value. */

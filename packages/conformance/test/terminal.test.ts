@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { fixtureCommand } from "../src/index.js";
+import { fixtureCommand } from "../src/internal.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FIXTURE = fixtureCommand().args[0]!;

@@ -1,4 +1,5 @@
-import { type ContextFrame, type FrameKind, U32_MAX } from "@ocp/types";
+import type { ContextFrame, FrameKind } from "@ocp/types";
+import { U32_MAX } from "@ocp/types/internal";
 import { checkLimit, hostError } from "./errors.js";
 import type { FanOutResult } from "./fanout.js";
 import { citationOf, digestOf, fenceFrame } from "./fence.js";

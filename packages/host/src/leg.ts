@@ -3,13 +3,13 @@ import {
   type ContextQuery,
   type ContextQueryResult,
   ContextQueryResultSchema,
-  Deadlines,
   describeIssues,
   isOcpError,
   type OcpError,
   StrictContextQueryResultSchema,
 } from "@ocp/types";
 import { meetsStrictRules } from "@ocp/types/fast";
+import { Deadlines } from "@ocp/types/internal";
 import { auditAnswer, describeViolations } from "./audit.js";
 import { hostError } from "./errors.js";
 import { failure, type LegFailureReason, type LegOutcome, type Liar, type Trim } from "./fanout.js";

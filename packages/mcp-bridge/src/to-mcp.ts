@@ -1,14 +1,15 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { auditResult, citationOf, describeViolations, fenceFrame } from "@ocp/host";
+import { auditResult } from "@ocp/host";
+import { citationOf, describeViolations, fenceFrame } from "@ocp/host/internal";
 import {
   type ContextFrame,
   type ContextProvider,
   type ContextQuery,
   FRAME_KINDS,
   isOcpError,
-  U32_MAX,
 } from "@ocp/types";
+import { U32_MAX } from "@ocp/types/internal";
 import { z } from "zod";
 import { type ConsentGate, ensureConsent } from "./consent.js";
 import { bridgeError } from "./errors.js";

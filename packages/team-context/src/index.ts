@@ -4,27 +4,9 @@
  * reverse: frames a host received shared into the team ({@link shareFrames}).
  */
 
-export {
-  TEAM_CONTEXT_ERROR_CODES,
-  type TeamContextErrorCode,
-  teamContextError,
-} from "./errors.js";
-export {
-  agentName,
-  frameTokens,
-  MESSAGE_PROVENANCE,
-  messageUri,
-  NODE_PROVENANCE,
-  nodeContent,
-  nodeFrame,
-  nodeUri,
-  type TeamAnswer,
-  teamAnswerFrame,
-  versionOf,
-} from "./frames.js";
-export { frameKindOf, SERVED_KINDS, SHARED_FRAME_TYPE_PREFIX } from "./kinds.js";
-export * from "./limits.js";
-export { isRemoteHub, type TeamContextOptions, TeamContextProvider } from "./provider.js";
-export { bestWithinBudget } from "./select.js";
-export { frameToNode, type ShareOptions, sharedNodeId, shareFrames } from "./share.js";
+export { TEAM_CONTEXT_ERROR_CODES, type TeamContextErrorCode } from "./errors.js";
+export type { TeamAnswer } from "./frames.js";
+export { LIMITS } from "./limits-object.js";
+export { type TeamContextOptions, TeamContextProvider } from "./provider.js";
+export { type ShareOptions, shareFrames } from "./share.js";
 export { type JoinTeamOptions, joinTeam } from "./team.js";

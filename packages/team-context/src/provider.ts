@@ -3,8 +3,8 @@ import {
   type MessageReceipt,
   type OCPAgent,
   type ReceivedResponse,
-  searchNodes,
 } from "@ocp/a2a-ocp-agent";
+import { searchNodes } from "@ocp/a2a-ocp-agent/internal";
 import { type KnowledgeNode, maySee } from "@ocp/a2a-ocp-messaging";
 import { isLoopbackHost } from "@ocp/transport-http";
 import {

@@ -1,6 +1,7 @@
-import { Deadlines, isOcpError, type QueryOptions } from "@ocp/types";
+import { isOcpError, type QueryOptions } from "@ocp/types";
 import { CGP_PROTOCOL_VERSION, type CgpEnvelope, decodeCgpEnvelope } from "@ocp/types/cgp";
 import { parseJsonFast } from "@ocp/types/fast";
+import { Deadlines } from "@ocp/types/internal";
 import { Pool } from "undici";
 import { type CgpReply, cgpRemoteError, checkCgpAck } from "./cgp-wire.js";
 import { type HttpError, httpError } from "./errors.js";

@@ -3,7 +3,6 @@ import {
   type ContextProvider,
   type ContextQuery,
   type ContextQueryResult,
-  Deadlines,
   type Envelope,
   type EnvelopeInit,
   EXTENSIONS,
@@ -16,6 +15,7 @@ import {
   versionsCompatible,
 } from "@ocp/types";
 import { decodeEnvelopeFast, encodeQueryJson, parseJsonFast } from "@ocp/types/fast";
+import { Deadlines } from "@ocp/types/internal";
 import { Pool } from "undici";
 import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
 import { Exchange, type ExchangeFailures } from "./exchange.js";

@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
-import { type QueryOptions, settlesWithin } from "@ocp/types";
+import type { QueryOptions } from "@ocp/types";
 import { CGP_PROTOCOL_VERSION, type CgpEnvelope, decodeCgpLine } from "@ocp/types/cgp";
+import { settlesWithin } from "@ocp/types/internal";
 import { type CgpReply, cgpRemoteError, checkCgpAck } from "./cgp-wire.js";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";

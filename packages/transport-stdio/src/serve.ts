@@ -12,14 +12,13 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   type ProtocolFamily,
-  parseJsonText,
   readExtensions,
   readWireErrorCode,
-  settlesWithin,
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
 import { decodeLineFast, encodeFramesLine, isPlainResult, writeFramesLine } from "@ocp/types/fast";
+import { parseJsonText, settlesWithin } from "@ocp/types/internal";
 import {
   type CgpReply,
   CgpResponder,

@@ -11,11 +11,11 @@ import {
   PROTOCOL_VERSION,
   type ProviderInfo,
   type QueryOptions,
-  settlesWithin,
   toWire,
   versionsCompatible,
 } from "@ocp/types";
 import { decodeLineFast, encodeQueryJson } from "@ocp/types/fast";
+import { settlesWithin } from "@ocp/types/internal";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { crashReason } from "./crash-reason.js";

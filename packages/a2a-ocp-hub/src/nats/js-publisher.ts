@@ -20,7 +20,8 @@
  * a closed connection or no JetStream at all rejects it.
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
-import { type Deadline, Deadlines, OcpError } from "@ocp/types";
+import { OcpError } from "@ocp/types";
+import { type Deadline, Deadlines } from "@ocp/types/internal";
 import {
   NATS_PUBLISH_RETRY_MS,
   NATS_RECONNECT_GRACE_MS,

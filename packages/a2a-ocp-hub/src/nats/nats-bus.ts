@@ -11,8 +11,8 @@
  * session of the hub it reaches next reads it from the JetStream inbox.
  */
 import { headers, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
-import type { CompressedMessage } from "@ocp/a2a-ocp-messaging";
-import { type EventSubscription, matchesFilters } from "@ocp/a2a-ocp-messaging";
+import type { CompressedMessage, EventSubscription } from "@ocp/a2a-ocp-messaging";
+import { matchesFilters } from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 import type {
   BusDelivery,

@@ -15,12 +15,14 @@ import {
   type AgentIdentity,
   type AgentProfile,
   createAgentProfile,
+  verifyAgentProfile,
+} from "@ocp/a2a-ocp-messaging";
+import {
   encodeHubControl,
   isHubFrame,
   profilePublicKey,
-  verifyAgentProfile,
   verifyAnnouncement,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type WebSocket, WebSocketServer } from "ws";
 import { SUBPROTOCOL } from "../raw.js";

@@ -10,14 +10,16 @@
 import {
   type AgentIdentity,
   createMessage,
-  encodeHubControl,
   generateIdentity,
-  isHubFrame,
-  parseDeliver,
-  profilePublicKey,
   signObject,
   verifyAgentProfile,
 } from "@ocp/a2a-ocp-messaging";
+import {
+  encodeHubControl,
+  isHubFrame,
+  parseDeliver,
+  profilePublicKey,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Peer, register } from "../raw.js";
 import { type AgentSession, Inbox, type Tester } from "./session.js";

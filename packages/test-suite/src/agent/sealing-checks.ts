@@ -14,10 +14,9 @@ import {
   type EncryptedMessage,
   type MessageInit,
   type PlainMessage,
-  SEALED_ENVELOPE_FIELD,
-  sealedAccessOf,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { SEALED_ENVELOPE_FIELD, sealedAccessOf } from "@ocp/a2a-ocp-messaging/internal";
 import { decryptMessage, encryptMessage, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { failed, passed, skipped } from "../context.js";
 import type { AgentCheck, AgentCheckContext, Node } from "./context.js";

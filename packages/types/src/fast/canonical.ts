@@ -6,10 +6,8 @@ import {
   decodeLine,
   type Envelope,
   FRAME_KINDS,
-  MAX_CORRELATION_ID_LENGTH,
-  parseJsonText,
-  U32_MAX,
 } from "../index.js";
+import { MAX_CORRELATION_ID_LENGTH, parseJsonText, U32_MAX } from "../internal.js";
 import {
   EMBEDDING_KEYS,
   isPlain,
@@ -261,7 +259,7 @@ export function decodeLineFast(line: string): DecodeResult {
  * more when a repeated name dropped a member (and whatever colons its value
  * held) or a name holds one (names are not searched: such a rare text goes
  * to the scanner too). The text is then scanned with indexOf for colons
- * only. With a `\u` escape, {@link membersScanned} counts the colons outside
+ * only. With a `\u` escape, `membersScanned` counts the colons outside
  * strings.
  *
  * Says no, too, for a value nested deeper than `maxDepth` arrays and objects
