@@ -1,11 +1,7 @@
-import * as authLimits from "./auth-limits.js";
-import * as limits from "./limits.js";
-
-const values = { ...limits, ...authLimits };
-
 /**
- * Every limit of `@ocp/a2a-compat`, by name, frozen: the finite defaults the
- * package enforces. Each member is documented where it is defined
- * (`src/limits.ts`, `src/auth-limits.ts`) and listed in the README's limits tables.
+ * Every limit of `@ocp/a2a-compat`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts` and `src/auth-limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
  */
-export const LIMITS = Object.freeze(values);
+export * as LIMITS from "./limits-all.js";

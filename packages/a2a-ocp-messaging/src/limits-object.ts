@@ -1,8 +1,7 @@
-import * as limits from "./limits.js";
-
 /**
- * Every limit of `@ocp/a2a-ocp-messaging`, by name, frozen: the finite defaults the
- * package enforces. Each member is documented where it is defined (`src/limits.ts`)
- * and listed in the README's limits table.
+ * Every limit of `@ocp/a2a-ocp-messaging`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
  */
-export const LIMITS = Object.freeze({ ...limits });
+export * as LIMITS from "./limits.js";

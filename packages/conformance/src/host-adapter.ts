@@ -18,7 +18,7 @@ export interface FencedSpan {
 }
 
 /**
- * What the host-side harness needs of a host. {@link ourHost} adapts
+ * What the host-side harness needs of a host. `ourHost` adapts
  * `@ocp/host`; another host implements the same interface to be judged by
  * the same checks. Each check gets a fresh host and shuts it down.
  */

@@ -47,7 +47,7 @@ export function frameResourceUri(frame: ContextFrame): string {
  * listed as resources `ocp-frame://frame/{id}`, and `ocp://provider`
  * describes the provider. Answers that break F1-F3, B1, K1, M1 or T1 (a
  * provider lying about costs) are refused whole (B2). An egress provider is
- * never queried without consent (C1, C2; see {@link ensureConsent}).
+ * never queried without consent (C1, C2; see `ensureConsent`).
  */
 export function createOcpMcpServer(options: OcpMcpServerOptions): McpServer {
   const { handle, provider } = options;

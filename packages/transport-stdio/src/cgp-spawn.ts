@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import type { QueryOptions } from "@ocp/types";
+import { positiveLimit } from "@ocp/types";
 import { CGP_PROTOCOL_VERSION, type CgpEnvelope, decodeCgpLine } from "@ocp/types/cgp";
 import { settlesWithin } from "@ocp/types/internal";
 import { type CgpReply, cgpRemoteError, checkCgpAck } from "./cgp-wire.js";
@@ -12,7 +13,6 @@ import {
   HANDSHAKE_TIMEOUT_MS,
   MAX_IN_FLIGHT,
   MAX_STDERR_BYTES,
-  positiveLimit,
   QUERY_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
 } from "./limits.js";

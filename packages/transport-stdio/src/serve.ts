@@ -12,6 +12,7 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   type ProtocolFamily,
+  positiveLimit,
   readExtensions,
   readWireErrorCode,
   versionsCompatible,
@@ -27,7 +28,7 @@ import {
   guardAnswer,
   guardResult,
 } from "@ocp/types/kit";
-import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
+import { SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineBatch } from "./line-batch.js";
 import { LineSplitter } from "./line-splitter.js";
 

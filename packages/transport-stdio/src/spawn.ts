@@ -10,6 +10,7 @@ import {
   encodeLine,
   PROTOCOL_VERSION,
   type ProviderInfo,
+  positiveLimit,
   type QueryOptions,
   toWire,
   versionsCompatible,
@@ -25,7 +26,6 @@ import {
   HANDSHAKE_TIMEOUT_MS,
   MAX_IN_FLIGHT,
   MAX_STDERR_BYTES,
-  positiveLimit,
   QUERY_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
 } from "./limits.js";
