@@ -47,7 +47,13 @@ export {
   type ResolvedCard,
   type RouteInfo,
 } from "./fallback.js";
-export { LIMITS } from "./limits-object.js";
+/**
+ * Every limit of `@ocp/a2a-compat`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts` and `src/auth-limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits-all.js";
 export { FeatureNegotiator, type FeatureNegotiatorOptions, negotiatedLink } from "./negotiation.js";
 export {
   type RequestClaims,

@@ -4,7 +4,7 @@
  *
  * - its type carries bulk knowledge ({@link COMPRESSED_TYPES}: streams, sync
  *   pages, collective answers);
- * - the JSON of its payload is at least {@link AGENT_COMPRESSION_THRESHOLD_BYTES};
+ * - the JSON of its payload is at least `LIMITS.AGENT_COMPRESSION_THRESHOLD_BYTES`;
  * - it goes to named agents (never a broadcast), and every one of them
  *   announced that it reads the algorithm: its signed card (§8.1, the §7.1
  *   declaration §7.2 negotiation reads) lists it in
@@ -43,7 +43,7 @@ export interface CompressionOptions {
   readonly enabled?: boolean;
   /** Default `gzip`; a recipient must list it. */
   readonly algorithm?: Compression;
-  /** Default {@link AGENT_COMPRESSION_THRESHOLD_BYTES}; at least 1. */
+  /** Default `LIMITS.AGENT_COMPRESSION_THRESHOLD_BYTES`; at least 1. */
   readonly thresholdBytes?: number;
 }
 

@@ -26,7 +26,13 @@ export { AGENT_ERROR_CODES, type AgentErrorCode } from "./errors.js";
 export type { KnowledgeGraph } from "./graph.js";
 export { hubLink } from "./hub-link.js";
 export { rotateEncryptionKey } from "./key-rotation.js";
-export { LIMITS } from "./limits-object.js";
+/**
+ * Every limit of `@ocp/a2a-ocp-agent`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
 export { type AgentLink, MemoryNetwork } from "./link.js";
 export { MemoryGraph } from "./memory-graph.js";
 export type { VersionedEdge, VersionedNode } from "./merge.js";

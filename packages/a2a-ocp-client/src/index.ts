@@ -23,5 +23,11 @@ export {
   type HubClientOptions,
   type SendReceipt,
 } from "./hub-client.js";
-export { LIMITS } from "./limits-object.js";
+/**
+ * Every limit of `@ocp/a2a-ocp-client`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
 export type { HubInfo } from "./negotiation.js";

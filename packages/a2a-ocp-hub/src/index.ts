@@ -12,7 +12,13 @@ export { SqliteAuditLog, type SqliteAuditLogOptions } from "./audit-sqlite.js";
 export type { BusDelivery, BusSink, ClusterBroadcast, ClusterRouting, HubBus } from "./bus.js";
 export { type HubStats, OCPHub } from "./hub.js";
 export { loadHubIdentity } from "./hub-identity.js";
-export { LIMITS } from "./limits-object.js";
+/**
+ * Every limit of `@ocp/a2a-ocp-hub`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
 export { MemoryBus } from "./memory-bus.js";
 export {
   type HubMetricsServer,

@@ -36,7 +36,13 @@ export type {
 } from "./fanout.js";
 export { Host } from "./host.js";
 export type { LegOptions } from "./leg.js";
-export { LIMITS } from "./limits-object.js";
+/**
+ * Every limit of `@ocp/host`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
 export type { HostOptions } from "./options.js";
 export {
   type Grantor,

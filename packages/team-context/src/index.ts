@@ -6,7 +6,13 @@
 
 export { TEAM_CONTEXT_ERROR_CODES, type TeamContextErrorCode } from "./errors.js";
 export type { TeamAnswer } from "./frames.js";
-export { LIMITS } from "./limits-object.js";
+/**
+ * Every limit of `@ocp/team-context`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
 export { type TeamContextOptions, TeamContextProvider } from "./provider.js";
 export { type ShareOptions, shareFrames } from "./share.js";
 export { type JoinTeamOptions, joinTeam } from "./team.js";
