@@ -1,6 +1,5 @@
 import type { AgentIdentity, AgentProfile, Decryptor, KeyLookup } from "@ocp/a2a-ocp-messaging";
 import type { LimitOptions } from "@ocp/transport-ws";
-import type { CLIENT_ACK_TIMEOUT_MS, CLIENT_DEDUP_MAX_ENTRIES } from "./limits.js";
 
 /** The options of a {@link HubClient}. */
 export interface HubClientOptions {
