@@ -13,7 +13,7 @@ describe("Ed25519 in the agent runtime: native wherever Node has it, chosen once
       [
         "--input-type=module",
         "-e",
-        'import { defaultEd25519 } from "@ocp/a2a-ocp-messaging"; console.log(defaultEd25519().name);',
+        'import { defaultEd25519 } from "@ocp/a2a-ocp-messaging/internal"; console.log(defaultEd25519().name);',
       ],
       { cwd: new URL("..", import.meta.url), encoding: "utf8" },
     );
