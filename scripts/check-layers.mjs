@@ -6,12 +6,20 @@
  * one line per broken rule. `node scripts/check-layers.mjs [--json] [root]`;
  * exits 1 when a rule is broken. `checkLayers({ root })` is the same as a
  * function (packages/a2a-ocp-messaging/test/layering.test.ts runs both).
+ *
+ * It also holds every published package's root entry to its budget of
+ * exports (scripts/export-budget.json, measured by scripts/export-surface.mjs):
+ * `checkExportBudget({ root })`, tested by
+ * packages/a2a-ocp-messaging/test/export-budget.test.ts.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, posix, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { checkExportBudget } from "./export-surface.mjs";
+
+export { checkExportBudget };
 
 /**
  * Workspace packages, lowest layer first: a package imports only from lower
@@ -436,12 +444,15 @@ if (isMain) {
     args.find((arg) => !arg.startsWith("--")) ??
     join(dirname(fileURLToPath(import.meta.url)), "..");
   const result = checkLayers({ root });
-  if (json) console.log(JSON.stringify(result));
+  const budget = checkExportBudget({ root });
+  if (json) console.log(JSON.stringify({ ...result, exportBudget: budget.problems }));
   else {
     for (const violation of result.violations) console.error(violation);
+    for (const problem of budget.problems) console.error(problem);
     console.log(
-      `check-layers: ${result.packages} packages, ${result.files} modules, ${result.violations.length} broken rule(s)`,
+      `check-layers: ${result.packages} packages, ${result.files} modules, ${result.violations.length} broken rule(s); ` +
+        `root exports of ${budget.packages} published packages, ${budget.problems.length} over budget`,
     );
   }
-  process.exitCode = result.violations.length > 0 ? 1 : 0;
+  process.exitCode = result.violations.length + budget.problems.length > 0 ? 1 : 0;
 }

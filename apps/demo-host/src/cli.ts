@@ -5,7 +5,6 @@ import { userInfo } from "node:os";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  COMPOSE_PREAMBLE,
   ConsentStore,
   compose,
   countTokens,
@@ -13,6 +12,7 @@ import {
   type ProviderListing,
   ReceiptLedger,
 } from "@ocp/host";
+import { COMPOSE_PREAMBLE } from "@ocp/host/internal";
 import { FRAME_KINDS, type FrameKind, isOcpError } from "@ocp/types";
 import { isOffMachineScope } from "@ocp/types/cgp";
 import {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { DEFAULT_LEG_TIMEOUT_MS } from "@ocp/host";
+import { DEFAULT_LEG_TIMEOUT_MS } from "@ocp/host/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostCli, providerCli, startHttpProvider } from "./helpers.js";
 

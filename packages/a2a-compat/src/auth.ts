@@ -32,7 +32,7 @@ export interface A2AAuthOptions {
   keys?: KeyLookup;
   /**
    * Operator-issued bearer tokens and the `a2a://` identity each stands for
-   * (tokens of at least {@link MIN_BEARER_TOKEN_LENGTH} characters), or a
+   * (tokens of at least `LIMITS.MIN_BEARER_TOKEN_LENGTH` characters), or a
    * function answering that (e.g. OAuth token introspection).
    */
   bearerTokens?:
@@ -41,7 +41,7 @@ export interface A2AAuthOptions {
     | ((token: string) => string | undefined | Promise<string | undefined>);
   /** Let callers without credentials in, as anonymous: public knowledge only, no writes. Off by default. */
   allowAnonymous?: boolean;
-  /** {@link MAX_REQUEST_TOKEN_LIFETIME_SECONDS} by default. */
+  /** `LIMITS.MAX_REQUEST_TOKEN_LIFETIME_SECONDS` by default. */
   maxTokenLifetimeSeconds?: number;
   clockSkewMs?: number;
   now?: () => number;

@@ -19,13 +19,8 @@
  * Serve and publish it as {@link cardJson} gives it, the A2A JSON form.
  */
 import { AgentCard, type AgentSkill } from "@a2a-js/sdk";
-import {
-  type OcpFeature,
-  PROTOCOL,
-  PROTOCOL_VERSION,
-  SEMVER_PATTERN,
-  semverMajor,
-} from "@ocp/a2a-ocp-messaging";
+import { type OcpFeature, PROTOCOL, PROTOCOL_VERSION } from "@ocp/a2a-ocp-messaging";
+import { SEMVER_PATTERN, semverMajor } from "@ocp/a2a-ocp-messaging/internal";
 import { AgentUriSchema, OcpFeatureSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { z } from "zod";
 import { type SecurityDeclaration, securityDeclarationOf, securityOf } from "./auth.js";

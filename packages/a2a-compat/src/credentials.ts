@@ -1,7 +1,7 @@
 /**
  * The caller's side of A2A authentication, on the SDK's client: a `fetch`
  * that signs every request with the caller's identity
- * ({@link signingFetch}), one that sends an operator's bearer token
+ * (`signingFetch`), one that sends an operator's bearer token
  * ({@link bearerFetch}, the SDK's `createAuthenticatingFetchWithRetry`), and
  * {@link createA2AClient}, an SDK `Client` for an agent's base URL with
  * either.

@@ -26,7 +26,7 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import { MAX_FINDINGS_PER_RESPONSE, messageDigest, searchNodes } from "@ocp/a2a-ocp-agent";
+import { MAX_FINDINGS_PER_RESPONSE, messageDigest, searchNodes } from "@ocp/a2a-ocp-agent/internal";
 import type {
   CollectiveResponsePayload,
   ConsensusProposePayload,
@@ -36,7 +36,8 @@ import type {
   OcpFeature,
   VisibilityPolicy,
 } from "@ocp/a2a-ocp-messaging";
-import { AUTHORSHIP_FIELD, isPublicNode, maySee } from "@ocp/a2a-ocp-messaging";
+import { maySee } from "@ocp/a2a-ocp-messaging";
+import { AUTHORSHIP_FIELD, isPublicNode } from "@ocp/a2a-ocp-messaging/internal";
 import { OcpFeatureSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { isOcpError } from "@ocp/types";
 import { callerIdOf } from "./auth.js";

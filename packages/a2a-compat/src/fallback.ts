@@ -9,7 +9,7 @@
 
 import { AGENT_CARD_PATH, AgentCard, type Message, type Task, TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
-import { MESSAGE_LIFETIMES, messageTtl } from "@ocp/a2a-ocp-agent";
+import { MESSAGE_LIFETIMES, messageTtl } from "@ocp/a2a-ocp-agent/internal";
 import type { AgentIdentity, KnownMessageType } from "@ocp/a2a-ocp-messaging";
 import {
   createMessage,
@@ -18,7 +18,7 @@ import {
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import {
   AgentCardSchema,
   declaredFeatures,

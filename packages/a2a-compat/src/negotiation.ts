@@ -7,14 +7,14 @@
  * by `correlation_id`) with the features both offer. Both sides then keep
  * that set for the peer. {@link negotiatedLink} wraps an `AgentLink` so
  * that an `OCPAgent` never sends a peer a message of a feature the peer did
- * not confirm: the send fails with {@link FeatureNotConfirmed} before
+ * not confirm: the send fails with `FeatureNotConfirmed` before
  * anything leaves the process. Broadcasts are not checked (the hub fans them
  * out to agents this one may never have negotiated with); `capability.*` and
  * `ocp.custom.*` belong to no feature.
  */
 
 import type { AgentLink } from "@ocp/a2a-ocp-agent";
-import { Waiters } from "@ocp/a2a-ocp-agent";
+import { Waiters } from "@ocp/a2a-ocp-agent/internal";
 import type { AgentIdentity, CapabilityConfirmPayload } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
@@ -119,7 +119,7 @@ export class FeatureNegotiator {
   }
 
   /**
-   * Throws {@link FeatureNotConfirmed} unless every named recipient confirmed
+   * Throws `FeatureNotConfirmed` unless every named recipient confirmed
    * the feature of `type` (negotiating with those not met yet).
    */
   async assertAllowed(to: string | readonly string[], type: string): Promise<void> {
@@ -230,7 +230,7 @@ export class FeatureNegotiator {
 }
 
 /**
- * An `AgentLink` that refuses, with {@link FeatureNotConfirmed} and before
+ * An `AgentLink` that refuses, with `FeatureNotConfirmed` and before
  * sending, any message to a peer that did not confirm its feature. Give it
  * to an `OCPAgent` in place of the raw link.
  */

@@ -13,7 +13,7 @@
  * - `bsh`: base64url SHA-256 of the exact request body (the token covers
  *   this request and no other);
  * - `iat`, `exp`: seconds; the lifetime is at most
- *   {@link MAX_REQUEST_TOKEN_LIFETIME_SECONDS};
+ *   `LIMITS.MAX_REQUEST_TOKEN_LIFETIME_SECONDS`;
  * - `jti`: unique; a token is accepted once.
  *
  * Any JOSE library that signs EdDSA can make one.
@@ -83,7 +83,7 @@ export interface SignRequestOptions {
   method?: string;
   /** The exact body sent ("" for none). */
   body: string | Uint8Array;
-  /** {@link REQUEST_TOKEN_LIFETIME_SECONDS} by default. */
+  /** `LIMITS.REQUEST_TOKEN_LIFETIME_SECONDS` by default. */
   lifetimeSeconds?: number;
   now?: () => number;
 }

@@ -20,7 +20,7 @@ import { AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { DefaultRequestHandler, InMemoryTaskStore, type TaskStore } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import { scanJsonText } from "@ocp/types";
+import { scanJsonText } from "@ocp/types/internal";
 import express from "express";
 import {
   A2AAuthenticator,

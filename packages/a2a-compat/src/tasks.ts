@@ -12,7 +12,7 @@
  */
 import { type Message, Role, type Task } from "@a2a-js/sdk";
 import type { MessageOf, OcpFeature } from "@ocp/a2a-ocp-messaging";
-import { PAYLOAD_SCHEMAS } from "@ocp/a2a-ocp-messaging";
+import { PAYLOAD_SCHEMAS } from "@ocp/a2a-ocp-messaging/internal";
 import {
   AgentUriSchema,
   AwarenessResponsePayloadSchema,

@@ -8,7 +8,8 @@
 import { type Message, type Task, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import { type AgentIdentity, type KnowledgeNode, signAuthorship } from "@ocp/a2a-ocp-messaging";
+import type { AgentIdentity, KnowledgeNode } from "@ocp/a2a-ocp-messaging";
+import { signAuthorship } from "@ocp/a2a-ocp-messaging/internal";
 import { sampleNode as node } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AClient } from "../src/index.js";

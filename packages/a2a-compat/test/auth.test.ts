@@ -10,14 +10,13 @@ import type { OCPAgent } from "@ocp/a2a-ocp-agent";
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createA2AClient, signRequestToken } from "../src/index.js";
 import {
   BEARER_TOKEN_SCHEME,
-  createA2AClient,
   SIGNED_REQUEST_SCHEME,
   signingFetch,
-  signRequestToken,
   UNAUTHENTICATED_ERROR_CODE,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { A2AServer } from "../src/server.js";
 import { network, outcome, refused, sdkClientWith, sdkRequest, within } from "./support.js";
 

@@ -2,13 +2,8 @@ import { AGENT_CARD_PATH } from "@a2a-js/sdk";
 import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AgentCardSchema,
-  buildAgentCard,
-  OCP_EXTENSION_URI,
-  ocpDeclarationOf,
-  protocolsOf,
-} from "../src/index.js";
+import { buildAgentCard, OCP_EXTENSION_URI } from "../src/index.js";
+import { AgentCardSchema, ocpDeclarationOf, protocolsOf } from "../src/internal.js";
 import { A2A_RPC_PATH, A2AServer } from "../src/server.js";
 import { team, within } from "./support.js";
 

@@ -4,7 +4,8 @@ import { createAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { client, identity } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentDirectory, CARD_PROFILE_FIELD, CardResolver } from "../src/index.js";
+import { AgentDirectory, CardResolver } from "../src/index.js";
+import { CARD_PROFILE_FIELD } from "../src/internal.js";
 import { ocpAgent, startHub, type TestAgent, tempDir, until, within } from "./support.js";
 
 const plainCard: AgentCard = {

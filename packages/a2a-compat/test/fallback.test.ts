@@ -1,17 +1,12 @@
 import { TaskState } from "@a2a-js/sdk";
-import { KNOWLEDGE_TTL_SECONDS } from "@ocp/a2a-ocp-agent";
+import { KNOWLEDGE_TTL_SECONDS } from "@ocp/a2a-ocp-agent/internal";
 import type { OCPHub } from "@ocp/a2a-ocp-hub";
 import type { KnowledgeNode } from "@ocp/a2a-ocp-messaging";
 import { sampleNode as node } from "@ocp/testkit";
 import { isOcpError } from "@ocp/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  A2AFallback,
-  CardResolver,
-  OCP_EXTENSION_URI,
-  type RouteInfo,
-  TaskRequestSchema,
-} from "../src/index.js";
+import { A2AFallback, CardResolver, OCP_EXTENSION_URI, type RouteInfo } from "../src/index.js";
+import { TaskRequestSchema } from "../src/internal.js";
 import {
   ocpAgent,
   type PlainAgent,

@@ -4,7 +4,8 @@ import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
 import { client, identity } from "@ocp/testkit";
 import { isOcpError } from "@ocp/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FeatureNegotiator, FeatureNotConfirmed, featureOf } from "../src/index.js";
+import { FeatureNegotiator } from "../src/index.js";
+import { FeatureNotConfirmed, featureOf } from "../src/internal.js";
 import { ocpAgent, startHub, type TestAgent, tempDir, until, within } from "./support.js";
 
 describe("§7.2 feature negotiation over a real hub", () => {

@@ -11,7 +11,8 @@ import type { OCPAgent } from "@ocp/a2a-ocp-agent";
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
 import { sampleNode as node } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createA2AClient, SIGNED_REQUEST_SCHEME } from "../src/index.js";
+import { createA2AClient } from "../src/index.js";
+import { SIGNED_REQUEST_SCHEME } from "../src/internal.js";
 import { A2AServer } from "../src/server.js";
 import { network, outcome, refused, sdkRequest, within } from "./support.js";
 

@@ -7,15 +7,8 @@
 // (createMessage, which validates it) is reported beside it.
 import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
 import { loadavg } from "node:os";
-import {
-  canonicalBytes,
-  createMessage,
-  defaultEd25519,
-  generateIdentity,
-  signingInput,
-  signObject,
-  verifyMessage,
-} from "@ocp/a2a-ocp-messaging";
+import { createMessage, generateIdentity, signObject, verifyMessage } from "@ocp/a2a-ocp-messaging";
+import { canonicalBytes, defaultEd25519, signingInput } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519Library } from "@ocp/a2a-ocp-messaging/node";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);

@@ -30,7 +30,7 @@ interface Pending {
 
 /** Options of a collective query (§5.2.1 fields). */
 export interface CollectiveQueryOptions {
-  /** Longest wait, ms (default {@link DEFAULT_COLLECTIVE_TIMEOUT_MS}). */
+  /** Longest wait, ms (default `DEFAULT_COLLECTIVE_TIMEOUT_MS`). */
   timeout?: number;
   minResponses?: number;
   maxResponses?: number;

@@ -17,8 +17,8 @@ import {
   maySee,
   type PayloadInit,
   type PlainMessage,
-  signAuthorship,
 } from "@ocp/a2a-ocp-messaging";
+import { signAuthorship } from "@ocp/a2a-ocp-messaging/internal";
 import {
   type CollectiveQueryOptions,
   type CollectiveResult,

@@ -1,12 +1,11 @@
+import type { Ed25519Backend, KeyLookup } from "@ocp/a2a-ocp-messaging";
 import {
   AUTHORSHIP_FIELD,
   authorOf,
   claimAllowed,
-  type Ed25519Backend,
   editorsOf,
   itemSigner,
-  type KeyLookup,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import type { ItemKind } from "./graph.js";
 import type { VersionedItem } from "./merge.js";
 

@@ -4,7 +4,7 @@
  *
  * - its type carries bulk knowledge ({@link COMPRESSED_TYPES}: streams, sync
  *   pages, collective answers);
- * - the JSON of its payload is at least {@link AGENT_COMPRESSION_THRESHOLD_BYTES};
+ * - the JSON of its payload is at least `LIMITS.AGENT_COMPRESSION_THRESHOLD_BYTES`;
  * - it goes to named agents (never a broadcast), and every one of them
  *   announced that it reads the algorithm: its signed card (§8.1, the §7.1
  *   declaration §7.2 negotiation reads) lists it in
@@ -22,7 +22,8 @@ import type {
   EncryptedMessage,
   PlainMessage,
 } from "@ocp/a2a-ocp-messaging";
-import { BROADCAST, isJsonObject } from "@ocp/a2a-ocp-messaging";
+import { BROADCAST } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { compressMessage, decompressMessage } from "@ocp/a2a-ocp-messaging/node";
 import { AGENT_COMPRESSION_THRESHOLD_BYTES, COMPRESSION_CARDS_MAX_AGE_MS } from "./limits.js";
 import type { AgentLink } from "./link.js";
@@ -43,7 +44,7 @@ export interface CompressionOptions {
   readonly enabled?: boolean;
   /** Default `gzip`; a recipient must list it. */
   readonly algorithm?: Compression;
-  /** Default {@link AGENT_COMPRESSION_THRESHOLD_BYTES}; at least 1. */
+  /** Default `LIMITS.AGENT_COMPRESSION_THRESHOLD_BYTES`; at least 1. */
   readonly thresholdBytes?: number;
 }
 

@@ -1,5 +1,6 @@
 import type { EventPublishPayload } from "@ocp/a2a-ocp-messaging";
-import { matchesEventType as hubMatchesEventType, matchesFilters } from "@ocp/a2a-ocp-messaging";
+import { matchesEventType as hubMatchesEventType } from "@ocp/a2a-ocp-messaging";
+import { matchesFilters } from "@ocp/a2a-ocp-messaging/internal";
 
 /**
  * Event matching (§5.5), agent side. The hub routes `ocp.event.publish` to

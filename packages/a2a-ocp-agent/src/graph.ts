@@ -26,7 +26,7 @@ export interface ChangeRecord {
  * change sequence number; `changesSince(n)` yields what changed after `n`,
  * oldest first, one record per item (its latest write). Delta sync is built
  * on that log: a peer that has seen this replica's log up to `n` needs only
- * `changesSince(n)`. Implementations: {@link MemoryGraph}, {@link SqliteGraph}.
+ * `changesSince(n)`. Implementations: {@link MemoryGraph}, `SqliteGraph`.
  */
 export interface KnowledgeGraph {
   /** The replica's own id (the agent URI); its entry in version vectors. */

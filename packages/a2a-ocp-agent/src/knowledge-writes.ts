@@ -1,4 +1,5 @@
-import { itemSigner, type KnowledgeEdge, type KnowledgeNode } from "@ocp/a2a-ocp-messaging";
+import type { KnowledgeEdge, KnowledgeNode } from "@ocp/a2a-ocp-messaging";
+import { itemSigner } from "@ocp/a2a-ocp-messaging/internal";
 import { authorize, type RefusalReason } from "./authority.js";
 import type { AgentContext } from "./context.js";
 import { agentError } from "./errors.js";

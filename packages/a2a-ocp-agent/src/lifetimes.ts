@@ -17,7 +17,7 @@
  * | `ocp.event.*`                                                            | {@link EVENT_TTL_SECONDS} (300 s)                              |
  */
 import type { KnownMessageType } from "@ocp/a2a-ocp-messaging";
-import { MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
+import { MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging/internal";
 import {
   CONSENSUS_DECISION_TTL_SECONDS,
   EVENT_TTL_SECONDS,

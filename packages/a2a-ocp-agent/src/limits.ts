@@ -3,7 +3,11 @@
  * (the wire limits are in `@ocp/a2a-ocp-messaging`). The message lifetimes
  * at the end are the entries of the table in `lifetimes.ts`.
  */
-import { DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_MS, MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
+import {
+  DEFAULT_TTL_SECONDS,
+  MAX_CLOCK_SKEW_MS,
+  MAX_TTL_SECONDS,
+} from "@ocp/a2a-ocp-messaging/internal";
 
 /** Items (nodes plus edges) in one `ocp.knowledge.sync.response` page. */
 export const SYNC_PAGE_ITEMS = 500;

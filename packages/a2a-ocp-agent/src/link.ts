@@ -2,12 +2,12 @@ import type { FindAgentsQuery, FindAgentsResult } from "@ocp/a2a-ocp-client";
 import type { AgentProfile, PlainMessage, WireMessage } from "@ocp/a2a-ocp-messaging";
 import {
   BROADCAST,
-  cardMatches,
   type KeyLookup,
   type VisibilityPolicy,
   verifyAgentProfile,
   verifyMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { cardMatches } from "@ocp/a2a-ocp-messaging/internal";
 import type { OcpError } from "@ocp/types";
 
 /**

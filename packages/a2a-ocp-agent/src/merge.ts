@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { KnowledgeEdge, KnowledgeNode } from "@ocp/a2a-ocp-messaging";
-import { canonicalBytes } from "@ocp/a2a-ocp-messaging";
+import { canonicalBytes } from "@ocp/a2a-ocp-messaging/internal";
 import { compareVectors, mergeVectors, type VersionVector, vectorSum } from "./version-vector.js";
 
 /**

@@ -9,12 +9,8 @@
  * with a valid self-signed profile is admitted, the first key seen for an id
  * is pinned for the listener's lifetime, and no peer has a team.
  */
-import {
-  type AgentProfile,
-  MAX_AGENT_URI_LENGTH,
-  publicKeyFromBase64,
-  verifyAgentProfile,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { MAX_AGENT_URI_LENGTH, publicKeyFromBase64 } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { agentError } from "./errors.js";
 import { MAX_ALLOWED_PEERS } from "./limits.js";

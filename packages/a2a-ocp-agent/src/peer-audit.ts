@@ -4,13 +4,9 @@
  * reason it answered; a refused registration too) and delivered to a peer, appended to an
  * {@link AuditLog} and pruned to the log's retention every minute.
  */
-import {
-  type AuditEntry,
-  type AuditLog,
-  auditRecipients,
-  isJsonObject,
-} from "@ocp/a2a-ocp-messaging";
-import { parseJsonText } from "@ocp/types";
+import type { AuditEntry, AuditLog } from "@ocp/a2a-ocp-messaging";
+import { auditRecipients, isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
+import { parseJsonText } from "@ocp/types/internal";
 
 /** Interval at which a listening agent prunes its audit log, ms. */
 export const PEER_AUDIT_PRUNE_INTERVAL_MS = 60_000;

@@ -14,19 +14,17 @@
  * `ocp.hub.reject` (`rate_limited`, `hub_frame_invalid`; a discovery query's
  * reject carries its `queryId` as `id`).
  */
+import { type AgentProfile, maySee, type VisibilityPolicy } from "@ocp/a2a-ocp-messaging";
 import {
-  type AgentProfile,
   cardAccess,
   cardMatches,
   DISCOVERY_MAX_CARDS,
   type DiscoveryQueryPayload,
   encodeHubControl,
   HUB_TYPES,
-  maySee,
-  type VisibilityPolicy,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import {
   PEER_CONTROL_FRAMES_PER_MINUTE,
   PEER_DISCOVERY_MAX_BYTES,

@@ -3,15 +3,9 @@ import {
   type AgentIdentity,
   type AgentProfile,
   type AuditLog,
-  accessControlledNodes,
   BROADCAST,
-  cardMatches,
-  checkSealedEnvelope,
   createAgentProfile,
-  encodeHubControl,
-  HUB_TYPES,
   InboundPipeline,
-  isHubFrame,
   mayReceive,
   OCP_FEATURES,
   type PlainMessage,
@@ -20,12 +14,21 @@ import {
   ReplayWindow,
   type Visibility,
   type VisibilityPolicy,
-  verifyAnnouncement,
 } from "@ocp/a2a-ocp-messaging";
+import {
+  accessControlledNodes,
+  cardMatches,
+  checkSealedEnvelope,
+  encodeHubControl,
+  HUB_TYPES,
+  isHubFrame,
+  verifyAnnouncement,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, LimitOptions } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
-import { type OcpError, parseJsonText } from "@ocp/types";
+import type { OcpError } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import { inflatedPayload } from "./compression.js";
 import { agentError } from "./errors.js";
 import { hubLink } from "./hub-link.js";

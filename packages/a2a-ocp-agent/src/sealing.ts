@@ -22,12 +22,14 @@ import {
   type MessageOf,
   type PayloadInit,
   type PlainMessage,
-  SEALED_ENVELOPE_FIELD,
-  sealedAccessOf,
-  sealedReaders,
   signedMessage,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import {
+  SEALED_ENVELOPE_FIELD,
+  sealedAccessOf,
+  sealedReaders,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { encryptMessage } from "@ocp/a2a-ocp-messaging/node";
 import type { OCPAgentOptions } from "./agent-types.js";
 import { OutboundCompression } from "./compression.js";

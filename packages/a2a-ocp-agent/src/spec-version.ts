@@ -1,5 +1,5 @@
 import type { KnowledgeEdge, KnowledgeNode, KnowledgeUpdatePayload } from "@ocp/a2a-ocp-messaging";
-import { isJsonObject } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { KnowledgeNodeSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { ItemKind, KnowledgeGraph } from "./graph.js";
 import {

@@ -115,7 +115,7 @@ export function* deltaPages(
 /**
  * The items of a page as {@link applyRemote} takes them. Items without our
  * `ocpVersion` (a plain a2a+ocp peer) get a version derived from what they
- * carry ({@link deriveVersion}); `at` is the page's message timestamp.
+ * carry (`deriveVersion`); `at` is the page's message timestamp.
  */
 export function pageItems(
   graph: KnowledgeGraph,

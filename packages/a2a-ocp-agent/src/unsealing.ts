@@ -19,11 +19,9 @@ import {
   type EncryptedMessage,
   type KeyLookup,
   type PlainMessage,
-  sameAccess,
-  sealedAccessOf,
-  sealedEnvelopeOf,
   verifyMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { sameAccess, sealedAccessOf, sealedEnvelopeOf } from "@ocp/a2a-ocp-messaging/internal";
 import { decryptMessage } from "@ocp/a2a-ocp-messaging/node";
 import { agentError } from "./errors.js";
 import { ENCRYPTION_KEY_GRACE_MS } from "./limits.js";

@@ -10,10 +10,10 @@ import {
   createMessage,
   generateIdentity,
   type KnowledgeNode,
-  MAX_DECOMPRESSED_BYTES,
   type PlainMessage,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { MAX_DECOMPRESSED_BYTES } from "@ocp/a2a-ocp-messaging/internal";
 import { compressMessage, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";

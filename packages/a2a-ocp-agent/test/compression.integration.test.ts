@@ -12,12 +12,10 @@ import {
   createAgentProfile,
   createMessage,
   generateIdentity,
-  isHubFrame,
   type KnowledgeNode,
-  MAX_DECOMPRESSED_BYTES,
-  parseDeliver,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { isHubFrame, MAX_DECOMPRESSED_BYTES, parseDeliver } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { tempDir } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,11 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { createPrivateKey, sign } from "node:crypto";
-import {
-  defaultEd25519,
-  generateIdentity,
-  signingInput,
-  verifyMessage,
-} from "@ocp/a2a-ocp-messaging";
+import { generateIdentity, verifyMessage } from "@ocp/a2a-ocp-messaging";
+import { defaultEd25519, signingInput } from "@ocp/a2a-ocp-messaging/internal";
 import { describe, expect, it } from "vitest";
 import { MemoryNetwork, OCPAgent } from "../src/index.js";
 
@@ -17,7 +13,7 @@ describe("Ed25519 in the agent runtime: native wherever Node has it, chosen once
       [
         "--input-type=module",
         "-e",
-        'import { defaultEd25519 } from "@ocp/a2a-ocp-messaging"; console.log(defaultEd25519().name);',
+        'import { defaultEd25519 } from "@ocp/a2a-ocp-messaging/internal"; console.log(defaultEd25519().name);',
       ],
       { cwd: new URL("..", import.meta.url), encoding: "utf8" },
     );

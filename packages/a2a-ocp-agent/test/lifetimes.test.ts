@@ -2,8 +2,8 @@ import {
   generateIdentity,
   KNOWN_MESSAGE_TYPES,
   type KnownMessageType,
-  MAX_TTL_SECONDS,
 } from "@ocp/a2a-ocp-messaging";
+import { MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import { MESSAGE_LIFETIMES, messageTtl } from "../src/lifetimes.js";

@@ -14,11 +14,10 @@ import { OCPHub } from "@ocp/a2a-ocp-hub";
 import {
   type AgentIdentity,
   type ConsensusProposePayload,
-  DEFAULT_TTL_SECONDS,
   generateIdentity,
   type KnowledgeNode,
-  MAX_CLOCK_SKEW_MS,
 } from "@ocp/a2a-ocp-messaging";
+import { DEFAULT_TTL_SECONDS, MAX_CLOCK_SKEW_MS } from "@ocp/a2a-ocp-messaging/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import type { ConsensusDecision } from "../src/agent-consensus.js";

@@ -10,7 +10,6 @@ import { HubClient } from "@ocp/a2a-ocp-client";
 import {
   type AgentIdentity,
   type AgentProfile,
-  buildAnnouncement,
   createAgentProfile,
   createMessage,
   generateIdentity,
@@ -18,6 +17,7 @@ import {
   MemoryAuditLog,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";

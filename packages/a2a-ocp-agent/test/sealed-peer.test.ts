@@ -12,10 +12,9 @@ import {
   createMessage,
   type KnowledgeNode,
   type PlainMessage,
-  SEALED_ENVELOPE_FIELD,
-  sealedAccessOf,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { SEALED_ENVELOPE_FIELD, sealedAccessOf } from "@ocp/a2a-ocp-messaging/internal";
 import { encryptMessage, generateIdentityWithEncryption } from "@ocp/a2a-ocp-messaging/node";
 import { sampleNode, until } from "@ocp/testkit";
 import { afterEach, describe, expect, it } from "vitest";

@@ -8,10 +8,9 @@ import {
   createAgentProfile,
   createMessage,
   type PlainMessage,
-  SEALED_ENVELOPE_FIELD,
-  sealedAccessOf,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { SEALED_ENVELOPE_FIELD, sealedAccessOf } from "@ocp/a2a-ocp-messaging/internal";
 import { encryptMessage, generateIdentityWithEncryption } from "@ocp/a2a-ocp-messaging/node";
 import { isOcpError } from "@ocp/types";
 import { afterEach, describe, expect, it } from "vitest";

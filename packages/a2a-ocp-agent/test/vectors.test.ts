@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { pageChecksum, verifyPage } from "../src/index.js";
+import { pageChecksum, verifyPage } from "../src/internal.js";
 
 // examples/a2a-ocp/vectors/checksum.json, written from docs/a2a-ocp-wire.md by a generator that
 // shares no code with the runtime.

@@ -7,14 +7,13 @@
  * answer in time with `hub_timeout`.
  */
 import { randomUUID } from "node:crypto";
+import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import {
-  type AgentProfile,
   type DiscoveryQueryPayload,
   encodeHubControl,
   HUB_TYPES,
   type HubControl,
-  verifyAgentProfile,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { OcpError } from "@ocp/types";
 import { clientError, hubRejection } from "./errors.js";

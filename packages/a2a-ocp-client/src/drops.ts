@@ -8,8 +8,8 @@
  * never dropped without a trace.
  */
 import type { EventEmitter } from "node:events";
-import { isJsonObject } from "@ocp/a2a-ocp-messaging";
-import { parseJsonText } from "@ocp/types";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
+import { parseJsonText } from "@ocp/types/internal";
 import { CLIENT_UNHEARD_DROP_WARNINGS } from "./limits.js";
 import type { DroppedMessage, HubClientEvents } from "./receipts.js";
 

@@ -20,8 +20,8 @@ import {
   ConnectionDisconnectSchema,
   ConnectionRefusedSchema,
   ConnectionRegisteredSchema,
-} from "@ocp/transport-ws";
-import { toJsonSchema } from "@ocp/types";
+} from "@ocp/transport-ws/internal";
+import { toJsonSchema } from "@ocp/types/internal";
 import { z } from "zod";
 
 /**

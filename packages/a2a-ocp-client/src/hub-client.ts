@@ -17,14 +17,10 @@ import type {
 import {
   type AgentIdentity,
   type AgentProfile,
-  buildAnnouncement,
   createAgentProfile,
-  HUB_TYPES,
   InboundPipeline,
-  isHubFrame,
   type KeyLookup,
   type MessageDraft,
-  parseTracedDeliver,
   signedMessage,
   signObject,
   type WireMessage,
@@ -33,7 +29,7 @@ import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { HubControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type { CloseInfo } from "@ocp/transport-ws";
 import { CLOSE_CODES, WsClient } from "@ocp/transport-ws";
-import { type OcpError, parseJsonText } from "@ocp/types";
+import type { OcpError } from "@ocp/types";
 import { DeliveryReplayWindow } from "./delivery-replay.js";
 import { DiscoveryRequests, type FindAgentsQuery, type FindAgentsResult } from "./discovery.js";
 import { DropReporter } from "./drops.js";
@@ -59,6 +55,13 @@ export type {
   SendReceipt,
 } from "./receipts.js";
 
+import {
+  buildAnnouncement,
+  HUB_TYPES,
+  isHubFrame,
+  parseTracedDeliver,
+} from "@ocp/a2a-ocp-messaging/internal";
+import { parseJsonText } from "@ocp/types/internal";
 import { clientError, hubRejection } from "./errors.js";
 
 export class HubClient extends EventEmitter<HubClientEvents> {

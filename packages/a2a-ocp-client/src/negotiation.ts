@@ -6,14 +6,13 @@
  * announce's id). From then on a message of a feature not confirmed is
  * refused locally with `feature_not_negotiated` (the hub refuses it too).
  */
-import {
-  type AgentProfile,
-  type CapabilityConfirmPayload,
-  type EncryptedMessage,
-  featureOfType,
-  isJsonObject,
-  type PlainMessage,
+import type {
+  AgentProfile,
+  CapabilityConfirmPayload,
+  EncryptedMessage,
+  PlainMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { featureOfType, isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import type { OcpError } from "@ocp/types";
 import { clientError } from "./errors.js";
 

@@ -16,7 +16,7 @@ export interface HubClientOptions {
   lastSeq?: number;
   /** Decrypts encrypted messages addressed to this agent (see the node entry's `createDecryptor`). */
   decrypt?: Decryptor;
-  /** How long `send` waits for the hub's ack, ms (default {@link CLIENT_ACK_TIMEOUT_MS}). */
+  /** How long `send` waits for the hub's ack, ms (default `CLIENT_ACK_TIMEOUT_MS`). */
   ackTimeoutMs?: number;
   /** Reconnect after a lost connection (default true). */
   reconnect?: boolean;
@@ -24,7 +24,7 @@ export interface HubClientOptions {
   transport?: LimitOptions;
   /**
    * The replay window's bounds: exact ids (default
-   * {@link CLIENT_DEDUP_MAX_ENTRIES}) and the Bloom filters of evicted ids
+   * `CLIENT_DEDUP_MAX_ENTRIES`) and the Bloom filters of evicted ids
    * (bytes in all, bytes per filter; the message layer's defaults).
    */
   dedup?: { maxEntries?: number; filterBytes?: number; bytesPerFilter?: number };

@@ -4,7 +4,8 @@
  * legs and the stdio and HTTP transports' requests do) instead of a timer per
  * send (issue 18); an overdue send fails with `hub_timeout`.
  */
-import { type Deadline, Deadlines, type OcpError } from "@ocp/types";
+import type { OcpError } from "@ocp/types";
+import { type Deadline, Deadlines } from "@ocp/types/internal";
 import { clientError } from "./errors.js";
 import type { SendReceipt } from "./receipts.js";
 

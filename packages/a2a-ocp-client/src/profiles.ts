@@ -8,13 +8,8 @@
  * names (a self-signed profile proves the key holder wrote it, not the id).
  */
 
-import {
-  type AgentProfile,
-  encodeHubControl,
-  HUB_TYPES,
-  profilePublicKey,
-  verifyAgentProfile,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { encodeHubControl, HUB_TYPES, profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { OcpError } from "@ocp/types";
 import { CLIENT_LOOKUP_TIMEOUT_MS, CLIENT_PROFILE_CACHE_MAX_ENTRIES } from "./limits.js";

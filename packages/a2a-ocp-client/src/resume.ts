@@ -8,7 +8,7 @@
  * the page were handled, so a connection lost mid-page resumes before the
  * page and nothing of it is skipped (what arrives twice is dropped by id).
  */
-import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
+import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging/internal";
 import { CLIENT_CONFIRM_EVERY, CLIENT_CONFIRM_INTERVAL_MS } from "./limits.js";
 
 export class ResumePoint {

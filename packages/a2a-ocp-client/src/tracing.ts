@@ -8,7 +8,12 @@
  * a message goes out in an `ocp.hub.send` frame whose `traceparent` is the
  * send span's; the signed message inside is unchanged.
  */
-import { encodeTracedSend, formatTraceparent, type TraceParent } from "@ocp/a2a-ocp-messaging";
+
+import {
+  encodeTracedSend,
+  formatTraceparent,
+  type TraceParent,
+} from "@ocp/a2a-ocp-messaging/internal";
 import {
   context,
   ROOT_CONTEXT,

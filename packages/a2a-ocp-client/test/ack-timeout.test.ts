@@ -6,12 +6,8 @@
  * closed connection fails what still waits, and the same message sent twice
  * while its ack is awaited goes out once and settles both sends.
  */
-import {
-  createMessage,
-  encodeHubControl,
-  generateIdentity,
-  HUB_TYPES,
-} from "@ocp/a2a-ocp-messaging";
+import { createMessage, generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging/internal";
 import { type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
 import { OcpError } from "@ocp/types";
 import { afterEach, describe, expect, it } from "vitest";

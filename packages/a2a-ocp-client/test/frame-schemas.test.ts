@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HUB_TYPES } from "@ocp/a2a-ocp-messaging";
+import { HUB_TYPES } from "@ocp/a2a-ocp-messaging/internal";
 import { CONTROL_TYPES } from "@ocp/transport-ws";
 import { describe, expect, it } from "vitest";
 import { connectionFramesJsonSchema, hubFramesJsonSchema } from "../src/frame-schemas.js";

@@ -13,23 +13,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging";
+import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as limits from "../src/limits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(join(dir, "README.md"), "utf8");
+/** The limits and error tables live in docs/reference.md, linked from the README. */
+const reference = readFileSync(join(dir, "docs", "reference.md"), "utf8");
 const source = readdirSync(join(dir, "src"))
   .filter((file) => file.endsWith(".ts"))
   .map((file) => readFileSync(join(dir, "src", file), "utf8"))
   .join("\n");
 
 function section(name: string): string {
-  const start = readme.indexOf(`<!-- ${name} -->`);
-  const end = readme.indexOf(`<!-- /${name} -->`);
+  const text = name === "limits" || name === "errors" ? reference : readme;
+  const start = text.indexOf(`<!-- ${name} -->`);
+  const end = text.indexOf(`<!-- /${name} -->`);
   expect(start, `section ${name}`).toBeGreaterThan(-1);
   expect(end).toBeGreaterThan(start);
-  return readme.slice(start, end);
+  return text.slice(start, end);
 }
 
 /**

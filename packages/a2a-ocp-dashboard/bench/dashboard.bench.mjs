@@ -9,12 +9,12 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { OCPHub } from "@ocp/a2a-ocp-hub";
 import {
-  buildAnnouncement,
   createAgentProfile,
   createMessage,
   generateIdentity,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { WebSocket } from "ws";
 import { startDashboard } from "../dist/index.js";

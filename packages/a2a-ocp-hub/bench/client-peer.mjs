@@ -6,7 +6,7 @@
 // Commands arrive on the raw connection: "deliver FILE" (to that connection)
 // and "deliverHub FILE" (to the last HubClient connection).
 import { readFileSync } from "node:fs";
-import { encodeDeliver, encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging";
+import { encodeDeliver, encodeHubControl, HUB_TYPES } from "@ocp/a2a-ocp-messaging/internal";
 import { createWsServer } from "@ocp/transport-ws";
 import { WebSocketServer } from "ws";
 

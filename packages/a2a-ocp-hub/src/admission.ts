@@ -7,7 +7,8 @@
  * entry in the operator's allow-list gives ({@link allowList}), whatever the
  * profile it announces says; without an allow-list nobody has a team.
  */
-import { type AgentProfile, verifyAgentProfile, verifyAnnouncement } from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { verifyAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { z } from "zod";
 import { declaredLimits } from "./agent-limits.js";

@@ -20,7 +20,8 @@
  * malformed is refused at registration.
  */
 import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
-import { BROADCAST, isJsonObject } from "@ocp/a2a-ocp-messaging";
+import { BROADCAST } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { z } from "zod";
 
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

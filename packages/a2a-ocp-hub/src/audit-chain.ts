@@ -8,11 +8,11 @@
  * log's retention changed; it applies to entries written after it) and
  * `pruned` (entries through `throughSeq` were removed at retention; it
  * carries the hash of the last one, so the first surviving entry still
- * links to something the chain vouches for). {@link verifyChain} walks the
+ * links to something the chain vouches for). `verifyChain` walks the
  * rows and names the first entry that breaks the chain.
  */
 import { createHash } from "node:crypto";
-import { AUDIT_EVENTS } from "@ocp/a2a-ocp-messaging";
+import { AUDIT_EVENTS } from "@ocp/a2a-ocp-messaging/internal";
 import { z } from "zod";
 
 /** The hash the first entry of a log links to. */

@@ -4,7 +4,8 @@
  * chained `audit_log`: its entries are read oldest first, the old table is
  * dropped, and the entries are chained in the same transaction.
  */
-import { AUDIT_EVENTS, type AuditEntry } from "@ocp/a2a-ocp-messaging";
+import type { AuditEntry } from "@ocp/a2a-ocp-messaging";
+import { AUDIT_EVENTS } from "@ocp/a2a-ocp-messaging/internal";
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { ChainRowSchema } from "./audit-chain.js";

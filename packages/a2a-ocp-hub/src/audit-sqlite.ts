@@ -12,16 +12,14 @@
  * bounded ({@link boundAuditEntry}). Appends are buffered, hashed in memory
  * and written in one transaction per event-loop turn (no fsync per row).
  */
+import type { AuditEntry, AuditLog, AuditQuery } from "@ocp/a2a-ocp-messaging";
 import {
   AUDIT_EVENTS,
   AUDIT_QUERY_CAP,
   AUDIT_RETENTION_DEFAULT_MS,
-  type AuditEntry,
-  type AuditLog,
-  type AuditQuery,
   assertAuditRetention,
   boundAuditEntry,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import Database from "better-sqlite3";
 import {
   AUDIT_CHAIN_GENESIS,
@@ -309,7 +307,7 @@ export class SqliteAuditLog implements AuditLog {
     return count;
   }
 
-  /** Walks the whole chain (see {@link verifyChain}); the first broken entry, or the head. */
+  /** Walks the whole chain (see `verifyChain`); the first broken entry, or the head. */
   verify(): ChainVerdict {
     this.flush();
     const triggers = new Set(

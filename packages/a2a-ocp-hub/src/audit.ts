@@ -6,12 +6,8 @@
  * {@link HUB_AUDIT_PRUNE_INTERVAL_MS}. Nothing here runs without the option.
  * Every log bounds what it stores (`boundAuditEntry`).
  */
-import {
-  type AuditEntry,
-  type AuditLog,
-  auditRecipients,
-  isJsonObject,
-} from "@ocp/a2a-ocp-messaging";
+import type { AuditEntry, AuditLog } from "@ocp/a2a-ocp-messaging";
+import { auditRecipients, isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { HUB_AUDIT_PRUNE_INTERVAL_MS } from "./limits.js";
 import type { ExpiredDelivery } from "./store.js";
 

@@ -9,13 +9,8 @@
  * item's earlier author or editors; the receiving agents check that part.
  * Encrypted payloads are not readable here and are left to the agents.
  */
-import {
-  checkItemClaimSync,
-  type Ed25519Backend,
-  ok,
-  type Result,
-  type WireMessage,
-} from "@ocp/a2a-ocp-messaging";
+import type { Ed25519Backend, Result, WireMessage } from "@ocp/a2a-ocp-messaging";
+import { checkItemClaimSync, ok } from "@ocp/a2a-ocp-messaging/internal";
 
 type Json = Record<string, unknown>;
 

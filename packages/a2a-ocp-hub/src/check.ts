@@ -8,21 +8,23 @@
  * profiles of registered agents (synchronous, native Ed25519).
  */
 import {
-  DEFAULT_TTL_SECONDS,
   type Ed25519Backend,
-  fail,
   type InboundErrorCode,
-  MAX_CLOCK_SKEW_MS,
-  MAX_JSON_DEPTH,
-  MessageStages,
-  ok,
   RateLimiter,
   ReplayWindow,
   type Result,
   verifyMessageSync,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
-import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws";
+import {
+  DEFAULT_TTL_SECONDS,
+  fail,
+  MAX_CLOCK_SKEW_MS,
+  MAX_JSON_DEPTH,
+  MessageStages,
+  ok,
+} from "@ocp/a2a-ocp-messaging/internal";
+import { MAX_PAYLOAD_BYTES } from "@ocp/transport-ws/internal";
 import { HUB_FRAME_OVERHEAD_BYTES } from "./limits.js";
 import type { OCPHubOptions } from "./options.js";
 import { isDurable } from "./router.js";

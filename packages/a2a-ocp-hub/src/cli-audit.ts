@@ -8,7 +8,8 @@
  * error, 3 when `--verify` finds the chain broken.
  */
 import { parseArgs } from "node:util";
-import { AUDIT_EVENTS, AUDIT_QUERY_CAP, type AuditEntry } from "@ocp/a2a-ocp-messaging";
+import type { AuditEntry } from "@ocp/a2a-ocp-messaging";
+import { AUDIT_EVENTS, AUDIT_QUERY_CAP } from "@ocp/a2a-ocp-messaging/internal";
 import type { ChainVerdict } from "./audit-chain.js";
 import { SqliteAuditLog } from "./audit-sqlite.js";
 import { DEFAULT_HUB_DB_PATH } from "./options.js";

@@ -20,12 +20,8 @@
  */
 
 import type { NodeAccess, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
-import {
-  type AgentProfile,
-  accessControlledNodes,
-  BROADCAST,
-  profilePublicKey,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentProfile, BROADCAST } from "@ocp/a2a-ocp-messaging";
+import { accessControlledNodes, profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import type { ClusterRouting } from "./bus.js";
 import { isDurable } from "./router.js";
 import type { HubStore } from "./store.js";

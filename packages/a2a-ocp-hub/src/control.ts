@@ -5,10 +5,14 @@
  * budgets (budget.ts).
  */
 
-import type { DiscoveryQueryPayload } from "@ocp/a2a-ocp-messaging";
-import { encodeHubControl, HUB_TYPES, isJsonObject } from "@ocp/a2a-ocp-messaging";
+import {
+  type DiscoveryQueryPayload,
+  encodeHubControl,
+  HUB_TYPES,
+  isJsonObject,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { AgentControlSchema } from "@ocp/a2a-ocp-messaging/schemas";
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import {
   type AgentBudgets,
   type BudgetKind,

@@ -9,15 +9,13 @@
  * {@link HUB_DISCOVERY_MAX_BYTES} of JSON; `truncated` says more matched.
  * `ocp.hub.lookup` applies the same rule ({@link visibleCard}).
  */
+import { type AgentProfile, maySee, type VisibilityPolicy } from "@ocp/a2a-ocp-messaging";
 import {
-  type AgentProfile,
   cardAccess,
   cardMatches,
   DISCOVERY_MAX_CARDS,
   type DiscoveryQueryPayload,
-  maySee,
-  type VisibilityPolicy,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import { HUB_DISCOVERY_MAX_BYTES } from "./limits.js";
 
 export interface DiscoveryAnswer {

@@ -1,4 +1,5 @@
-import type { HubErrorCode, MessagingErrorCode } from "@ocp/a2a-ocp-messaging";
+import type { MessagingErrorCode } from "@ocp/a2a-ocp-messaging";
+import type { HubErrorCode } from "@ocp/a2a-ocp-messaging/internal";
 import { type ErrorFactory, errorFactory } from "@ocp/types";
 
 /**

@@ -16,7 +16,7 @@ import { DEFAULT_HUB_ID } from "./hub-self.js";
 const GROUP_OR_OTHERS = 0o077;
 
 /**
- * The identity in `path`, or a new one (`id`, {@link DEFAULT_HUB_ID} by
+ * The identity in `path`, or a new one (`id`, `DEFAULT_HUB_ID` by
  * default) saved there with mode 0600. Throws `invalid_option` for a file
  * that is not a regular file, that group or others may access, or that is
  * not an identity file.

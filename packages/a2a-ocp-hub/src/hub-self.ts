@@ -17,7 +17,6 @@ import {
   BROADCAST,
   createAgentProfile,
   type EventPublishPayload,
-  featureOfType,
   generateIdentity,
   type MessageDraft,
   OCP_FEATURES,
@@ -26,6 +25,7 @@ import {
   signedMessage,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { featureOfType } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import {
   CapabilityAnnouncePayloadSchema,

@@ -8,7 +8,7 @@
  */
 
 import type { AgentProfile, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
-import { isHubFrame, profilePublicKey } from "@ocp/a2a-ocp-messaging";
+import { isHubFrame, profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";

@@ -3,23 +3,24 @@
  * over WebSocket, checks and routes every message, and commits durable ones
  * to its store (SQLite by default) before acknowledging. Hubs clustered on
  * NATS JetStream are behind `@ocp/a2a-ocp-hub/nats`.
+ *
+ * Every limit is a member of `LIMITS`; the helpers other packages share are
+ * at `./internal`, which semver does not cover.
  */
 
 export { SqliteAuditLog, type SqliteAuditLogOptions } from "./audit-sqlite.js";
-export type {
-  BusDelivery,
-  BusSink,
-  ClusterBroadcast,
-  ClusterRouting,
-  HubBus,
-} from "./bus.js";
+export type { BusDelivery, BusSink, ClusterBroadcast, ClusterRouting, HubBus } from "./bus.js";
 export { type HubStats, OCPHub } from "./hub.js";
 export { loadHubIdentity } from "./hub-identity.js";
-export * from "./limits.js";
+/**
+ * Every limit of `@ocp/a2a-ocp-hub`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
 export { MemoryBus } from "./memory-bus.js";
-export { HubMetrics, PROMETHEUS_CONTENT_TYPE } from "./metrics.js";
 export {
-  HubMetricsError,
   type HubMetricsServer,
   type HubMetricsServerOptions,
   startHubMetrics,
@@ -33,7 +34,6 @@ export type {
   MessageRefusedEvent,
 } from "./observe.js";
 export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
-export { isDurable, isDurableType } from "./router.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 export type {
   CommitOutcome,

@@ -68,7 +68,7 @@ function reply(res: ServerResponse, status: number, text: string, headers = {}):
   res.end(text);
 }
 
-/** Serves `hub`'s metrics; rejects with {@link HubMetricsError} off loopback without a token. */
+/** Serves `hub`'s metrics; rejects with `HubMetricsError` off loopback without a token. */
 export async function startHubMetrics(
   hub: OCPHub,
   options: HubMetricsServerOptions = {},

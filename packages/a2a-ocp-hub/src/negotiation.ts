@@ -14,9 +14,10 @@
  * is missing and why.
  */
 import { randomUUID } from "node:crypto";
-import { isJsonObject, PROTOCOL, type WireMessage } from "@ocp/a2a-ocp-messaging";
+import { PROTOCOL, type WireMessage } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { CapabilityAnnouncePayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import type { AckInit } from "./control.js";
 import type { HubSelf } from "./hub-self.js";
 import type { AgentSession } from "./session.js";

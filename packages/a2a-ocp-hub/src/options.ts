@@ -63,13 +63,13 @@ export interface OCPHubOptions {
   defaultVisibility?: Visibility;
   /** Largest accepted message in bytes; by default the transport limit minus the delivery frame. */
   maxMessageBytes?: number;
-  /** Clock-skew bound and expiry grace, ms (default {@link MAX_CLOCK_SKEW_MS}). */
+  /** Clock-skew bound and expiry grace, ms (default `MAX_CLOCK_SKEW_MS`). */
   maxClockSkewMs?: number;
-  /** TTL of a message without one, s (default {@link DEFAULT_TTL_SECONDS}). */
+  /** TTL of a message without one, s (default `DEFAULT_TTL_SECONDS`). */
   defaultTtlSeconds?: number;
-  /** Most ids the replay window remembers (default {@link REPLAY_WINDOW_MAX_ENTRIES}). */
+  /** Most ids the replay window remembers (default `REPLAY_WINDOW_MAX_ENTRIES`). */
   replayWindowEntries?: number;
-  /** Sweep interval for expired deliveries, ms (default {@link HUB_SWEEP_INTERVAL_MS}). */
+  /** Sweep interval for expired deliveries, ms (default `HUB_SWEEP_INTERVAL_MS`). */
   sweepIntervalMs?: number;
   /** WebSocket limits (payload size, outbound buffer per connection, heartbeats, connections). */
   transport?: LimitOptions;

@@ -16,13 +16,8 @@
  * subscription. Never the sender itself on a broadcast. Then §8.5: a message
  * carrying knowledge nodes goes only to recipients allowed to see every one.
  */
-import {
-  accessControlledNodes,
-  BROADCAST,
-  isJsonObject,
-  mayReceive,
-  type VisibilityPolicy,
-} from "@ocp/a2a-ocp-messaging";
+import { BROADCAST, mayReceive, type VisibilityPolicy } from "@ocp/a2a-ocp-messaging";
+import { accessControlledNodes, isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { sealedRoute } from "./sealed.js";
 import type { SubscriptionTable } from "./subscriptions.js";
 

@@ -10,14 +10,12 @@
  */
 import {
   BROADCAST,
-  checkSealedEnvelope,
   type Ed25519Backend,
-  ok,
   type Result,
-  sealedEnvelopeOf,
   type VisibilityPolicy,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { checkSealedEnvelope, ok, sealedEnvelopeOf } from "@ocp/a2a-ocp-messaging/internal";
 import { checkAuthorship } from "./authorship.js";
 
 /** The sealed-envelope rule for an encrypted message, the authorship rule for a readable one. */

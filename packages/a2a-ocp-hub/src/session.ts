@@ -13,7 +13,7 @@ import {
   encodeHubControl,
   encodeTracedDeliver,
   HUB_TYPES,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import type { Connection } from "@ocp/transport-ws";
 import type { Pacer } from "./agent-limits.js";
 import type { HubAudit } from "./audit.js";

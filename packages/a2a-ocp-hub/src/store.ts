@@ -7,7 +7,7 @@
  * the batch is durable, and the hub acknowledges to senders only then.
  */
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
-import { MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
+import { MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging/internal";
 import { hubError } from "./errors.js";
 
 /** A message to commit for its recipients. */
@@ -58,7 +58,7 @@ export interface HubStore {
    * Optional: the longest the store keeps a delivery, ms after its commit,
    * whatever its `expiresAt` (a JetStream inbox stream's `max_age`). Absent:
    * kept until `expiresAt`. The hub refuses a store whose retention is
-   * shorter than the longest a message may live ({@link longestLifetimeMs}),
+   * shorter than the longest a message may live (`longestLifetimeMs`),
    * so no message is dropped before the expiry its ack announced.
    */
   readonly retentionMs?: number;

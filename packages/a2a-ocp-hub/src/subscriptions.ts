@@ -1,4 +1,5 @@
-import { type EventSubscription, matchesEventType, matchesFilters } from "@ocp/a2a-ocp-messaging";
+import { type EventSubscription, matchesEventType } from "@ocp/a2a-ocp-messaging";
+import { matchesFilters } from "@ocp/a2a-ocp-messaging/internal";
 
 /** The subscriptions of every agent, in memory (the store keeps them across restarts). */
 export class SubscriptionTable {

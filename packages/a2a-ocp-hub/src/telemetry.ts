@@ -18,13 +18,13 @@
  * `deliver` (accepted — durable: committed — or taken from NATS → written to
  * the recipient's connection; live deliveries, not replays from the store).
  */
+import type { WireMessage } from "@ocp/a2a-ocp-messaging";
 import {
   formatTraceparent,
   parseTracedSend,
   parseTraceparent,
   type TraceParent,
-  type WireMessage,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import {
   type Context,
   ROOT_CONTEXT,

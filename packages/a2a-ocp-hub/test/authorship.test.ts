@@ -9,9 +9,9 @@ import {
   type AgentIdentity,
   createMessage,
   type KnowledgeNode,
-  signAuthorship,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { signAuthorship } from "@ocp/a2a-ocp-messaging/internal";
 import type { RawAgent } from "@ocp/testkit";
 import { describe, expect, it } from "vitest";
 import { hubPerTest, identity, node, until } from "./support.js";

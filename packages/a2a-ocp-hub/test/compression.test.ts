@@ -9,11 +9,10 @@ import {
   type AgentIdentity,
   createMessage,
   type KnowledgeNode,
-  MAX_BATCH_ITEMS,
-  MAX_DECOMPRESSED_BYTES,
   type PlainMessage,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { MAX_BATCH_ITEMS, MAX_DECOMPRESSED_BYTES } from "@ocp/a2a-ocp-messaging/internal";
 import { compressMessage } from "@ocp/a2a-ocp-messaging/node";
 import type { RawAgent } from "@ocp/testkit";
 import { describe, expect, it } from "vitest";

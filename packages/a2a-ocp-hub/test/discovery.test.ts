@@ -1,10 +1,6 @@
 import { HubClient } from "@ocp/a2a-ocp-client";
-import {
-  type AgentIdentity,
-  createAgentProfile,
-  DISCOVERY_MAX_CARDS,
-  verifyAgentProfile,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, createAgentProfile, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { DISCOVERY_MAX_CARDS } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { rawAgent } from "@ocp/testkit";
 import type { OcpError } from "@ocp/types";

@@ -1,11 +1,11 @@
 import { HubClient as Client } from "@ocp/a2a-ocp-client";
 import {
-  buildAnnouncement,
   createAgentProfile,
   createMessage,
   generateIdentity,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";

@@ -6,7 +6,8 @@
 import { request } from "node:http";
 import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
 import { afterEach, describe, expect, it } from "vitest";
-import { HUB_METRICS_HOP_BUCKETS_SECONDS, startHubMetrics } from "../src/index.js";
+import { startHubMetrics } from "../src/index.js";
+import { HUB_METRICS_HOP_BUCKETS_SECONDS } from "../src/internal.js";
 import { type Family, parsePrometheusText, sampleValue } from "./prometheus-text.js";
 import { client, identity, startHub, tempDir, until } from "./support.js";
 

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
 import { afterEach, describe, expect, it } from "vitest";
-import { HubMetricsError, startHubMetrics } from "../src/index.js";
+import { startHubMetrics } from "../src/index.js";
+import { HubMetricsError } from "../src/internal.js";
 import { parsePrometheusText, sampleValue } from "./prometheus-text.js";
 import { client, identity, startHub, tempDir, until } from "./support.js";
 

@@ -9,16 +9,11 @@
  * bare announce is refused as a malformed registration and closed (4001).
  */
 import { readFileSync } from "node:fs";
-import {
-  createMessage,
-  generateIdentity,
-  profilePublicKey,
-  signObject,
-  verifyObject,
-} from "@ocp/a2a-ocp-messaging";
+import { createMessage, generateIdentity, signObject, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { HUB_BARE_ANNOUNCES_PER_MINUTE } from "../src/index.js";
+import { HUB_BARE_ANNOUNCES_PER_MINUTE } from "../src/internal.js";
 import { hubPerTest, until } from "./support.js";
 
 const verbatim = readFileSync(

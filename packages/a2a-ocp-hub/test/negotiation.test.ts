@@ -1,4 +1,5 @@
-import { profilePublicKey, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { verifyObject } from "@ocp/a2a-ocp-messaging";
+import { profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { describe, expect, it } from "vitest";
 import { hubPerTest, until } from "./support.js";
 

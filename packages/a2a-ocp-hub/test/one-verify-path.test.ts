@@ -8,10 +8,10 @@ import type { HubClient } from "@ocp/a2a-ocp-client";
 import {
   decodeMessage,
   signedMessage,
-  specFieldsSigningInput,
   verifyMessage,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { specFieldsSigningInput } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { OCPHub } from "../src/index.js";

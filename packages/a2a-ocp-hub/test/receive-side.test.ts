@@ -10,7 +10,7 @@
  * a process warning.
  */
 import type { DroppedMessage, HubClient } from "@ocp/a2a-ocp-client";
-import { DELIVER_PREFIX, parseDeliver } from "@ocp/a2a-ocp-messaging";
+import { DELIVER_PREFIX, parseDeliver } from "@ocp/a2a-ocp-messaging/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { OCPHub } from "../src/index.js";

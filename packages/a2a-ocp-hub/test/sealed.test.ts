@@ -10,11 +10,10 @@ import {
   type AgentIdentity,
   createMessage,
   type PlainMessage,
-  SEALED_ENVELOPE_FIELD,
-  sealedAccessOf,
   signObject,
   type WireMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { SEALED_ENVELOPE_FIELD, sealedAccessOf } from "@ocp/a2a-ocp-messaging/internal";
 import { encryptMessage, generateIdentityWithEncryption } from "@ocp/a2a-ocp-messaging/node";
 import { client, sampleNode, tempDir, testHubOptions, until } from "@ocp/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

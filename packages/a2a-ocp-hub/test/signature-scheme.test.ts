@@ -4,12 +4,8 @@
  * written; a tampered message stays `signature_invalid`.
  */
 import { readFileSync } from "node:fs";
-import {
-  createMessage,
-  SIGNATURE_SCHEME_DOC,
-  signObject,
-  specFieldsSigningInput,
-} from "@ocp/a2a-ocp-messaging";
+import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
+import { SIGNATURE_SCHEME_DOC, specFieldsSigningInput } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { describe, expect, it } from "vitest";
 import { client, hubPerTest, identity } from "./support.js";

@@ -1,7 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { HubClient } from "@ocp/a2a-ocp-client";
-import { buildAnnouncement, createAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { createAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";

@@ -1,9 +1,5 @@
-import {
-  createAgentProfile,
-  generateIdentity,
-  MAX_CLOCK_SKEW_MS,
-  MAX_TTL_SECONDS,
-} from "@ocp/a2a-ocp-messaging";
+import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { MAX_CLOCK_SKEW_MS, MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HubStore, StoredMessage } from "../src/index.js";

@@ -6,12 +6,8 @@
  * both sides asked for it; a bogus or oversized `traceparent` never breaks
  * a message or a hub.
  */
-import {
-  createMessage,
-  encodeTracedSend,
-  signObject,
-  TRACEPARENT_MAX_CHARS,
-} from "@ocp/a2a-ocp-messaging";
+import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
+import { encodeTracedSend, TRACEPARENT_MAX_CHARS } from "@ocp/a2a-ocp-messaging/internal";
 import { rawAgent } from "@ocp/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";

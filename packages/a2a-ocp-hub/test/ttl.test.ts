@@ -5,12 +5,12 @@
  * deliveries before their expiry is refused.
  */
 import type { HubClient } from "@ocp/a2a-ocp-client";
+import type { PlainMessage } from "@ocp/a2a-ocp-messaging";
 import {
   DEFAULT_TTL_SECONDS,
   MAX_CLOCK_SKEW_MS,
   MAX_TTL_SECONDS,
-  type PlainMessage,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type HubStore, OCPHub, SqliteStore } from "../src/index.js";
 import { NATS_INBOX_MAX_AGE_MS } from "../src/nats/limits.js";

@@ -1,4 +1,5 @@
-import { matchesEventType, matchesFilters, VISIBILITIES } from "@ocp/a2a-ocp-messaging";
+import { matchesEventType } from "@ocp/a2a-ocp-messaging";
+import { matchesFilters, VISIBILITIES } from "@ocp/a2a-ocp-messaging/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { route } from "../src/router.js";

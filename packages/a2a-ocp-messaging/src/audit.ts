@@ -52,7 +52,7 @@ export interface AuditQuery {
   /** From this time on, ms since the epoch (inclusive). */
   readonly since?: number | undefined;
   readonly event?: AuditEventKind | undefined;
-  /** At most this many entries, oldest first (default and cap: {@link AUDIT_QUERY_CAP}). */
+  /** At most this many entries, oldest first (default and cap: `AUDIT_QUERY_CAP`). */
   readonly limit?: number | undefined;
 }
 

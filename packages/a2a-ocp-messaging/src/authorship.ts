@@ -49,7 +49,7 @@ export const AuthorshipSchema = z
 export type Authorship = z.infer<typeof AuthorshipSchema>;
 
 /** A node or edge as JSON: any object (the schemas keep extension fields). */
-type Item = Readonly<Record<string, unknown>>;
+export type Item = Readonly<Record<string, unknown>>;
 
 const encoder = new TextEncoder();
 

@@ -203,7 +203,7 @@ export const AgentControlSchema = z.discriminatedUnion("type", [
 ]);
 export type AgentControl = z.infer<typeof AgentControlSchema>;
 
-/** Control frames a hub sends (deliveries are parsed by {@link parseDeliver}). */
+/** Control frames a hub sends (deliveries are parsed by `parseDeliver`). */
 export const HubControlSchema = z.discriminatedUnion("type", [
   HubAckSchema,
   HubRejectSchema,
@@ -216,7 +216,7 @@ export type HubControl = z.infer<typeof HubControlSchema>;
 /**
  * `ocp.hub.deliver`, as a schema for documentation (the generated JSON
  * Schema): receivers never parse it whole, the message being the sender's
- * exact text spliced in (see {@link parseDeliver}).
+ * exact text spliced in (see `parseDeliver`).
  */
 export const HubDeliverSchema = z.looseObject({
   protocol: z.literal(PROTOCOL),

@@ -78,11 +78,11 @@ export type Decryptor = (
   message: EncryptedMessage,
 ) => Result<PlainMessage, "not_a_recipient" | "decryption_failed" | "invalid_message">;
 
-/** The stages' limits and state ({@link StageOptions}), and what only the pipeline needs. */
+/** The stages' limits and state (`StageOptions`), and what only the pipeline needs. */
 export interface InboundOptions extends StageOptions {
   /** §8.3 the sender's Ed25519 public key, by agent URI. */
   lookupKey: KeyLookup;
-  /** Ed25519 implementation. Default {@link defaultEd25519} (native in Node, noble in browsers). */
+  /** Ed25519 implementation. Default `defaultEd25519` (native in Node, noble in browsers). */
   ed25519?: Ed25519Backend;
   /** Refuse unsigned messages (§8.3 "recipients MUST verify"). Default true. */
   requireSignature?: boolean;

@@ -1,6 +1,6 @@
 /**
  * The root entry as Node loads it (the `node` export condition): the same
- * API as `./index.js`, with {@link defaultEd25519} set once to the native
+ * API as `./index.js`, with `defaultEd25519` set once to the native
  * Ed25519 (libsodium where `sodium-native` loads, else `node:crypto`) when
  * this Node has it. Browsers and bundlers get `./index.js` and noble.
  */

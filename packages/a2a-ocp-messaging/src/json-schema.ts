@@ -1,4 +1,4 @@
-import { toJsonSchema } from "@ocp/types";
+import { toJsonSchema } from "@ocp/types/internal";
 import { WireMessageSchema } from "./messages.js";
 
 /** The `$id` of the generated message schema. */

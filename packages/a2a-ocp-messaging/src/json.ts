@@ -1,5 +1,5 @@
-import { scanJsonText } from "@ocp/types";
 import { membersKept } from "@ocp/types/fast";
+import { scanJsonText } from "@ocp/types/internal";
 import { fail, ok, type Result } from "./errors.js";
 import { MAX_JSON_DEPTH } from "./limits.js";
 

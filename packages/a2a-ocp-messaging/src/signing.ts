@@ -33,7 +33,7 @@ export const ED25519_SIGNATURE_BYTES = 64;
 /**
  * One Ed25519 implementation. Every backend must agree with RFC 8032 and with
  * the others: each refuses, before verifying, what
- * {@link ed25519EncodingsAcceptable} refuses (non-canonical encodings, points
+ * `ed25519EncodingsAcceptable` refuses (non-canonical encodings, points
  * of small order, S not below L), so all accept exactly the same signatures.
  */
 export interface Ed25519Backend {
@@ -78,7 +78,7 @@ export function defaultEd25519(): Ed25519Backend {
   return preferred;
 }
 
-/** Sets {@link defaultEd25519}: called once by the Node entry, not exported from the package. */
+/** Sets `defaultEd25519`: called once by the Node entry, not exported from the package. */
 export function preferEd25519(backend: Ed25519Backend): void {
   preferred = backend;
 }

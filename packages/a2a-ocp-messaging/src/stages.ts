@@ -15,7 +15,7 @@ import { PROTOCOL_VERSION } from "./version.js";
 
 /**
  * The stages every inbound message passes, shared by the agent-side
- * {@link InboundPipeline} and the hub, so the two cannot drift:
+ * `InboundPipeline` and the hub, so the two cannot drift:
  *
  * - {@link MessageStages.parse}: 1. size cap, 2. JSON, 3. schema and version;
  * - (the caller verifies the signature: asynchronously with a key lookup in

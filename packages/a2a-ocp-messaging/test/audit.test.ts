@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { type AuditEntry, MemoryAuditLog } from "../src/index.js";
 import {
   AUDIT_MAX_AGENT_CHARS,
   AUDIT_MAX_ID_CHARS,
@@ -9,13 +10,11 @@ import {
   AUDIT_MAX_RECIPIENTS,
   AUDIT_MAX_TYPE_CHARS,
   AUDIT_QUERY_CAP,
-  type AuditEntry,
   auditMatches,
   auditRecipients,
   auditTruncate,
   boundAuditEntry,
-  MemoryAuditLog,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { FileAuditLog } from "../src/node/index.js";
 
 const entry = (at: number, over: Partial<AuditEntry> = {}): AuditEntry => ({

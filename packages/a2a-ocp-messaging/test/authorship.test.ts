@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { generateIdentity } from "../src/index.js";
 import {
   checkItemClaimSync,
   claimAllowed,
-  generateIdentity,
   itemSigner,
   itemSignerSync,
   signAuthorship,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { ALL_BACKENDS } from "./support/backends.js";
 
 const alice = generateIdentity("a2a://alice.example");

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalizeSlow, canonicalizeWithout, inCanonicalOrder } from "../src/canonical.js";
-import { canonicalize, isOcpError, MAX_JSON_DEPTH } from "../src/index.js";
+import { canonicalize, isOcpError } from "../src/index.js";
+import { MAX_JSON_DEPTH } from "../src/internal.js";
 
 describe("RFC 8785 canonical JSON", () => {
   it("RFC 8785 §3.2.2: serializes the primitives example", () => {

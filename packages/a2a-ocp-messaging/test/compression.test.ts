@@ -1,13 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
-import {
-  COMPRESSION_THRESHOLD_BYTES,
-  type CompressedMessage,
-  createMessage,
-  decodeMessage,
-  MAX_DECOMPRESSED_BYTES,
-  signObject,
-} from "../src/index.js";
+import { type CompressedMessage, createMessage, decodeMessage, signObject } from "../src/index.js";
+import { COMPRESSION_THRESHOLD_BYTES, MAX_DECOMPRESSED_BYTES } from "../src/internal.js";
 import {
   compressMessage,
   createNodeInboundPipeline,

@@ -2,13 +2,8 @@ import { createHash, createPublicKey, verify as opensslVerify } from "node:crypt
 import * as ed from "@noble/ed25519";
 import { describe, expect, it } from "vitest";
 import { SMALL_ORDER_Y } from "../src/ed25519-rules.js";
-import {
-  createAgentProfile,
-  ed25519EncodingsAcceptable,
-  generateIdentity,
-  nobleEd25519,
-  verifyAgentProfile,
-} from "../src/index.js";
+import { createAgentProfile, generateIdentity, verifyAgentProfile } from "../src/index.js";
+import { ed25519EncodingsAcceptable, nobleEd25519 } from "../src/internal.js";
 import { nativeEd25519, nativeEd25519Library } from "../src/node/index.js";
 import { ALL_BACKENDS, SODIUM } from "./support/backends.js";
 

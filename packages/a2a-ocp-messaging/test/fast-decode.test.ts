@@ -6,10 +6,9 @@ import {
   createMessage,
   decodeMessage,
   PROTOCOL_VERSION,
-  schemaFor,
-  semverMajor,
   versionsCompatible,
 } from "../src/index.js";
+import { schemaFor, semverMajor } from "../src/internal.js";
 import {
   agentUri,
   extensions,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeHubControl, HUB_TYPES } from "../src/index.js";
+import { encodeHubControl, HUB_TYPES } from "../src/internal.js";
 import { HubAckSchema, HubControlSchema } from "../src/schemas.js";
 
 const ack = (payload: Record<string, unknown>) =>

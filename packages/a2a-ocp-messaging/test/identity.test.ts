@@ -8,9 +8,9 @@ import {
   identityFromSecretKey,
   isOcpError,
   keyLookupFromProfiles,
-  profilePublicKey,
   verifyAgentProfile,
 } from "../src/index.js";
+import { profilePublicKey } from "../src/internal.js";
 import {
   generateIdentityWithEncryption,
   loadIdentity,

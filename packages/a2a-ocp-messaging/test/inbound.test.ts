@@ -2,18 +2,20 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import {
   createMessage,
-  DEFAULT_TTL_SECONDS,
   decodeMessage,
   generateIdentity,
   type InboundErrorCode,
   InboundPipeline,
-  MAX_CLOCK_SKEW_MS,
-  MAX_JSON_DEPTH,
-  MAX_MESSAGE_BYTES,
   MESSAGING_ERROR_CODES,
   RateLimiter,
   signObject,
 } from "../src/index.js";
+import {
+  DEFAULT_TTL_SECONDS,
+  MAX_CLOCK_SKEW_MS,
+  MAX_JSON_DEPTH,
+  MAX_MESSAGE_BYTES,
+} from "../src/internal.js";
 import { plainMessage } from "./support/arbitraries.js";
 import { harness, NOW } from "./support/pipeline.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";

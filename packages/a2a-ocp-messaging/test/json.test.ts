@@ -1,4 +1,4 @@
-import { scanJsonText } from "@ocp/types";
+import { scanJsonText } from "@ocp/types/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseJson } from "../src/json.js";

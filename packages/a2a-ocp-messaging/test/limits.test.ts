@@ -1,9 +1,8 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { createMessage, decodeMessage, RateLimiter } from "../src/index.js";
 import {
-  createMessage,
-  decodeMessage,
   MAX_AGENT_URI_LENGTH,
   MAX_BATCH_ITEMS,
   MAX_ID_LENGTH,
@@ -12,8 +11,7 @@ import {
   MAX_TTL_SECONDS,
   NATIVE_KEY_CACHE_MAX_ENTRIES,
   RATE_LIMIT_MAX_SENDERS,
-  RateLimiter,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { utf8Length } from "../src/json.js";
 import { nativeKeyCacheSize, opensslEd25519 } from "../src/node/index.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";

@@ -5,9 +5,9 @@ import {
   isOcpError,
   KNOWN_MESSAGE_TYPES,
   type KnownMessageType,
-  PAYLOAD_SCHEMAS,
   versionsCompatible,
 } from "../src/index.js";
+import { PAYLOAD_SCHEMAS } from "../src/internal.js";
 import { ALICE, BOB, NODE, SAMPLE_PAYLOADS } from "./support/samples.js";
 
 function build<T extends KnownMessageType>(type: T, payload = SAMPLE_PAYLOADS[type]) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isPublicNode, maySee, type VisibilityPolicy } from "../src/index.js";
+import { maySee, type VisibilityPolicy } from "../src/index.js";
+import { isPublicNode } from "../src/internal.js";
 
 const policy: VisibilityPolicy = { teamOf: () => "t", defaultVisibility: "workspace" };
 const by = "a2a://author";

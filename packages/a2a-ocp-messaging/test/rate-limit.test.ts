@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { RateLimiter } from "../src/index.js";
 import {
   RATE_LIMIT_BROADCASTS_PER_MINUTE,
   RATE_LIMIT_COLLECTIVE_QUERIES_PER_MINUTE,
   RATE_LIMIT_MESSAGES_PER_MINUTE,
-  RateLimiter,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { FakeClock } from "./support/pipeline.js";
 
 const direct = { type: "ocp.sync.accept", to: "a2a://bob" };

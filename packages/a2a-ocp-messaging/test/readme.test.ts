@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { HUB_ERROR_CODES, HUB_TYPES, MESSAGING_ERROR_CODES } from "../src/index.js";
+import { MESSAGING_ERROR_CODES } from "../src/index.js";
+import { HUB_ERROR_CODES, HUB_TYPES } from "../src/internal.js";
 import * as limits from "../src/limits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));

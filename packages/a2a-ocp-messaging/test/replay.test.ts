@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { REPLAY_WINDOW_MAX_ENTRIES, ReplayWindow } from "../src/index.js";
+import { ReplayWindow } from "../src/index.js";
+import { REPLAY_WINDOW_MAX_ENTRIES } from "../src/internal.js";
 
 describe("replay window", () => {
   it("refuses a remembered id and forgets it after its deadline", () => {

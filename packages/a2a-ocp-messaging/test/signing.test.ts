@@ -3,15 +3,17 @@ import { describe, expect, it, vi } from "vitest";
 import {
   canonicalize,
   createMessage,
-  ed25519PublicKey,
   generateIdentity,
-  SIGNATURE_SCHEME_DOC,
-  signingInput,
   signObject,
-  specFieldsSigningInput,
   verifyMessage,
   verifyObject,
 } from "../src/index.js";
+import {
+  ed25519PublicKey,
+  SIGNATURE_SCHEME_DOC,
+  signingInput,
+  specFieldsSigningInput,
+} from "../src/internal.js";
 import { nativeEd25519 } from "../src/node/index.js";
 import { plainMessage } from "./support/arbitraries.js";
 import { ALL_BACKENDS } from "./support/backends.js";

@@ -9,7 +9,7 @@ import {
   parseTracedSend,
   parseTraceparent,
   TRACEPARENT_MAX_CHARS,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const TP = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 const RAW = '{"protocol":"a2a+ocp","id":"m1","payload":{"text":"a \\"quoted\\" }"}}';

@@ -1,13 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  canonicalize,
-  ed25519PublicKey,
-  signingInput,
-  signObject,
-  verifyObject,
-} from "../src/index.js";
+import { canonicalize, signObject, verifyObject } from "../src/index.js";
+import { ed25519PublicKey, signingInput } from "../src/internal.js";
 import { decryptMessage } from "../src/node/index.js";
 
 // The vectors of docs/a2a-ocp-wire.md, written by a generator that shares no code with this

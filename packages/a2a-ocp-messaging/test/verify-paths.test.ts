@@ -3,14 +3,16 @@ import {
   generateIdentity,
   type MessageOf,
   type SignedMessage,
-  type SignedRecord,
   signedMessage,
-  signedRuntimeMessage,
-  specFieldsSigningInput,
   verifyMessage,
   verifyMessageSync,
   verifyObject,
 } from "../src/index.js";
+import {
+  type SignedRecord,
+  signedRuntimeMessage,
+  specFieldsSigningInput,
+} from "../src/internal.js";
 import { nativeEd25519 } from "../src/node/index.js";
 import { ALL_BACKENDS } from "./support/backends.js";
 import { ALICE, BOB, SAMPLE_PAYLOADS } from "./support/samples.js";

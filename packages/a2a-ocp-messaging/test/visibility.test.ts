@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import {
-  ACCESS_FIELDS,
-  accessControlledNodes,
-  KNOWN_MESSAGE_TYPES,
-  mayReceive,
-  maySee,
-  PAYLOAD_SCHEMAS,
-} from "../src/index.js";
+import { KNOWN_MESSAGE_TYPES, mayReceive, maySee } from "../src/index.js";
+import { ACCESS_FIELDS, accessControlledNodes, PAYLOAD_SCHEMAS } from "../src/internal.js";
 import { KnowledgeNodeSchema } from "../src/schemas.js";
 
 type Step = string | "[]";

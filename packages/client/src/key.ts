@@ -1,4 +1,4 @@
-import { generateEd25519KeyPair } from "@ocp/a2a-ocp-messaging";
+import { generateEd25519KeyPair } from "@ocp/a2a-ocp-messaging/internal";
 import { clientError } from "./errors.js";
 
 /** Length of an Ed25519 secret key (its seed), bytes. */

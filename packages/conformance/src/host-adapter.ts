@@ -1,4 +1,5 @@
-import { compose, FENCE_CLOSE, FENCE_OPEN, Host } from "@ocp/host";
+import { compose, Host } from "@ocp/host";
+import { FENCE_CLOSE, FENCE_OPEN } from "@ocp/host/internal";
 import type { ContextFrame, ContextProvider, ContextQuery, ContextQueryResult } from "@ocp/types";
 
 /** A fan-out as the harness reads it: every outcome a value. */
@@ -17,7 +18,7 @@ export interface FencedSpan {
 }
 
 /**
- * What the host-side harness needs of a host. {@link ourHost} adapts
+ * What the host-side harness needs of a host. `ourHost` adapts
  * `@ocp/host`; another host implements the same interface to be judged by
  * the same checks. Each check gets a fresh host and shuts it down.
  */

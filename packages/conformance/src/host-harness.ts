@@ -19,7 +19,7 @@ import {
 import { probeQuery } from "./run.js";
 
 export interface HostRunOptions {
-  /** A fresh host per check; default `@ocp/host` ({@link ourHost}). */
+  /** A fresh host per check; default `@ocp/host` (`ourHost`). */
   readonly createHost?: () => HostUnderTest;
   /** One line naming the host, for the report. */
   readonly name?: string;

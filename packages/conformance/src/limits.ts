@@ -4,7 +4,7 @@
  * yields a failing check with evidence, never a hung suite. Each can be
  * overridden per run (see `RunOptions`); none of them reads 0 as "unlimited".
  */
-import { EXIT_DRAIN_MS, MAX_LINE_BYTES } from "@ocp/transport-stdio";
+import { EXIT_DRAIN_MS, MAX_LINE_BYTES } from "@ocp/transport-stdio/internal";
 
 /** Longest NDJSON line read from a stdio provider: the transport's own limit (16 MiB). */
 /**

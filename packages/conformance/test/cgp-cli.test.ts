@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type ConformanceReport, fixtureCommand, parseArgs } from "../src/index.js";
+import type { ConformanceReport } from "../src/index.js";
+import { fixtureCommand, parseArgs } from "../src/internal.js";
 import { fixtureScript } from "./cgp-helpers.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));

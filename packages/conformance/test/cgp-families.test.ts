@@ -1,14 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  CGP_MISBEHAVE_MODES,
   type CgpMisbehaveMode,
   type ConformanceReport,
-  chooseFamily,
-  fixtureCommand,
   runCgpConformance,
   runConformance,
   runFamilyConformance,
 } from "../src/index.js";
+import { CGP_MISBEHAVE_MODES, chooseFamily, fixtureCommand } from "../src/internal.js";
 import { fixtureScript, statuses } from "./cgp-helpers.js";
 import { FAST, failed, pool } from "./helpers.js";
 

@@ -1,10 +1,6 @@
 import { fileURLToPath } from "node:url";
-import {
-  type CgpMisbehaveMode,
-  type ConformanceReport,
-  fixtureCommand,
-  runCgpConformance,
-} from "../src/index.js";
+import { type CgpMisbehaveMode, type ConformanceReport, runCgpConformance } from "../src/index.js";
+import { fixtureCommand } from "../src/internal.js";
 import { FAST, runHttp, startHttpFixture } from "./helpers.js";
 
 /** A fixture script of this package's tests, run with node. */

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ConformanceReport, cgpFencedSpans, runCgpHostConformance } from "../src/index.js";
+import { type ConformanceReport, runCgpHostConformance } from "../src/index.js";
+import { cgpFencedSpans } from "../src/internal.js";
 import { fixtureScript, statuses } from "./cgp-helpers.js";
 import { evidenceOf, failed } from "./helpers.js";
 

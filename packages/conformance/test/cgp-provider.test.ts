@@ -1,9 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  CGP_MISBEHAVE_MODES,
-  type CgpMisbehaveMode,
-  type ConformanceReport,
-} from "../src/index.js";
+import type { CgpMisbehaveMode, ConformanceReport } from "../src/index.js";
+import { CGP_MISBEHAVE_MODES } from "../src/internal.js";
 import { runCgpHttp, runCgpStdio, statuses } from "./cgp-helpers.js";
 import { evidenceOf, failed, pool, statusOf } from "./helpers.js";
 

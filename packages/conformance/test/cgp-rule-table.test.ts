@@ -4,7 +4,7 @@ import * as types from "@ocp/types";
 import * as cgp from "@ocp/types/cgp";
 import { CGP_RULES } from "@ocp/types/cgp";
 import { describe, expect, it } from "vitest";
-import { CGP_CHECK_SPECS, CGP_HOST_CHECK_SPECS } from "../src/index.js";
+import { CGP_CHECK_SPECS, CGP_HOST_CHECK_SPECS } from "../src/internal.js";
 
 /** Every check `ocp-inspect --family contextgraph` and its CGP host harness run. */
 const CGP_CHECKS = new Set([...CGP_CHECK_SPECS, ...CGP_HOST_CHECK_SPECS].map((spec) => spec.name));

@@ -1,19 +1,17 @@
 import { sha256Digest } from "@ocp/types/cgp";
 import { describe, expect, it } from "vitest";
 import { checkVerifyHonesty } from "../src/cgp/verify.js";
+import type { CgpMessage, Incoming, Session } from "../src/index.js";
 import {
   AS_OF_PIN,
-  type CgpMessage,
   cgpProbeQuery,
-  type Incoming,
   judgeAsOf,
   judgeCgpHandshake,
   judgeCgpProbe,
   judgeConsentScope,
   mutatedDigest,
   readCgp,
-  type Session,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const message = (value: unknown): CgpMessage =>
   readCgp({ kind: "message", raw: JSON.stringify(value), decoded: { ok: false } as never });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseArgs } from "../src/index.js";
+import { parseArgs } from "../src/internal.js";
 
 describe("parseArgs (ocp-inspect's command line)", () => {
   it("stdio takes the provider command after --, options before it", () => {

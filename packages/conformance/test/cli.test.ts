@@ -2,7 +2,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type ConformanceReport, fixtureCommand } from "../src/index.js";
+import type { ConformanceReport } from "../src/index.js";
+import { fixtureCommand } from "../src/internal.js";
 import { startHttpFixture } from "./helpers.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CHECK_SPECS, HOST_CHECK_SPECS } from "../src/index.js";
+import { CHECK_SPECS, HOST_CHECK_SPECS } from "../src/internal.js";
 
 const dir = new URL("./", import.meta.url);
 const names = readdirSync(dir)

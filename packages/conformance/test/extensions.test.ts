@@ -4,7 +4,8 @@ import { createHttpProviderServer } from "@ocp/transport-http";
 import { serveStdio } from "@ocp/transport-stdio";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFixtureProvider, fixtureCommand } from "../src/index.js";
+import { createFixtureProvider } from "../src/index.js";
+import { fixtureCommand } from "../src/internal.js";
 import { REFERENCE_ENVELOPE_SCHEMA } from "../src/reference-schema.js";
 
 /**

@@ -4,12 +4,12 @@ import { createInterface } from "node:readline";
 import { killGroup } from "@ocp/transport-stdio/process";
 import {
   type ConformanceReport,
-  fixtureCommand,
   type HttpMisbehaveMode,
   type MisbehaveMode,
   type RunOptions,
   runConformance,
 } from "../src/index.js";
+import { fixtureCommand } from "../src/internal.js";
 
 /**
  * Short bounds for runs against the fixture: a hang costs seconds, not tens of

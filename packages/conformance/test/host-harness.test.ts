@@ -6,9 +6,9 @@ import {
   type ConformanceReport,
   type HostFanOut,
   type HostUnderTest,
-  ocpHostFencedSpans,
   runHostConformance,
 } from "../src/index.js";
+import { ocpHostFencedSpans } from "../src/internal.js";
 import { evidenceOf, failed } from "./helpers.js";
 
 /**

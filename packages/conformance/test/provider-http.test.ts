@@ -1,11 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type ConformanceReport,
-  HTTP_MISBEHAVE_MODES,
-  type HttpMisbehaveMode,
-  MISBEHAVE_MODES,
-  type MisbehaveMode,
-} from "../src/index.js";
+import type { ConformanceReport, HttpMisbehaveMode, MisbehaveMode } from "../src/index.js";
+import { HTTP_MISBEHAVE_MODES, MISBEHAVE_MODES } from "../src/internal.js";
 import { evidenceOf, failed, pool, runHttp, statusOf } from "./helpers.js";
 import { ADVISORY, EXPECTED, EXPECTED_HTTP } from "./modes.js";
 

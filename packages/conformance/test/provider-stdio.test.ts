@@ -1,10 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type ConformanceReport,
-  isConformant,
-  MISBEHAVE_MODES,
-  type MisbehaveMode,
-} from "../src/index.js";
+import { type ConformanceReport, isConformant, type MisbehaveMode } from "../src/index.js";
+import { MISBEHAVE_MODES } from "../src/internal.js";
 import { evidenceOf, failed, pool, runStdio, statusOf } from "./helpers.js";
 import { ADVISORY, EXPECTED } from "./modes.js";
 

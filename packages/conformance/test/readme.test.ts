@@ -6,15 +6,14 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { type CheckSpec, limits } from "../src/index.js";
 import {
   CGP_MISBEHAVE_MODES,
   CHECK_SPECS,
-  type CheckSpec,
   HOST_CHECK_SPECS,
   HTTP_MISBEHAVE_MODES,
-  limits,
   MISBEHAVE_MODES,
-} from "../src/index.js";
+} from "../src/internal.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 /** The tables moved out of the README into the package's docs. */

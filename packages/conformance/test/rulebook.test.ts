@@ -2,14 +2,8 @@ import { fileURLToPath } from "node:url";
 import { Host } from "@ocp/host";
 import { RULES, type RuleId } from "@ocp/types";
 import { describe, expect, it } from "vitest";
-import {
-  type ConformanceReport,
-  fixtureCommand,
-  MISBEHAVE_MODES,
-  type MisbehaveMode,
-  probeQuery,
-  runConformance,
-} from "../src/index.js";
+import { type ConformanceReport, type MisbehaveMode, runConformance } from "../src/index.js";
+import { fixtureCommand, MISBEHAVE_MODES, probeQuery } from "../src/internal.js";
 import { FAST, pool } from "./helpers.js";
 
 /** What `ocp-inspect` says by default: not conformant, conformant with advice, or clean. */

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { colourEnv, ESC, onTerminal } from "@ocp/testkit/terminal";
 import { describe, expect, it } from "vitest";
-import { fixtureCommand } from "../src/index.js";
+import { fixtureCommand } from "../src/internal.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FIXTURE = fixtureCommand().args[0]!;

@@ -2,12 +2,11 @@ import { readFileSync } from "node:fs";
 import { type ContextFrame, ContextQueryResultSchema, decodeLine } from "@ocp/types";
 import { describe, expect, it } from "vitest";
 import { CHEAP_CONTENT, SEEDS } from "../src/fixture/provider.js";
+import { formatReport, isConformant } from "../src/index.js";
 import {
   CHECK_SPECS,
   countContentTokens,
   FixtureLogic,
-  formatReport,
-  isConformant,
   judgeCosts,
   judgeHandshake,
   judgeProbe,
@@ -19,7 +18,7 @@ import {
   probeQuery,
   schemaErrors,
   tally,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { fail, pass, skip } from "../src/report.js";
 
 function frame(

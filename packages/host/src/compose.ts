@@ -1,4 +1,5 @@
-import { type ContextFrame, type FrameKind, U32_MAX } from "@ocp/types";
+import type { ContextFrame, FrameKind } from "@ocp/types";
+import { U32_MAX } from "@ocp/types/internal";
 import { checkLimit, hostError } from "./errors.js";
 import type { FanOutResult } from "./fanout.js";
 import { citationOf, digestOf, fenceFrame } from "./fence.js";
@@ -117,7 +118,7 @@ export const MIN_BLOCK_TOKENS: number = Math.floor(
 /**
  * Composes one prompt section from many providers under one global budget:
  * frames of quarantined providers (liars) are dropped; the rest are ranked
- * ({@link compareCandidates}), deduplicated by provider + frame id and by
+ * (`compareCandidates`), deduplicated by provider + frame id and by
  * identical content, fenced (R3) and added while the exact token count of the
  * text stays within `maxTokens`. Same inputs, same bytes.
  */

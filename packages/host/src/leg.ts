@@ -3,13 +3,13 @@ import {
   type ContextQuery,
   type ContextQueryResult,
   ContextQueryResultSchema,
-  Deadlines,
   describeIssues,
   isOcpError,
   type OcpError,
   StrictContextQueryResultSchema,
 } from "@ocp/types";
 import { meetsStrictRules } from "@ocp/types/fast";
+import { Deadlines } from "@ocp/types/internal";
 import type { Tracer } from "@opentelemetry/api";
 import { auditAnswer, describeViolations } from "./audit.js";
 import { isProviderCrashCode } from "./crash-codes.js";

@@ -7,7 +7,8 @@ import { mkdir, mkdtemp, readFile, rm, rmdir, stat, truncate, writeFile } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConsentStore, MAX_CONSENT_FILE_BYTES, ReceiptLedger } from "../src/index.js";
+import { ConsentStore, ReceiptLedger } from "../src/index.js";
+import { MAX_CONSENT_FILE_BYTES } from "../src/internal.js";
 
 const SUBJECT = { providerId: "cloud", name: "cloud", version: "1" };
 const ALICE = { kind: "human" as const, id: "alice" };

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sha256Digest } from "@ocp/types/cgp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { checkFileDigest, Host } from "../src/index.js";
+import { Host } from "../src/index.js";
+import { checkFileDigest } from "../src/internal.js";
 import { CGP_QUERY, cgpStdio, scratch } from "./cgp-helpers.js";
 
 const SOURCE = "line one\nline two\r\nline three\nline four\n";

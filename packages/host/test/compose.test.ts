@@ -1,15 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type AcceptedFrame,
-  COMPOSE_PREAMBLE,
-  type Composition,
-  compose,
-  countTokens,
-  type Liar,
-  neutralise,
-  shortDigest,
-} from "../src/index.js";
+import { type Composition, compose, countTokens, type Liar } from "../src/index.js";
+import { type AcceptedFrame, COMPOSE_PREAMBLE, neutralise, shortDigest } from "../src/internal.js";
 import { frame } from "./helpers.js";
 
 const FENCE_PIECES = [

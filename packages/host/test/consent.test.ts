@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOcpError } from "@ocp/types";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConsentStore, parseConsentFile } from "../src/index.js";
+import { ConsentStore } from "../src/index.js";
+import { parseConsentFile } from "../src/internal.js";
 
 let dir: string;
 beforeEach(async () => {

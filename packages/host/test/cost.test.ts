@@ -1,4 +1,5 @@
-import { allowedTokens, type ContextQueryResult, understatesCost } from "@ocp/types";
+import { type ContextQueryResult, understatesCost } from "@ocp/types";
+import { allowedTokens } from "@ocp/types/internal";
 import { type CostAuditFigures, type CostViolation, costViolations } from "@ocp/types/kit";
 import { countTokens, TOKENIZER, tokenCeiling } from "@ocp/types/tokens";
 import fc from "fast-check";

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Host, PROVIDER_CRASH_CODES } from "../src/index.js";
+import { Host } from "../src/index.js";
+import { PROVIDER_CRASH_CODES } from "../src/internal.js";
 import { fakeProvider, QUERY } from "./helpers.js";
 
 /** The codes a transport's sources raise through its error factory (`stdioError("code", …)`). */

@@ -1,6 +1,7 @@
 import { isOcpError, wireError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
-import { Host, type HostEvents, runLeg } from "../src/index.js";
+import { Host, type HostEvents } from "../src/index.js";
+import { runLeg } from "../src/internal.js";
 import { parseQuery } from "../src/registry.js";
 import { fakeProvider, frame, honestAnswer, never, QUERY } from "./helpers.js";
 

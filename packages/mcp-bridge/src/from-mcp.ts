@@ -6,6 +6,7 @@ import {
   type ContextQueryResult,
   PROTOCOL_VERSION,
   type ProviderInfo,
+  positiveLimit,
   type QueryOptions,
 } from "@ocp/types";
 import { bridgeError } from "./errors.js";
@@ -17,7 +18,6 @@ import {
   MAX_INDEXED_RESOURCE_BYTES,
   MAX_RESOURCES,
   MCP_REQUEST_TIMEOUT_MS,
-  positiveLimit,
 } from "./limits.js";
 import {
   describeTarget,

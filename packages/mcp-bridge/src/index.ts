@@ -1,20 +1,12 @@
-export { type ConsentGate, ensureConsent } from "./consent.js";
-export {
-  BRIDGE_ERROR_CODES,
-  type BridgeError,
-  type BridgeErrorCode,
-  bridgeError,
-  toWireError,
-} from "./errors.js";
-export { BudgetPacker, makeFrame } from "./frames.js";
+export type { ConsentGate } from "./consent.js";
+export { BRIDGE_ERROR_CODES, type BridgeError, type BridgeErrorCode } from "./errors.js";
 export { connectMcpProvider, McpProvider, type McpProviderOptions } from "./from-mcp.js";
-export * from "./limits.js";
-export { describeTarget, McpSession, type McpTarget, targetIsRemote } from "./mcp-session.js";
-export { type McpStdioOptions, McpStdioTransport } from "./mcp-stdio.js";
-export {
-  ProviderHandle,
-  type ProviderHandleOptions,
-  type ProviderTarget,
-} from "./provider-handle.js";
-export { ResourceRanker } from "./ranker.js";
-export { createOcpMcpServer, frameResourceUri, type OcpMcpServerOptions } from "./to-mcp.js";
+/**
+ * Every limit of `@ocp/mcp-bridge`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
+export type { McpTarget } from "./mcp-session.js";
+export { createOcpMcpServer, type OcpMcpServerOptions } from "./to-mcp.js";

@@ -77,5 +77,3 @@ export const MAX_GOAL_CHARS = 8_192;
 
 /** Most frames `ocp-to-mcp` keeps listed as MCP resources (the latest ones). */
 export const MAX_LISTED_FRAMES = 256;
-
-export { positiveLimit } from "@ocp/types";

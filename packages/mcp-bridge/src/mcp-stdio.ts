@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { killGroup, scrubbedEnv, trackGroup, untrackGroup } from "@ocp/transport-stdio";
-import { settlesWithin } from "@ocp/types";
+import { killGroup, scrubbedEnv, trackGroup, untrackGroup } from "@ocp/transport-stdio/internal";
+import { settlesWithin } from "@ocp/types/internal";
 import { MAX_MCP_LINE_BYTES, MAX_STDERR_BYTES, SHUTDOWN_GRACE_MS } from "./limits.js";
 
 export interface McpStdioOptions {

@@ -1,4 +1,4 @@
-import { isProviderCrashCode } from "@ocp/host";
+import { isProviderCrashCode } from "@ocp/host/internal";
 import { connectHttpProvider } from "@ocp/transport-http/client";
 import { spawnStdioProvider } from "@ocp/transport-stdio";
 import { type ContextProvider, isOcpError, type ProtocolFamily } from "@ocp/types";

@@ -1,14 +1,15 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { auditResult, citationOf, describeViolations, fenceFrame } from "@ocp/host";
+import { auditResult } from "@ocp/host";
+import { citationOf, describeViolations, fenceFrame } from "@ocp/host/internal";
 import {
   type ContextFrame,
   type ContextProvider,
   type ContextQuery,
   FRAME_KINDS,
   isOcpError,
-  U32_MAX,
 } from "@ocp/types";
+import { U32_MAX } from "@ocp/types/internal";
 import { z } from "zod";
 import { type ConsentGate, ensureConsent } from "./consent.js";
 import { bridgeError } from "./errors.js";
@@ -46,7 +47,7 @@ export function frameResourceUri(frame: ContextFrame): string {
  * listed as resources `ocp-frame://frame/{id}`, and `ocp://provider`
  * describes the provider. Answers that break F1-F3, B1, K1, M1 or T1 (a
  * provider lying about costs) are refused whole (B2). An egress provider is
- * never queried without consent (C1, C2; see {@link ensureConsent}).
+ * never queried without consent (C1, C2; see `ensureConsent`).
  */
 export function createOcpMcpServer(options: OcpMcpServerOptions): McpServer {
   const { handle, provider } = options;

@@ -4,27 +4,15 @@
  * reverse: frames a host received shared into the team ({@link shareFrames}).
  */
 
-export {
-  TEAM_CONTEXT_ERROR_CODES,
-  type TeamContextErrorCode,
-  teamContextError,
-} from "./errors.js";
-export {
-  agentName,
-  frameTokens,
-  MESSAGE_PROVENANCE,
-  messageUri,
-  NODE_PROVENANCE,
-  nodeContent,
-  nodeFrame,
-  nodeUri,
-  type TeamAnswer,
-  teamAnswerFrame,
-  versionOf,
-} from "./frames.js";
-export { frameKindOf, SERVED_KINDS, SHARED_FRAME_TYPE_PREFIX } from "./kinds.js";
-export * from "./limits.js";
-export { isRemoteHub, type TeamContextOptions, TeamContextProvider } from "./provider.js";
-export { bestWithinBudget } from "./select.js";
-export { frameToNode, type ShareOptions, sharedNodeId, shareFrames } from "./share.js";
+export { TEAM_CONTEXT_ERROR_CODES, type TeamContextErrorCode } from "./errors.js";
+export type { TeamAnswer } from "./frames.js";
+/**
+ * Every limit of `@ocp/team-context`, by name (`LIMITS.NAME`): the finite defaults the
+ * package enforces, each documented where it is defined (`src/limits.ts`) and
+ * listed in the README's limits table. A module namespace: no member can be
+ * reassigned and none added.
+ */
+export * as LIMITS from "./limits.js";
+export { type TeamContextOptions, TeamContextProvider } from "./provider.js";
+export { type ShareOptions, shareFrames } from "./share.js";
 export { type JoinTeamOptions, joinTeam } from "./team.js";

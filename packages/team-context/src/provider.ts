@@ -3,8 +3,8 @@ import {
   type MessageReceipt,
   type OCPAgent,
   type ReceivedResponse,
-  searchNodes,
 } from "@ocp/a2a-ocp-agent";
+import { searchNodes } from "@ocp/a2a-ocp-agent/internal";
 import { type KnowledgeNode, maySee } from "@ocp/a2a-ocp-messaging";
 import { isLoopbackHost } from "@ocp/transport-http";
 import {
@@ -44,9 +44,9 @@ export interface TeamContextOptions {
   /** Provider name at the handshake (default `ocp-team-context`). */
   readonly name?: string;
   readonly version?: string;
-  /** Time from a query's arrival to its answer, ms (default {@link DEFAULT_DEADLINE_MS}); keep it under the host's timeout. */
+  /** Time from a query's arrival to its answer, ms (default `LIMITS.DEFAULT_DEADLINE_MS`); keep it under the host's timeout. */
   readonly deadlineMs?: number;
-  /** Longest collective query wait, ms (default {@link DEFAULT_TEAM_WAIT_MS}); always cut to fit the deadline. */
+  /** Longest collective query wait, ms (default `LIMITS.DEFAULT_TEAM_WAIT_MS`); always cut to fit the deadline. */
   readonly teamWaitMs?: number;
   /** Ask the team when the graph cannot fill the budget (default true). */
   readonly askTeam?: boolean;

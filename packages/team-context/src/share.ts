@@ -1,5 +1,5 @@
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import { canonicalHash } from "@ocp/a2a-ocp-agent";
+import { canonicalHash } from "@ocp/a2a-ocp-agent/internal";
 import type { KnowledgeNode, Visibility } from "@ocp/a2a-ocp-messaging";
 import type { ContextFrame } from "@ocp/types";
 import { teamContextError } from "./errors.js";

@@ -9,15 +9,13 @@ import { OCPHub } from "@ocp/a2a-ocp-hub";
 import { identity, tempDir, testHubOptions, until } from "@ocp/testkit";
 import type { ContextFrame, ContextQuery } from "@ocp/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinTeam, shareFrames, TeamContextProvider } from "../src/index.js";
 import {
   isRemoteHub,
-  joinTeam,
   MAX_FRAME_CONTENT_CHARS,
   MAX_SHARED_FRAMES,
   sharedNodeId,
-  shareFrames,
-  TeamContextProvider,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { teamProviderInfo } from "../src/provider.js";
 import { teamAgent } from "./support.js";
 

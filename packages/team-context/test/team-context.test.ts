@@ -1,4 +1,5 @@
-import { applyRemote, type OCPAgent } from "@ocp/a2a-ocp-agent";
+import type { OCPAgent } from "@ocp/a2a-ocp-agent";
+import { applyRemote } from "@ocp/a2a-ocp-agent/internal";
 import { OCPHub } from "@ocp/a2a-ocp-hub";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
 import { countTokens, Host } from "@ocp/host";

@@ -8,8 +8,8 @@ import {
   createAgentProfile,
   generateIdentity,
   type MessageInit,
-  signedRuntimeMessage,
 } from "@ocp/a2a-ocp-messaging";
+import { signedRuntimeMessage } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Peer, register } from "./raw.js";
 import type { CheckStatus, CompatibilityCheckSpec } from "./report.js";

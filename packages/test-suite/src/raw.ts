@@ -5,14 +5,8 @@
  * nonce with an announcement (a real one, or a forgery a check builds), and
  * records every frame. Every wait is bounded and event-driven.
  */
-import {
-  type AgentIdentity,
-  type AgentProfile,
-  buildAnnouncement,
-  createAgentProfile,
-  isHubFrame,
-  parseDeliver,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, type AgentProfile, createAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { buildAnnouncement, isHubFrame, parseDeliver } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { WebSocket } from "ws";
 import { ANSWER_TIMEOUT_MS, MAX_FRAMES_PER_CONNECTION } from "./limits.js";

@@ -1,4 +1,4 @@
-import { Deadlines, isOcpError, type QueryOptions } from "@ocp/types";
+import { isOcpError, type QueryOptions } from "@ocp/types";
 import {
   CGP_PROTOCOL_VERSION,
   type CgpEnvelope,
@@ -8,6 +8,7 @@ import {
   decodeCgpEnvelope,
 } from "@ocp/types/cgp";
 import { parseJsonFast } from "@ocp/types/fast";
+import { Deadlines } from "@ocp/types/internal";
 import { Pool } from "undici";
 import { type HttpError, httpError } from "./errors.js";
 import { Exchange, type ExchangeFailures } from "./exchange.js";

@@ -3,7 +3,6 @@ import {
   type ContextProvider,
   type ContextQuery,
   type ContextQueryResult,
-  Deadlines,
   type Envelope,
   type EnvelopeInit,
   EXTENSIONS,
@@ -21,6 +20,7 @@ import {
   parseJsonFast,
   writeQueryJson,
 } from "@ocp/types/fast";
+import { Deadlines } from "@ocp/types/internal";
 import { Pool } from "undici";
 import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
 import { Exchange, type ExchangeFailures } from "./exchange.js";

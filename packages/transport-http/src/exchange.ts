@@ -1,4 +1,4 @@
-import type { Deadline, Deadlines } from "@ocp/types";
+import type { Deadline, Deadlines } from "@ocp/types/internal";
 import type { Dispatcher } from "undici";
 
 /** The status and the whole body of an answer. */

@@ -11,7 +11,6 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   type ProtocolFamily,
-  parseJsonText,
   type QueryOptions,
   readExtensions,
   readWireErrorCode,
@@ -25,6 +24,7 @@ import {
   parseJsonFast,
   writeFramesLine,
 } from "@ocp/types/fast";
+import { parseJsonText } from "@ocp/types/internal";
 import {
   type CgpReply,
   CgpResponder,

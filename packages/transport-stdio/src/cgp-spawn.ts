@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { type QueryOptions, settlesWithin } from "@ocp/types";
+import { positiveLimit, type QueryOptions } from "@ocp/types";
 import {
   CGP_PROTOCOL_VERSION,
   type CgpEnvelope,
@@ -8,6 +8,7 @@ import {
   checkCgpAck,
   decodeCgpLine,
 } from "@ocp/types/cgp";
+import { settlesWithin } from "@ocp/types/internal";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { crashReason } from "./crash-reason.js";
@@ -17,7 +18,6 @@ import {
   HANDSHAKE_TIMEOUT_MS,
   MAX_IN_FLIGHT,
   MAX_STDERR_BYTES,
-  positiveLimit,
   QUERY_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
 } from "./limits.js";

@@ -23,7 +23,7 @@ export function scrubbedEnv(extra: Readonly<Record<string, string>> = {}): NodeJ
 /**
  * Starts a child as `spawnStdioProvider` does: leader of a process group of
  * its own (so {@link killGroup} reaches whatever it starts), with the
- * {@link scrubbedEnv scrubbed environment} and pipes on stdin, stdout and
+ * scrubbed environment (`scrubbedEnv`) and pipes on stdin, stdout and
  * stderr. Pair it with `trackGroup` so the group never outlives this process.
  */
 export function spawnInGroup(child: ChildCommand): ChildProcess {

@@ -1,4 +1,5 @@
-import { type Deadline, Deadlines, type OcpError } from "@ocp/types";
+import type { OcpError } from "@ocp/types";
+import { type Deadline, Deadlines } from "@ocp/types/internal";
 import { type StdioErrorCode, stdioError } from "./errors.js";
 
 /** Writes one request on the wire, with `id` when the peer correlates. */

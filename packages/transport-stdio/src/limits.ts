@@ -40,8 +40,6 @@ export const MAX_CRASH_REASON_CHARS = 300;
  */
 export const MAX_IN_FLIGHT = 64;
 
-export { positiveLimit } from "@ocp/types";
-
 /**
  * After a child exits, how long the host still reads its stdout for replies
  * written just before the exit (a grandchild holding the pipe open cannot

@@ -1,5 +1,5 @@
-import { OcpError } from "@ocp/types";
-import { MAX_LINE_BYTES, positiveLimit } from "./limits.js";
+import { OcpError, positiveLimit } from "@ocp/types";
+import { MAX_LINE_BYTES } from "./limits.js";
 
 export interface LineSplitterOptions {
   /** Longest line accepted, in bytes, newline excluded. Default {@link MAX_LINE_BYTES}. */

@@ -12,14 +12,14 @@ import {
   isOcpError,
   PROTOCOL_VERSION,
   type ProtocolFamily,
-  parseJsonText,
+  positiveLimit,
   readExtensions,
   readWireErrorCode,
-  settlesWithin,
   versionsCompatible,
   type WireErrorCode,
 } from "@ocp/types";
 import { decodeLineFast, encodeFramesLine, isPlainResult, writeFramesLine } from "@ocp/types/fast";
+import { parseJsonText, settlesWithin } from "@ocp/types/internal";
 import {
   type CgpReply,
   CgpResponder,
@@ -28,7 +28,7 @@ import {
   guardAnswer,
   guardResult,
 } from "@ocp/types/kit";
-import { positiveLimit, SHUTDOWN_GRACE_MS } from "./limits.js";
+import { SHUTDOWN_GRACE_MS } from "./limits.js";
 import { LineBatch } from "./line-batch.js";
 import { LineSplitter } from "./line-splitter.js";
 

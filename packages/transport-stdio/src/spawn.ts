@@ -10,12 +10,13 @@ import {
   encodeLine,
   PROTOCOL_VERSION,
   type ProviderInfo,
+  positiveLimit,
   type QueryOptions,
-  settlesWithin,
   toWire,
   versionsCompatible,
 } from "@ocp/types";
 import { decodeLineFast, encodeQueryJson, writeQueryLine } from "@ocp/types/fast";
+import { settlesWithin } from "@ocp/types/internal";
 import { type ChildCommand, spawnInGroup } from "./child.js";
 import { Correlator } from "./correlator.js";
 import { crashReason } from "./crash-reason.js";
@@ -25,7 +26,6 @@ import {
   HANDSHAKE_TIMEOUT_MS,
   MAX_IN_FLIGHT,
   MAX_STDERR_BYTES,
-  positiveLimit,
   QUERY_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
 } from "./limits.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Correlator, stdioError } from "../src/index.js";
+import { Correlator } from "../src/index.js";
+import { stdioError } from "../src/internal.js";
 import { rejection } from "./helpers.js";
 
 const LONG = 60_000;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { crashReason } from "../src/crash-reason.js";
-import { MAX_CRASH_REASON_CHARS } from "../src/index.js";
+import { MAX_CRASH_REASON_CHARS } from "../src/internal.js";
 import { rejection, spawnFixture } from "./helpers.js";
 
 const dies = (stderr: string) =>

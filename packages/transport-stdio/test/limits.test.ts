@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { StdioProvider } from "../src/index.js";
 import {
   EXIT_DRAIN_MS,
   HANDSHAKE_TIMEOUT_MS,
@@ -7,8 +8,7 @@ import {
   MAX_STDERR_BYTES,
   QUERY_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
-  type StdioProvider,
-} from "../src/index.js";
+} from "../src/internal.js";
 import { query, rejection, spawnFixture } from "./helpers.js";
 
 const started: StdioProvider[] = [];

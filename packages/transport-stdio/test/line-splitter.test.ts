@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LineSplitter, MAX_LINE_BYTES } from "../src/index.js";
+import { LineSplitter } from "../src/index.js";
+import { MAX_LINE_BYTES } from "../src/internal.js";
 
 function collect(maxLineBytes?: number) {
   const lines: string[] = [];

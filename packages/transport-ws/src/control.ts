@@ -5,7 +5,7 @@
  * the only messages the transport reads: application messages pass through
  * as the raw text that arrived.
  */
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import { z } from "zod";
 import { CONTROL_PREFIX, CONTROL_TYPES, PROTOCOL, PROTOCOL_VERSION } from "./constants.js";
 

@@ -1,7 +1,7 @@
 /**
  * Heartbeats and dead-peer detection, each side on its own. Every
  * `intervalMs` the heartbeat pings; after a ping the peer has `timeoutMs` to
- * show any sign of life (a pong, a ping, any frame — {@link Heartbeat.touch}),
+ * show any sign of life (a pong, a ping, any frame — `Heartbeat.touch`),
  * or `onTimeout` is called once. Timers are unref'd: a heartbeat never keeps
  * a process alive on its own.
  */

@@ -4,6 +4,7 @@
  * their connections, limits, close codes and the connection-control frames.
  * Framing, heartbeat and backoff are internal.
  */
+
 export type { BackoffOptions } from "./backoff.js";
 export {
   type AnnounceContext,
@@ -29,66 +30,22 @@ export {
   CLOSE_CODES,
   type CloseCode,
   type CloseCodeName,
-  CONTROL_PREFIX,
   CONTROL_TYPES,
-  closeReason,
-  isSendableCloseCode,
-  MAX_CLOSE_REASON_BYTES,
-  PROTOCOL,
   PROTOCOL_VERSION,
   SUBPROTOCOL,
-  TERMINAL_CLOSE_CODES,
 } from "./constants.js";
-export {
-  type AckLimits,
-  AckLimitsSchema,
-  type ConnectionAck,
-  ConnectionAckSchema,
-  type ConnectionDisconnect,
-  ConnectionDisconnectSchema,
-  type ConnectionRefused,
-  ConnectionRefusedSchema,
-  type ConnectionRegistered,
-  ConnectionRegisteredSchema,
-  type ControlMessage,
-  ControlMessageSchema,
+export type {
+  AckLimits,
+  ConnectionAck,
+  ConnectionDisconnect,
+  ConnectionRefused,
+  ConnectionRegistered,
+  ControlMessage,
 } from "./control.js";
-export {
-  closeCodeOf,
-  ERROR_CLOSE_CODES,
-  type WsError,
-  type WsErrorCode,
-  wsError,
-} from "./errors.js";
-export {
-  type FramingLimits,
-  TEXT_FRAME_CLOSE,
-  TEXT_FRAME_OPEN,
-  unwrapTextFrame,
-} from "./framing.js";
+export type { WsError, WsErrorCode } from "./errors.js";
+export type { FramingLimits } from "./framing.js";
 export type { HeartbeatOptions } from "./heartbeat.js";
-export {
-  CLOSE_TIMEOUT_MS,
-  DEFAULT_LIMITS,
-  DISCONNECT_GRACE_MS,
-  HANDSHAKE_TIMEOUT_MS,
-  HEARTBEAT_INTERVAL_MS,
-  HEARTBEAT_TIMEOUT_MS,
-  HIGH_WATER_BYTES,
-  type LimitOptions,
-  type Limits,
-  LOW_WATER_BYTES,
-  MAX_BATCH_RECORDS,
-  MAX_CONNECTIONS,
-  MAX_OUTBOUND_BUFFER_BYTES,
-  MAX_PAYLOAD_BYTES,
-  pickLimits,
-  RECONNECT_BASE_MS,
-  RECONNECT_MAX_ATTEMPTS,
-  RECONNECT_MAX_MS,
-  resolveLimits,
-} from "./limits.js";
-export { normalizeOrigin, originAllowed } from "./origin.js";
+export { DEFAULT_LIMITS, type LimitOptions, type Limits } from "./limits.js";
 export {
   type Authenticate,
   type AuthenticateAccept,
@@ -96,8 +53,6 @@ export {
   type AuthenticateRefuse,
   type AuthenticateResult,
   createWsServer,
-  NONCE_BYTES,
-  offersSubprotocol,
   type RefusalInfo,
   type RegisteredInfo,
   type ServerStats,

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { parseJsonText } from "@ocp/types";
+import { parseJsonText } from "@ocp/types/internal";
 import { WebSocketServer } from "ws";
 import { Connection } from "./connection.js";
 import { CLOSE_CODES, CONTROL_TYPES, SUBPROTOCOL } from "./constants.js";

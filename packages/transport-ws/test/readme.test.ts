@@ -6,7 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CLOSE_CODES, DEFAULT_LIMITS, ERROR_CLOSE_CODES, NONCE_BYTES } from "../src/index.js";
+import { CLOSE_CODES, DEFAULT_LIMITS } from "../src/index.js";
+import { ERROR_CLOSE_CODES, NONCE_BYTES } from "../src/internal.js";
 import * as limits from "../src/limits.js";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

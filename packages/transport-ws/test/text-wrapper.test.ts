@@ -4,7 +4,8 @@
  * connection and a client's), the announcement included. We send bare JSON.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { connectWs, unwrapTextFrame, type WsClient, type WsServer } from "../src/index.js";
+import { connectWs, type WsClient, type WsServer } from "../src/index.js";
+import { unwrapTextFrame } from "../src/internal.js";
 import {
   makeAgent,
   next,

@@ -5,7 +5,7 @@ import { type Violation, validateResult } from "./validate.js";
 
 /**
  * T1 (extension): a frame whose declared `token_cost` understates the
- * {@link TOKENIZER} count of its content (see `COST_TOLERANCE_RATIO`).
+ * `TOKENIZER` count of its content (see `COST_TOLERANCE_RATIO`).
  */
 export interface CostViolation extends Omit<Violation, "rule"> {
   readonly rule: "T1";

@@ -1,3 +1,10 @@
+/**
+ * `@ocp/types`: the Open Context Protocol's shapes (zod schemas with their
+ * inferred types), codec, versioning, rule table and errors. The plumbing
+ * the transports share (deadlines, JSON text scanning) is at `./internal`,
+ * which semver does not cover.
+ */
+
 export {
   type Capabilities,
   CapabilitiesSchema,
@@ -16,10 +23,8 @@ export {
   describeIssues,
   encodeJson,
   encodeLine,
-  parseJsonText,
   toWire,
 } from "./codec.js";
-export { type Deadline, Deadlines } from "./deadlines.js";
 export {
   ENVELOPE_TYPES,
   type Envelope,
@@ -34,7 +39,6 @@ export {
   type HandshakeAck,
   HandshakeAckSchema,
   HandshakeSchema,
-  MAX_CORRELATION_ID_LENGTH,
   type QueryEnvelope,
   QueryEnvelopeSchema,
   type ShutdownEnvelope,
@@ -88,10 +92,9 @@ export {
   RelationSchema,
   StrictContextFrameSchema,
 } from "./frame.js";
-export { type JsonTextProblem, scanJsonText } from "./ijson.js";
-export { ENVELOPE_SCHEMA_ID, envelopeJsonSchema, toJsonSchema } from "./json-schema.js";
+export { ENVELOPE_SCHEMA_ID, envelopeJsonSchema } from "./json-schema.js";
 export { positiveLimit } from "./limits.js";
-export { NonEmptyStringSchema, U32_MAX, U32Schema, VersionStringSchema } from "./primitives.js";
+export { VersionStringSchema } from "./primitives.js";
 export type { ContextProvider, QueryOptions } from "./provider.js";
 export {
   type ContextQuery,
@@ -107,7 +110,6 @@ export {
   totalTokenCost,
 } from "./query.js";
 export {
-  allowedTokens,
   COST_TOLERANCE_RATIO,
   COST_TOLERANCE_SLACK,
   type HostAction,
@@ -116,11 +118,9 @@ export {
   type RuleId,
   type RuleSource,
   renderRuleTable,
-  ruleOf,
   type SuiteVerdict,
   understatesCost,
 } from "./rules.js";
-export { settlesWithin } from "./settles-within.js";
 export { type RequirementId, type Violation, validateFrame, validateResult } from "./validate.js";
 export {
   isVersionString,

@@ -18,7 +18,7 @@ import {
   decodeCgpEnvelope,
   sha256Digest,
 } from "../src/cgp/index.js";
-import { parseJsonText } from "../src/index.js";
+import { parseJsonText } from "../src/internal.js";
 
 type AjvClass = typeof Ajv2020Module.default;
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvClass }).default ??

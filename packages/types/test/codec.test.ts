@@ -4,12 +4,11 @@ import {
   decodeLine,
   encodeJson,
   encodeLine,
-  MAX_CORRELATION_ID_LENGTH,
   OcpError,
   readWireErrorCode,
   toWire,
-  U32_MAX,
 } from "../src/index.js";
+import { MAX_CORRELATION_ID_LENGTH, U32_MAX } from "../src/internal.js";
 
 const query = { goal: "g", max_frames: 1, max_tokens: 10 };
 

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { Deadlines } from "../src/index.js";
+import { Deadlines } from "../src/internal.js";
 
 const built = new URL("../dist/index.js", import.meta.url).href;
 

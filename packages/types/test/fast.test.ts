@@ -20,10 +20,10 @@ import {
   ContextQuerySchema,
   decodeLine,
   encodeLine,
-  parseJsonText,
   StrictContextQueryResultSchema,
   toWire,
 } from "../src/index.js";
+import { parseJsonText } from "../src/internal.js";
 
 // Values near the schema: mostly valid members, with now and then a wrong
 // type, a null, an empty string, an out-of-range number or an unknown key, so

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeLine, parseJsonText, scanJsonText } from "../src/index.js";
+import { decodeLine } from "../src/index.js";
+import { parseJsonText, scanJsonText } from "../src/internal.js";
 
 describe("I-JSON: duplicate member names (RFC 7493 §2.3)", () => {
   it("finds a duplicate at the top level, nested, and inside arrays, with its path", () => {

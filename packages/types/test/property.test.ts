@@ -9,8 +9,8 @@ import {
   FRAME_KINDS,
   OcpError,
   toWire,
-  U32_MAX,
 } from "../src/index.js";
+import { U32_MAX } from "../src/internal.js";
 import { compileSchema } from "./helpers.js";
 
 const u32 = fc.integer({ min: 0, max: U32_MAX });

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { MAX_CORRELATION_ID_LENGTH, U32_MAX } from "../src/index.js";
+import { MAX_CORRELATION_ID_LENGTH, U32_MAX } from "../src/internal.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { envelopeJsonSchema, toJsonSchema } from "../src/index.js";
+import { envelopeJsonSchema } from "../src/index.js";
+import { toJsonSchema } from "../src/internal.js";
 import { repoFile } from "./helpers.js";
 
 describe("schema/ocp-envelope.schema.json", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { settlesWithin } from "../src/index.js";
+import { settlesWithin } from "../src/internal.js";
 
 describe("settlesWithin", () => {
   it("is true for work that fulfils or rejects in time, false for work that does not, and never rejects", async () => {

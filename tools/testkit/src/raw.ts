@@ -1,10 +1,5 @@
-import {
-  type AgentIdentity,
-  buildAnnouncement,
-  createAgentProfile,
-  isHubFrame,
-  parseDeliver,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, createAgentProfile } from "@ocp/a2a-ocp-messaging";
+import { buildAnnouncement, isHubFrame, parseDeliver } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { WebSocket } from "ws";
 

@@ -26,7 +26,7 @@ import { type JetStreamManager, jetstreamManager } from "@nats-io/jetstream";
 import { type KV, Kvm, KvWatchInclude } from "@nats-io/kv";
 import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
-import { settlesWithin } from "@ocp/types";
+import { settlesWithin } from "@ocp/types/internal";
 import { hubError } from "../errors.js";
 import type { CommitOutcome, HubStore, PendingDelivery, StoredMessage } from "../store.js";
 import { JsCommitter } from "./commit.js";

@@ -20,8 +20,9 @@
  * a closed connection or no JetStream at all rejects it.
  */
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/transport-node";
-import { isJsonObject } from "@ocp/a2a-ocp-messaging";
-import { type Deadline, Deadlines, OcpError } from "@ocp/types";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
+import { OcpError } from "@ocp/types";
+import { type Deadline, Deadlines } from "@ocp/types/internal";
 import { hubError } from "../errors.js";
 import {
   NATS_PUBLISH_RETRY_MS,

@@ -2,7 +2,7 @@
  * Every limit of the NATS store and bus, each a named constant with a
  * finite default (listed in the package README, "Clustered hubs").
  */
-import { MAX_CLOCK_SKEW_MS, MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging";
+import { MAX_CLOCK_SKEW_MS, MAX_TTL_SECONDS } from "@ocp/a2a-ocp-messaging/internal";
 
 /**
  * NATS: how long an inbox stream keeps an unconfirmed delivery, ms: as long

@@ -11,12 +11,8 @@
  * session of the hub it reaches next reads it from the JetStream inbox.
  */
 import { headers, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
-import {
-  type EventPublishPayload,
-  type EventSubscription,
-  isJsonObject,
-  matchesFilters,
-} from "@ocp/a2a-ocp-messaging";
+import type { EventPublishPayload, EventSubscription } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject, matchesFilters } from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 import { CompressedMessageSchema, EventPublishPayloadSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import type {

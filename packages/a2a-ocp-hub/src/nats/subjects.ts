@@ -24,7 +24,7 @@
  * plain `[A-Za-z0-9_-]` (a literal `*`, `>`, spaces, an empty segment) are
  * encoded as `~` + base64url, so a published type can never act as a
  * wildcard and a subscription pattern matches exactly what
- * {@link matchesEventType} matches.
+ * `matchesEventType` matches.
  */
 import { createHash } from "node:crypto";
 import { NATS_TOKEN_CACHE_MAX_ENTRIES } from "./limits.js";
@@ -114,7 +114,7 @@ export class Subjects {
     return `${this.prefix}.event.${eventType.split(".").map(encodeSegment).join(".")}`;
   }
 
-  /** The subscription subject of an event-type pattern (see {@link matchesEventType}). */
+  /** The subscription subject of an event-type pattern (see `matchesEventType`). */
   eventPattern(pattern: string): string {
     if (pattern === "*" || pattern === "**") return `${this.prefix}.event.>`;
     const segments = pattern.split(".");

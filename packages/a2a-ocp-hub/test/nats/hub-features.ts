@@ -1,9 +1,5 @@
-import {
-  createMessage,
-  publicKeyFromBase64,
-  signObject,
-  verifyObject,
-} from "@ocp/a2a-ocp-messaging";
+import { createMessage, signObject, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { publicKeyFromBase64 } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { client, identity, accessNode as node, until } from "@ocp/testkit";
 import { type ClusterContext, transport } from "@ocp/testkit/nats";

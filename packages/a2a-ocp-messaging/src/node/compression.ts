@@ -77,7 +77,7 @@ export function decompressMessage(
   return { ok: true, value: decoded.value as PlainMessage };
 }
 
-/** A {@link Decompressor} for the inbound pipeline. */
+/** A `Decompressor` for the inbound pipeline. */
 export function createDecompressor(maxBytes: number = MAX_DECOMPRESSED_BYTES): Decompressor {
   return (message) => decompressMessage(message, maxBytes);
 }

@@ -1,4 +1,5 @@
-import { type Ed25519Backend, nobleEd25519 } from "../../src/index.js";
+import type { Ed25519Backend } from "../../src/index.js";
+import { nobleEd25519 } from "../../src/internal.js";
 import { nativeEd25519, opensslEd25519, sodiumEd25519 } from "../../src/node/index.js";
 
 /** libsodium's backend, where `sodium-native` loads (it does on linux x64, where CI runs). */

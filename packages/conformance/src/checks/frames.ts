@@ -1,5 +1,4 @@
 import {
-  allowedTokens,
   COST_TOLERANCE_RATIO,
   COST_TOLERANCE_SLACK,
   type ContextQuery,
@@ -8,6 +7,7 @@ import {
   understatesCost,
   validateFrame,
 } from "@ocp/types";
+import { allowedTokens } from "@ocp/types/internal";
 import { countTokens, TOKENIZER } from "@ocp/types/tokens";
 import { excerpt, listOf } from "../evidence.js";
 import { COST_TRUTH_OVER_RATIO } from "../limits.js";
@@ -94,7 +94,7 @@ function judgeBudget(result: ContextQueryResult, query: ContextQuery): CheckResu
 
 /**
  * cost-truth (T1): B1 checks arithmetic, not truth. Each frame's content is
- * counted with a real BPE ({@link TOKENIZER}); a count over the rule table's
+ * counted with a real BPE (`TOKENIZER`); a count over the rule table's
  * one threshold (`declared × 2 + 16`, the host's too) is a lie about the cost
  * and fails.
  * Over-reporting wastes the host's budget but deceives nobody: it is reported,

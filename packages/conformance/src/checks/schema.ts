@@ -117,7 +117,7 @@ export const PLAIN_SESSIONS: ReadonlySet<string> = new Set(["version-mismatch", 
 /**
  * schema (S1): every message the provider sent, on every connection of the
  * run, validates against `schema/ocp-envelope.schema.json` (draft 2020-12);
- * on a plain connection ({@link PLAIN_SESSIONS}), against the reference's
+ * on a plain connection (`PLAIN_SESSIONS`), against the reference's
  * published schema as well, so no extension reaches a peer that never asked.
  */
 export function judgeSchema(records: readonly Recorded[]): CheckResult {

@@ -5,7 +5,7 @@
  * so another agent cannot overwrite a node by reusing its id. Observed, as
  * every knowledge check, through the agent's answers to collective queries.
  */
-import { signAuthorship } from "@ocp/a2a-ocp-messaging";
+import { signAuthorship } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { failed, passed, skipped } from "../context.js";
 import type { AgentCheck, Answer, Node } from "./context.js";

@@ -9,7 +9,8 @@
  * the reason, when the agent does not serve knowledge streamed to it.
  */
 import { randomUUID } from "node:crypto";
-import { type AgentIdentity, signedRuntimeMessage, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { signedRuntimeMessage } from "@ocp/a2a-ocp-messaging/internal";
 import { generateIdentityWithEncryption, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { Verdict } from "../context.js";
 import { QUERY_TIMEOUT_MS } from "../limits.js";

@@ -15,14 +15,16 @@ import {
   type AgentIdentity,
   type AgentProfile,
   createAgentProfile,
-  encodeHubControl,
-  isHubFrame,
   OCP_FEATURES,
   type OcpFeature,
-  profilePublicKey,
   verifyAgentProfile,
-  verifyAnnouncement,
 } from "@ocp/a2a-ocp-messaging";
+import {
+  encodeHubControl,
+  isHubFrame,
+  profilePublicKey,
+  verifyAnnouncement,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type WebSocket, WebSocketServer } from "ws";
 import { SUBPROTOCOL } from "../raw.js";

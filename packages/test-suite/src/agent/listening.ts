@@ -9,14 +9,16 @@
  */
 import {
   type AgentIdentity,
-  encodeHubControl,
   generateIdentity,
-  isHubFrame,
-  parseDeliver,
-  profilePublicKey,
   signedMessage,
   verifyAgentProfile,
 } from "@ocp/a2a-ocp-messaging";
+import {
+  encodeHubControl,
+  isHubFrame,
+  parseDeliver,
+  profilePublicKey,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Peer, register } from "../raw.js";
 import { type AgentSession, Inbox, type Tester } from "./session.js";

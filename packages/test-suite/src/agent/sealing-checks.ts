@@ -9,14 +9,12 @@
  * asking tester's key.
  */
 import { randomUUID } from "node:crypto";
+import { type EncryptedMessage, type PlainMessage, signObject } from "@ocp/a2a-ocp-messaging";
 import {
-  type EncryptedMessage,
-  type PlainMessage,
   SEALED_ENVELOPE_FIELD,
   sealedAccessOf,
   signedRuntimeMessage,
-  signObject,
-} from "@ocp/a2a-ocp-messaging";
+} from "@ocp/a2a-ocp-messaging/internal";
 import { decryptMessage, encryptMessage, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { failed, passed, skipped } from "../context.js";
 import type { AgentCheck, AgentCheckContext, Node } from "./context.js";

@@ -5,7 +5,8 @@
  * claimed in one's own profile), as a hub must apply them to what it routes
  * and to the cards it answers lookups with.
  */
-import { type AgentIdentity, signAuthorship } from "@ocp/a2a-ocp-messaging";
+import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
+import { signAuthorship } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Check, type CheckContext, failed, outcome, passed } from "../context.js";
 import type { Control, Peer } from "../raw.js";

@@ -3,12 +3,8 @@
  * a nonce, registration, the graceful disconnect; forged, replayed and
  * impostor announcements; the sender of a message is the registered agent.
  */
-import {
-  type AgentIdentity,
-  buildAnnouncement,
-  createAgentProfile,
-  generateIdentity,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Check, excerpt, failed, outcome, passed } from "../context.js";
 import { attemptRegistration, honestAnnounce, Peer, SUBPROTOCOL } from "../raw.js";

@@ -5,8 +5,8 @@ import {
   decodeEnvelope,
   decodeLine,
   type Envelope,
-  parseJsonText,
 } from "../index.js";
+import { parseJsonText } from "../internal.js";
 import { type Obj, plain } from "./members.js";
 
 /**
@@ -117,7 +117,7 @@ export function decodeLineFast(line: string): DecodeResult {
  * more when a repeated name dropped a member (and whatever colons its value
  * held) or a name holds one (names are not searched: such a rare text goes
  * to the scanner too). The text is then scanned with indexOf for colons
- * only. With a `\u` escape, {@link membersScanned} counts the colons outside
+ * only. With a `\u` escape, `membersScanned` counts the colons outside
  * strings.
  *
  * Says no, too, for a value nested deeper than `maxDepth` arrays and objects
