@@ -64,9 +64,11 @@ export {
   type SignRequestOptions,
   signRequestToken,
 } from "./request-token.js";
+/** An A2A data part carrying `value` (what the fallback sends and reads). */
 export {
   A2A_TASKS,
   type A2ATaskName,
+  dataPart,
   type TaskMessageType,
   type TaskOutput,
   type TaskRequest,

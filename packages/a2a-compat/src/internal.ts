@@ -44,7 +44,6 @@ export {
   A2A_TASK_NAMES,
   AcceptedOutputSchema,
   DATA_MEDIA_TYPE,
-  dataPart,
   isTask,
   parseTaskRequest,
   replyValues,

@@ -4,13 +4,8 @@
 // checksum verified and merged, as a receiving agent does.
 // Figures depend on the machine; the ratios are what to compare across runs.
 import { loadavg } from "node:os";
-import {
-  deltaPages,
-  MemoryGraph,
-  putLocalNode,
-  requestVector,
-  SyncReceiver,
-} from "../dist/index.js";
+import { MemoryGraph } from "../dist/index.js";
+import { deltaPages, putLocalNode, requestVector, SyncReceiver } from "../dist/internal.js";
 
 const NODES = Number(process.env.BENCH_SYNC_NODES ?? 100_000);
 const CHANGED = Math.max(1, Math.round(NODES * 0.01));

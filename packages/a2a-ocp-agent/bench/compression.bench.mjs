@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { createMessage, generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
 import { createNodeInboundPipeline } from "@ocp/a2a-ocp-messaging/node";
 import { OutboundCompression } from "../dist/compression.js";
-import { DEFAULT_STREAM_BATCH } from "../dist/index.js";
+import { DEFAULT_STREAM_BATCH } from "../dist/internal.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const MAX_NODES = Number(process.env.BENCH_COMPRESSION_NODES ?? 1000);

@@ -14,10 +14,10 @@ import {
   decodeMessage,
   generateIdentity,
   PROTOCOL_VERSION,
-  schemaFor,
   signObject,
   versionsCompatible,
 } from "../dist/index.js";
+import { schemaFor } from "../dist/internal.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const PER_ROUND = Number(process.env.BENCH_MESSAGES ?? 1000);

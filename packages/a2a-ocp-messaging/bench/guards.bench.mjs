@@ -6,12 +6,8 @@
 // freshness, replay, signature with native Ed25519) of the same messages.
 // Arms are interleaved over rounds; medians and spread are printed.
 import { loadavg } from "node:os";
-import {
-  accessControlledNodes,
-  createMessage,
-  generateIdentity,
-  signObject,
-} from "../dist/index.js";
+import { createMessage, generateIdentity, signObject } from "../dist/index.js";
+import { accessControlledNodes } from "../dist/internal.js";
 import { parseJson } from "../dist/json.js"; // what MessageStages.parse runs on every frame
 import { createNodeInboundPipeline } from "../dist/node/index.js";
 

@@ -8,10 +8,10 @@ import {
   createMessage,
   generateIdentity,
   InboundPipeline,
-  nobleEd25519,
   signObject,
   verifyObject,
 } from "../dist/index.js";
+import { nobleEd25519 } from "../dist/internal.js";
 import {
   createNodeInboundPipeline,
   nativeEd25519,

@@ -5,7 +5,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { createFixtureProvider, fixtureCommand, runConformance } from "../dist/index.js";
+import { createFixtureProvider, runConformance } from "../dist/index.js";
+import { fixtureCommand } from "../dist/internal.js";
 
 const RUNS = 5;
 

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { Deadlines } from "../src/internal.js";
 
-const built = new URL("../dist/index.js", import.meta.url).href;
+const built = new URL("../dist/internal.js", import.meta.url).href;
 
 /** Runs `body` in a fresh Node process with `Deadlines` (built) in scope; its stdout lines and how long it lived. */
 function inProcess(body: string): Promise<{ lines: string[]; ms: number }> {
