@@ -1,0 +1,342 @@
+/**
+ * Hub-to-hub federation (`ocp-hub --federate FILE`, §13.1): links this hub
+ * with the peer hubs of other organisations that its federate file lists,
+ * and nothing else — a hub without the file accepts no hub link, and a link
+ * from a hub id or key not in it is refused `federation_unknown_peer`.
+ *
+ * Build it before the hub, give the hub its {@link Federation.store}, then
+ * {@link Federation.start} it with the listening hub:
+ *
+ * ```ts
+ * const federation = new Federation({ config, dbPath });
+ * const hub = await OCPHub.start({ identity, dbPath, store: federation.store });
+ * await federation.start(hub);
+ * ```
+ *
+ * See docs/federation.md for what crosses and how each side re-checks it.
+ */
+import type {
+  AgentProfile,
+  AuditEntry,
+  VisibilityPolicy,
+  WireMessage,
+} from "@ocp/a2a-ocp-messaging";
+import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { CLOSE_CODES, type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
+import { hubStages } from "../check.js";
+import { hubError } from "../errors.js";
+import type { OCPHub } from "../hub.js";
+import { readablePayload } from "../readable.js";
+import { SqliteStore } from "../sqlite-store.js";
+import type { StoredMessage } from "../store.js";
+import { verifyHello, welcome } from "./auth.js";
+import type { FederationConfig, FederationPeer } from "./config.js";
+import { cardCrosses, withheldFrom } from "./crossing.js";
+import { Dialer } from "./dial.js";
+import type { InboundContext } from "./inbound.js";
+import {
+  DEFAULT_FEDERATION_BUDGET,
+  type FederationBudget,
+  type LinkContext,
+  PeerLink,
+} from "./link.js";
+import { FederatedStore } from "./outbox.js";
+import { FederationRegistry, type RemoteAgent } from "./registry.js";
+
+export interface FederationOptions {
+  /** The parsed federate file (config.ts). */
+  config: FederationConfig;
+  /** The hub's SQLite file: the outbox and the federation tables live in it (a file, not `:memory:`). */
+  dbPath: string;
+  synchronous?: "FULL" | "NORMAL";
+  /** Lower a peer's budget per window (never 0 or Infinity); limits.ts defaults. */
+  budget?: Partial<FederationBudget>;
+  onError?: (error: unknown) => void;
+}
+
+/** A peer link as {@link Federation.links} reports it. */
+export interface FederationLinkState {
+  hubId: string;
+  open: boolean;
+  /** Agents this peer vouched for (cards kept here). */
+  agents: number;
+}
+
+export class Federation {
+  readonly store: FederatedStore;
+  readonly registry: FederationRegistry;
+  readonly config: FederationConfig;
+  readonly #budget: FederationBudget;
+  readonly #onError: (error: unknown) => void;
+  readonly #links = new Map<string, PeerLink>();
+  readonly #dialers: Dialer[] = [];
+  readonly #local = new Set<string>();
+  readonly #decompress = createDecompressor();
+  #server: WsServer | undefined;
+  #hub: OCPHub | undefined;
+  #stopObserving: (() => void) | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: FederationOptions) {
+    if (options.dbPath === ":memory:" || options.dbPath === "") {
+      throw hubError(
+        "invalid_option",
+        "federation keeps its outbox in the hub's SQLite file: give a file, not :memory:",
+      );
+    }
+    this.config = options.config;
+    this.#onError =
+      options.onError ??
+      ((error) => process.stderr.write(`ocp-hub: federation: ${String(error)}\n`));
+    const budget = { ...DEFAULT_FEDERATION_BUDGET, ...options.budget };
+    for (const [name, value] of Object.entries(budget)) {
+      if (!Number.isSafeInteger(value) || value < 1) {
+        throw hubError("invalid_option", `federation budget.${name} must be a positive integer`);
+      }
+    }
+    this.#budget = budget;
+    const inner = new SqliteStore({
+      path: options.dbPath,
+      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+    });
+    this.registry = new FederationRegistry(options.dbPath);
+    this.store = new FederatedStore(inner, this.registry);
+  }
+
+  /** Where this hub accepts hub links (`listen` in the file), once started. */
+  get url(): string | undefined {
+    return this.#server?.url;
+  }
+
+  /** Each configured peer: whether its link is up, how many agents it vouched for. */
+  links(): FederationLinkState[] {
+    return this.config.peers.map((peer) => ({
+      hubId: peer.hubId,
+      open: this.#links.get(peer.hubId)?.open ?? false,
+      agents: [...this.registry.all()].filter((a) => a.peer === peer.hubId).length,
+    }));
+  }
+
+  /** Starts accepting and dialling hub links for `hub`, which must use {@link store}. */
+  async start(hub: OCPHub): Promise<void> {
+    if (hub.store !== this.store) {
+      throw hubError(
+        "federation_unsupported",
+        "the hub must be built with federation.store (SQLite); a JetStream store cannot federate yet",
+      );
+    }
+    const identity = hub.self.identity;
+    for (const peer of this.config.peers) {
+      if (peer.hubId === identity.id)
+        throw hubError(
+          "invalid_option",
+          `the federate file lists this hub (${peer.hubId}) as its own peer`,
+        );
+    }
+    this.#hub = hub;
+    for (const profile of await this.store.inner.agents()) this.#local.add(profile.id);
+    this.store.useHooks({
+      withheld: (stored, agent) => this.#withheld(stored, agent),
+      committed: (crossed, withheld) => {
+        for (const w of withheld) {
+          this.#audit({
+            event: "refused",
+            ...describe(w.stored),
+            to: [w.agent],
+            code: "federation_withheld",
+            reason: w.reason,
+          });
+        }
+        const peers = new Set<string>();
+        for (const c of crossed) {
+          for (const peer of c.peers) peers.add(peer);
+          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
+        }
+        for (const peer of peers) this.#links.get(peer)?.pump();
+      },
+    });
+    this.#stopObserving = hub.observe((event) => {
+      if (event.kind !== "agent.registered") return;
+      this.#local.add(event.agentId);
+      this.store.inner.agent(event.agentId).then((profile) => {
+        if (profile === undefined || !cardCrosses(profile)) return;
+        for (const link of this.#links.values()) if (link.open) link.sendCards([profile]);
+      }, this.#onError);
+    });
+    const listen = this.config.listen;
+    if (listen !== undefined) {
+      this.#server = await createWsServer({
+        host: listen.host,
+        port: listen.port,
+        allowedOrigins: [],
+        ...(hub.options.transport?.maxPayloadBytes === undefined
+          ? {}
+          : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
+        authenticate: (announcement, nonce) => {
+          const verified = verifyHello(announcement, nonce, this.config.peers);
+          if ("refused" in verified) {
+            this.#audit({
+              event: "refused",
+              from: describeHello(announcement),
+              to: [identity.id],
+              code: verified.refused.split(":")[0],
+              reason: verified.refused,
+            });
+            return { refused: verified.refused, kind: "authentication" };
+          }
+          return {
+            agentId: verified.peer.hubId,
+            registration: { fedWelcome: welcome(identity, verified.challenge) },
+          };
+        },
+      });
+      this.#server.on("connection", (connection, info) => {
+        const peer = this.config.peers.find((p) => p.hubId === info.agentId);
+        if (peer !== undefined) this.#link(peer, connection);
+      });
+    }
+    for (const peer of this.config.peers) {
+      if (peer.url === undefined) continue;
+      const dialer = new Dialer(peer, identity, {
+        onLink: (connection) => this.#link(peer, connection),
+        onRefused: (reason) =>
+          this.#audit({
+            event: "refused",
+            from: peer.hubId,
+            to: [identity.id],
+            code: "federation_unknown_peer",
+            reason,
+          }),
+        ...(hub.options.transport?.maxPayloadBytes === undefined
+          ? {}
+          : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
+      });
+      this.#dialers.push(dialer);
+      dialer.start();
+    }
+  }
+
+  /** Stops dialling and accepting and closes every link; call before `hub.close()`. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#stopObserving?.();
+      await Promise.all(this.#dialers.map((d) => d.stop()));
+      for (const link of this.#links.values()) link.close();
+      await this.#server?.close(CLOSE_CODES.GOING_AWAY, "hub shutting down");
+      this.registry.close();
+    })();
+    return this.#closing;
+  }
+
+  #policy(): VisibilityPolicy {
+    return {
+      teamOf: () => undefined,
+      defaultVisibility: this.#hub?.options.defaultVisibility ?? "workspace",
+    };
+  }
+
+  #audit(entry: Omit<AuditEntry, "at">): void {
+    try {
+      this.#hub?.options.audit?.append({ at: Date.now(), ...entry });
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+
+  /** Why `stored`, committed by this hub, may not reach `agent` of a peer organisation. */
+  async #withheld(stored: StoredMessage, agent: RemoteAgent): Promise<string | undefined> {
+    const peer = this.config.peers.find((p) => p.hubId === agent.peer);
+    if (peer === undefined) return `${agent.peer} is no longer a peer`;
+    const sender = await this.store.inner.agent(stored.sender);
+    if (sender === undefined || !cardCrosses(sender)) {
+      return `the card of ${stored.sender} is not public: other organisations cannot verify it`;
+    }
+    const wire = JSON.parse(stored.raw) as WireMessage; // Text this hub checked already.
+    const readable = readablePayload(wire, this.#decompress);
+    if ("refused" in readable) return readable.refused.message;
+    return withheldFrom(wire, readable.payload, agent.profile.id, this.#policy(), peer.queries);
+  }
+
+  #link(peer: FederationPeer, connection: Connection): void {
+    const hub = this.#hub;
+    if (hub === undefined) return;
+    this.#links.get(peer.hubId)?.close(CLOSE_CODES.NORMAL, "replaced by a new link");
+    const link = new PeerLink(peer, connection, this.#linkContext(peer, hub));
+    this.#links.set(peer.hubId, link);
+    connection.once("close", () => {
+      if (this.#links.get(peer.hubId) === link) this.#links.delete(peer.hubId);
+    });
+  }
+
+  #linkContext(peer: FederationPeer, hub: OCPHub): LinkContext {
+    const inner = this.store.inner;
+    const now = Date.now;
+    const inbound: InboundContext = {
+      peer,
+      registry: this.registry,
+      store: inner,
+      check: {
+        stages: hubStages(hub.options, now),
+        ed25519: nativeEd25519,
+        keyOf: (id) => this.registry.get(id)?.key,
+      },
+      local: () => this.#local,
+      isLocal: (id) => this.#local.has(id),
+      policy: () => this.#policy(),
+      decompress: this.#decompress,
+      deliver: (agentId, seq, raw) => hub.bus.deliver(agentId, { kind: "durable", seq, raw }),
+      now,
+    };
+    return {
+      inbound,
+      budget: this.#budget,
+      now,
+      onError: this.#onError,
+      cards: async () =>
+        (await inner.agents()).filter((p) => this.#local.has(p.id) && cardCrosses(p)),
+      vouch: (card) => {
+        const kept = this.registry.vouch(
+          peer,
+          card,
+          (id) => this.#local.has(id) || id === hub.self.id,
+        );
+        if (kept === undefined) return undefined;
+        if ("code" in kept) return kept;
+        this.store.learned(kept.profile);
+        return undefined;
+      },
+      pending: async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now()),
+      answered: (seq) => this.registry.forwarded(peer.hubId, seq),
+      refused: (r) =>
+        this.#audit({
+          event: "refused",
+          ...(r.id === undefined ? {} : { id: r.id }),
+          ...(r.type === undefined ? {} : { type: r.type }),
+          from: r.sent ? hub.self.id : (r.from ?? peer.hubId),
+          to: [r.sent ? peer.hubId : hub.self.id],
+          code: r.code,
+          reason: `${r.sent ? `refused by ${peer.hubId}` : `from ${peer.hubId}`}: ${r.reason}`,
+        }),
+      received: (outcome) =>
+        this.#audit({
+          event: "accepted",
+          ...(outcome.wire === undefined
+            ? {}
+            : { id: outcome.wire.id, type: outcome.wire.type, from: outcome.wire.from }),
+          from: outcome.wire?.from ?? peer.hubId,
+          to: outcome.recipients,
+          reason: `via ${peer.hubId}`,
+        }),
+    };
+  }
+}
+
+function describe(stored: StoredMessage): { id: string; from: string; type?: string } {
+  const type = /"type"\s*:\s*"([^"]{1,128})"/.exec(stored.raw)?.[1];
+  return { id: stored.id, from: stored.sender, ...(type === undefined ? {} : { type }) };
+}
+
+function describeHello(value: unknown): string {
+  const hubId = (value as { payload?: { hubId?: unknown } } | null)?.payload?.hubId;
+  return typeof hubId === "string" ? hubId.slice(0, 512) : "(unknown hub)";
+}
