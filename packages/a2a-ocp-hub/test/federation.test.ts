@@ -246,7 +246,7 @@ describe("federation: what crosses", () => {
     );
     await globex.federation.close(); // the link goes down; globex stays up
     await until(() => !acme.federation.links()[0]!.open, "the link down");
-    const sent = [];
+    const sent: number[] = [];
     for (let i = 0; i < 5; i++) {
       const { code } = await send(
         alice,
