@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { MESSAGING_ERROR_CODES } from "@ocp/a2a-ocp-messaging";
 import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging/internal";
 import { describe, expect, it } from "vitest";
-import * as limits from "../src/limits.js";
 import { FEDERATION_ERROR_CODES } from "../src/federation/codes.js";
 import * as federationLimits from "../src/federation/limits.js";
+import * as limits from "../src/limits.js";
 import * as natsLimits from "../src/nats/limits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
