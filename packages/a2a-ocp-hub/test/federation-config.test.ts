@@ -17,7 +17,7 @@ function fieldOf(value: unknown): string | undefined {
     return undefined;
   } catch (error) {
     expect((error as { code?: string }).code).toBe("invalid_option");
-    return ((error as { details?: { field?: string } }).details ?? {}).field;
+    return (error as { details?: { field?: string } }).details?.field;
   }
 }
 
