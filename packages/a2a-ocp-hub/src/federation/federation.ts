@@ -9,7 +9,7 @@
  *
  * ```ts
  * const federation = new Federation({ config, dbPath });
- * const hub = await OCPHub.start({ identity, dbPath, store: federation.store });
+ * const hub = await OCPHub.start({ identity, dbPath, store: federation.store, allow: federation.allow });
  * await federation.start(hub);
  * ```
  *
@@ -98,6 +98,16 @@ export class Federation {
     this.registry = new FederationRegistry(options.dbPath);
     this.store = new FederatedStore(inner, this.registry);
   }
+
+  /**
+   * The hub's `allow` predicate under federation: an agent whose id is under
+   * a peer's prefixes (or that a peer vouched for) is that organisation's
+   * and may not register here. Pass it as `OCPHubOptions.allow`, combined
+   * with any predicate of your own.
+   */
+  readonly allow = (profile: { id: string }): boolean =>
+    this.registry.get(profile.id) === undefined &&
+    !this.config.peers.some((peer) => peer.agents.some((prefix) => profile.id.startsWith(prefix)));
 
   /** Where this hub accepts hub links (`listen` in the file), once started. */
   get url(): string | undefined {
