@@ -91,6 +91,27 @@ export class Federation {
     });
     this.registry = new FederationRegistry(options.dbPath);
     this.store = new FederatedStore(inner, this.registry);
+    // From the first commit on (before `start` too): what is queued for a peer waits for its link.
+    this.store.useHooks({
+      withheld: (stored, agent) => this.#withheld(stored, agent),
+      committed: (crossed, withheld) => {
+        for (const w of withheld) {
+          this.#audit({
+            event: "refused",
+            ...describe(w.stored),
+            to: [w.agent],
+            code: "federation_withheld",
+            reason: w.reason,
+          });
+        }
+        const peers = new Set<string>();
+        for (const c of crossed) {
+          for (const peer of c.peers) peers.add(peer);
+          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
+        }
+        for (const peer of peers) this.#links.get(peer)?.pump();
+      },
+    });
   }
 
   /**
@@ -135,26 +156,6 @@ export class Federation {
     }
     this.#hub = hub;
     for (const profile of await this.store.inner.agents()) this.#local.add(profile.id);
-    this.store.useHooks({
-      withheld: (stored, agent) => this.#withheld(stored, agent),
-      committed: (crossed, withheld) => {
-        for (const w of withheld) {
-          this.#audit({
-            event: "refused",
-            ...describe(w.stored),
-            to: [w.agent],
-            code: "federation_withheld",
-            reason: w.reason,
-          });
-        }
-        const peers = new Set<string>();
-        for (const c of crossed) {
-          for (const peer of c.peers) peers.add(peer);
-          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
-        }
-        for (const peer of peers) this.#links.get(peer)?.pump();
-      },
-    });
     this.#stopObserving = hub.observe((event) => {
       if (event.kind !== "agent.registered") return;
       this.#local.add(event.agentId);
