@@ -53,7 +53,7 @@ export interface LinkContext {
   readonly budget: FederationBudget;
 }
 
-/** A peer organisation's budget per {@link FEDERATION_BUDGET_WINDOW_MS}. */
+/** A peer organisation's budget per `FEDERATION_BUDGET_WINDOW_MS`. */
 export interface FederationBudget {
   messages: number;
   bytes: number;
