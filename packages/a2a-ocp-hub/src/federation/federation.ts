@@ -24,6 +24,8 @@ import { readablePayload } from "../readable.js";
 import { SqliteStore } from "../sqlite-store.js";
 import type { StoredMessage } from "../store.js";
 import { verifyHello, welcome } from "./auth.js";
+import type { FederationClusterOptions } from "./cluster.js";
+import { clusterOutbox, type JoinedCluster, joinCluster } from "./cluster-outbox.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
 import { Dialer } from "./dial.js";
@@ -37,6 +39,8 @@ export interface FederationOptions {
   config: FederationConfig;
   /** The hub's SQLite file: the outbox and the federation tables live in it (a file, not `:memory:`). */
   dbPath: string;
+  /** A hub of a NATS cluster: the outbox is its JetStream store, one hub at a time holds each link (cluster.ts). */
+  cluster?: FederationClusterOptions;
   synchronous?: "FULL" | "NORMAL";
   /** Lower a peer's budget per window (never 0 or Infinity); limits.ts defaults. */
   budget?: Partial<FederationBudget>;
@@ -66,6 +70,8 @@ export class Federation {
   #stopObserving: (() => void) | undefined;
   readonly #detach: Array<() => void> = [];
   #closing: Promise<void> | undefined;
+  readonly #clusterOptions: FederationClusterOptions | undefined;
+  #cluster: JoinedCluster | undefined;
 
   constructor(options: FederationOptions) {
     if (options.dbPath === ":memory:" || options.dbPath === "") {
@@ -85,15 +91,19 @@ export class Federation {
       }
     }
     this.#budget = budget;
-    const inner = new SqliteStore({
-      path: options.dbPath,
-      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
-    });
+    this.#clusterOptions = options.cluster;
+    const inner =
+      options.cluster?.store ??
+      new SqliteStore({
+        path: options.dbPath,
+        ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+      });
     this.registry = new FederationRegistry(options.dbPath);
     this.store = new FederatedStore(inner, this.registry);
     // From the first commit on (before `start` too): what is queued for a peer waits for its link.
     this.store.useHooks({
       withheld: (stored, agent) => this.#withheld(stored, agent),
+      agent: (profile) => this.#cluster?.agent(profile),
       committed: (crossed, withheld) => {
         for (const w of withheld) {
           this.#audit({
@@ -156,6 +166,19 @@ export class Federation {
     }
     this.#hub = hub;
     for (const profile of await this.store.inner.agents()) this.#local.add(profile.id);
+    if (this.#clusterOptions !== undefined) {
+      this.#cluster = await joinCluster(this.#clusterOptions, {
+        config: this.config,
+        registry: this.registry,
+        store: this.store,
+        local: this.#local,
+        hubId: identity.id,
+        links: this.#links,
+        onError: this.#onError,
+        notice: (text) => process.stderr.write(`ocp-hub: federation: ${text}\n`),
+        dial: (peer) => (this.#closing === undefined ? this.#dialer(peer) : undefined),
+      });
+    }
     this.#stopObserving = hub.observe((event) => {
       if (event.kind !== "agent.registered") return;
       this.#local.add(event.agentId);
@@ -196,6 +219,10 @@ export class Federation {
             });
             return { refused: verified.refused, kind: "authentication" };
           }
+          if (this.#cluster !== undefined && !this.#cluster.holds(verified.peer.hubId)) {
+            const refused = `federation_standby: another hub of this cluster holds the link of ${verified.peer.hubId}`;
+            return { refused, kind: "authentication" };
+          }
           return {
             agentId: verified.peer.hubId,
             registration: { fedWelcome: welcome(identity, verified.challenge) },
@@ -208,24 +235,30 @@ export class Federation {
       });
     }
     for (const peer of this.config.peers) {
-      if (peer.url === undefined) continue;
-      const dialer = new Dialer(peer, identity, {
-        onLink: (connection) => this.#link(peer, connection, true),
-        onRefused: (reason) =>
-          this.#audit({
-            event: "refused",
-            from: peer.hubId,
-            to: [identity.id],
-            code: "federation_unknown_peer",
-            reason,
-          }),
-        ...(hub.options.transport?.maxPayloadBytes === undefined
-          ? {}
-          : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
-      });
+      if (peer.url === undefined || this.#cluster !== undefined) continue;
+      const dialer = this.#dialer(peer);
       this.#dialers.push(dialer);
       dialer.start();
     }
+  }
+
+  #dialer(peer: FederationPeer): Dialer {
+    const identity = this.#hub!.self.identity;
+    const hub = this.#hub!;
+    return new Dialer(peer, identity, {
+      onLink: (connection) => this.#link(peer, connection, true),
+      onRefused: (reason) =>
+        this.#audit({
+          event: "refused",
+          from: peer.hubId,
+          to: [identity.id],
+          code: "federation_unknown_peer",
+          reason,
+        }),
+      ...(hub.options.transport?.maxPayloadBytes === undefined
+        ? {}
+        : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
+    });
   }
 
   /** Stops dialling and accepting and closes every link; call before `hub.close()`. */
@@ -233,6 +266,7 @@ export class Federation {
     this.#closing ??= (async () => {
       this.#stopObserving?.();
       for (const detach of this.#detach.splice(0)) detach();
+      await this.#cluster?.close();
       await Promise.all(this.#dialers.map((d) => d.stop()));
       for (const link of this.#links.values()) link.close();
       await this.#server?.close(CLOSE_CODES.GOING_AWAY, "hub shutting down");
@@ -314,6 +348,9 @@ export class Federation {
       budget: this.#budget,
       onError: this.#onError,
       audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
+      ...(this.#cluster === undefined
+        ? {}
+        : { outbox: (p: string) => clusterOutbox(this.store.inner, p, this.#onError) }),
     };
     const link = new PeerLink(peer, connection, linkContext(peer, hub, parts), dialled);
     this.#links.set(peer.hubId, link);

@@ -25,10 +25,13 @@ export interface FederationParts {
   readonly budget: FederationBudget;
   readonly onError: (error: unknown) => void;
   readonly audit: (entry: Omit<AuditEntry, "at">) => void;
+  /** A cluster's outbox of `peer` (cluster-outbox.ts); the SQLite outbox rows when absent. */
+  readonly outbox?: (peer: string) => Pick<LinkContext, "pending" | "answered">;
 }
 
 export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationParts): LinkContext {
   const inner = f.store.inner;
+  const outbox = f.outbox?.(peer.hubId);
   const now = Date.now;
   const inbound: InboundContext = {
     peer,
@@ -69,8 +72,10 @@ export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationPart
         },
         () => hub.bus.attached(),
       ),
-    pending: async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now()),
-    answered: (seq) => f.registry.forwarded(peer.hubId, seq),
+    pending:
+      outbox?.pending ??
+      (async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now())),
+    answered: outbox?.answered ?? ((seq) => f.registry.forwarded(peer.hubId, seq)),
     refused: (r) =>
       f.audit({
         event: "refused",
