@@ -153,7 +153,7 @@ export class Federation {
     if (hub.store !== this.store) {
       throw hubError(
         "federation_unsupported",
-        "the hub must be built with federation.store (SQLite); a JetStream store cannot federate yet",
+        "the hub must be built with federation.store (for a JetStream store, give the federation its cluster options)",
       );
     }
     const identity = hub.self.identity;
