@@ -317,14 +317,8 @@ async function main(): Promise<void> {
           o.db,
           o.synchronous,
           onError,
-          cluster === undefined
-            ? undefined
-            : {
-                connection: cluster.connection,
-                store: cluster.store,
-                subjects: cluster.subjects,
-                ...(o["nats-replicas"] === undefined ? {} : { replicas: o["nats-replicas"] }),
-              },
+          cluster &&
+            (await loadNats()).federationShare({ ...cluster, replicas: o["nats-replicas"] ?? 1 }),
         );
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),

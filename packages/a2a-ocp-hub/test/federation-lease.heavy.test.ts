@@ -17,7 +17,7 @@ import { Dialer } from "../src/federation/dial.js";
 import { Federation } from "../src/federation/federation.js";
 import { FEDERATION_LEASE_RENEW_MS } from "../src/federation/limits.js";
 import { OCPHub } from "../src/index.js";
-import { connectNats } from "../src/nats/connect.js";
+import { connectNats, federationShare } from "../src/nats/connect.js";
 import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
 import { until } from "./support.js";
 
@@ -39,7 +39,7 @@ async function clusterHub(i: number, globexUrl?: string) {
   const federation = new Federation({
     config,
     dbPath: base.dbPath,
-    cluster: { connection: cluster.connection, store: cluster.store, subjects: cluster.subjects },
+    cluster: federationShare(cluster),
   });
   const hub = await OCPHub.start({
     ...base,

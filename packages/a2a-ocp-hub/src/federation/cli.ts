@@ -1,6 +1,6 @@
 /** `ocp-hub --federate FILE`: reads the federate file (exits 2 on a bad one) and builds the federation. */
 
-import type { FederationClusterOptions } from "./cluster.js";
+import type { FederationClusterOptions } from "../nats/federation-share.js";
 import { loadFederationConfig } from "./config.js";
 import { Federation } from "./federation.js";
 

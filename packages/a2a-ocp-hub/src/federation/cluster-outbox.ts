@@ -1,5 +1,5 @@
 /**
- * The cluster side of a federation (cluster.ts has what the hubs share):
+ * The cluster side of a federation (src/nats/federation-share.ts has what the hubs share):
  * joining it, and a peer's outbox on a cluster's JetStream store, as the hub holding its
  * link reads it: the peer hub id's inbox stream (outbox.ts commits there).
  * The stream's `confirm` drops everything up to a sequence number, so an
@@ -10,8 +10,8 @@
  */
 import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
 import { CLOSE_CODES } from "@ocp/transport-ws";
+import type { FederationClusterOptions } from "../nats/federation-share.js";
 import type { HubStore } from "../store.js";
-import { FederationCluster, type FederationClusterOptions } from "./cluster.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses } from "./crossing.js";
 import type { Dialer } from "./dial.js";
@@ -77,7 +77,7 @@ export async function joinCluster(
   options: FederationClusterOptions,
   f: ClusterParts,
 ): Promise<JoinedCluster> {
-  const cluster = await FederationCluster.open(options, f.onError);
+  const cluster = await options.open(f.onError);
   const registry = f.registry;
   registry.sharing = {
     card: (peer, profile) => cluster.shareCard(peer, profile),

@@ -20,11 +20,11 @@ import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 import { CLOSE_CODES, type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
 import { hubError } from "../errors.js";
 import type { OCPHub } from "../hub.js";
+import type { FederationClusterOptions } from "../nats/federation-share.js";
 import { readablePayload } from "../readable.js";
 import { SqliteStore } from "../sqlite-store.js";
 import type { StoredMessage } from "../store.js";
 import { verifyHello, welcome } from "./auth.js";
-import type { FederationClusterOptions } from "./cluster.js";
 import { clusterOutbox, type JoinedCluster, joinCluster } from "./cluster-outbox.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
@@ -39,7 +39,7 @@ export interface FederationOptions {
   config: FederationConfig;
   /** The hub's SQLite file: the outbox and the federation tables live in it (a file, not `:memory:`). */
   dbPath: string;
-  /** A hub of a NATS cluster: the outbox is its JetStream store, one hub at a time holds each link (cluster.ts). */
+  /** A hub of a NATS cluster: the outbox is its JetStream store, one hub at a time holds each link (src/nats/federation-share.ts). */
   cluster?: FederationClusterOptions;
   synchronous?: "FULL" | "NORMAL";
   /** Lower a peer's budget per window (never 0 or Infinity); limits.ts defaults. */

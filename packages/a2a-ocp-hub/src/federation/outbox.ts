@@ -40,7 +40,7 @@ export interface OutboxHooks {
 }
 
 export class FederatedStore implements HubStore {
-  /** The SQLite store, or a cluster's JetStream store (cluster.ts). */
+  /** The SQLite store, or a cluster's JetStream store (src/nats/federation-share.ts). */
   readonly inner: FederatedInner;
   readonly #registry: FederationRegistry;
   #hooks: OutboxHooks | undefined;

@@ -51,7 +51,7 @@ export class FederationRegistry {
     sweep: Database.Statement;
   };
   #forward: Database.Statement | undefined;
-  /** Set on a hub of a NATS cluster: what this hub learns is shared with the others (cluster.ts). */
+  /** Set on a hub of a NATS cluster: what this hub learns is shared with the others (src/nats/federation-share.ts). */
   sharing:
     | {
         card(peer: string, profile: AgentProfile): void;
@@ -152,7 +152,7 @@ export class FederationRegistry {
     if (seq % 256 === 0) this.#statements.sweep.run(now);
   }
 
-  /** What another hub of the cluster shared (cluster.ts): applied here, not shared again. */
+  /** What another hub of the cluster shared (src/nats/federation-share.ts): applied here, not shared again. */
   applyShared<T>(apply: () => T): T {
     const sharing = this.sharing;
     this.sharing = undefined;

@@ -21,12 +21,12 @@ import { randomUUID } from "node:crypto";
 import { type KV, Kvm, KvWatchInclude } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { AgentProfile } from "@ocp/a2a-ocp-messaging";
+import { FEDERATION_LEASE_RENEW_MS, FEDERATION_LEASE_TTL_MS } from "../federation/limits.js";
+import type { FederatedInner } from "../federation/outbox.js";
 import { agentToken, type Subjects } from "../nats/subjects.js";
-import { FEDERATION_LEASE_RENEW_MS, FEDERATION_LEASE_TTL_MS } from "./limits.js";
-import type { FederatedInner } from "./outbox.js";
 
-/** What a clustered hub gives its federation (`ocp-hub --nats … --federate FILE`). */
-export interface FederationClusterOptions {
+/** A clustered hub's NATS parts its federation uses ({@link federationShare}). */
+export interface FederationShareOptions {
   /** The hub's NATS connection (connectNats). */
   connection: NatsConnection;
   /** The hub's JetStream store: the outbox lives in it. */
@@ -35,6 +35,24 @@ export interface FederationClusterOptions {
   subjects: Subjects;
   /** JetStream replicas of the federation buckets (as the store's). */
   replicas?: number;
+}
+
+/**
+ * What a clustered hub gives its federation (`FederationOptions.cluster`):
+ * its JetStream store, and how to open the shared buckets (this module, with
+ * the optional `@nats-io` packages, is loaded only by those who cluster).
+ */
+export interface FederationClusterOptions {
+  store: FederatedInner;
+  open(onError: (error: unknown) => void): Promise<FederationCluster>;
+}
+
+/** The cluster options of a federation on `options` (e.g. `connectNats`'s result). */
+export function federationShare(options: FederationShareOptions): FederationClusterOptions {
+  return {
+    store: options.store,
+    open: (onError) => FederationCluster.open(options, onError),
+  };
 }
 
 /** A peer's link as one hub of the cluster holds it or stands by. */
@@ -65,7 +83,7 @@ export class FederationCluster {
 
   /** Opens (creating when absent) the workspace's federation buckets. */
   static async open(
-    options: FederationClusterOptions,
+    options: FederationShareOptions,
     onError: (error: unknown) => void,
   ): Promise<FederationCluster> {
     const kvm = new Kvm(options.connection);
