@@ -2,9 +2,9 @@
 // profile and agent URI schemas, compiled from the built zod schemas by
 // `plainFormSource` of @ocp/types/fast, as a module that loads no zod (the
 // browser entry validates with it). Run `pnpm build` first (turbo's
-// `generate` task depends on `build`); test/plain-checks.test.ts fails when
-// the checked-in module differs from what this writes.
-import { writeFileSync } from "node:fs";
+// `generate` task depends on `build`); `--check` (test/plain-checks.test.ts)
+// fails when the checked-in module differs from what this writes.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { plainFormSource } from "@ocp/types/fast";
@@ -96,7 +96,23 @@ export function generateChecks() {
   return lines.join("\n");
 }
 
+// `--check` compares instead of writing (exit 1 when stale); `--target <file>` names another file.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(TARGET, generateChecks());
-  console.error(`wrote ${TARGET}`);
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--target");
+  const target = at === -1 ? TARGET : args[at + 1];
+  const text = generateChecks();
+  if (args.includes("--check")) {
+    const current = existsSync(target) ? readFileSync(target, "utf8") : "";
+    if (current !== text) {
+      console.error(
+        `${target} is stale: run \`pnpm generate\` (or node scripts/generate-checks.mjs)`,
+      );
+      process.exit(1);
+    }
+    console.error(`${target} is up to date`);
+  } else {
+    writeFileSync(target, text);
+    console.error(`wrote ${target}`);
+  }
 }

@@ -17,11 +17,13 @@ export function messageCandidate(init: RuntimeMessageInit): Record<string, unkno
     from: init.from,
     to: init.to,
     timestamp: init.timestamp ?? new Date().toISOString(),
-    type: init.type,
-    payload: init.payload,
   };
+  // The schema's member order, which its output has (what JCS order keeps when an index-like
+  // member name makes `inCanonicalOrder` leave a message as it is).
   for (const key of ["ttl", "correlation_id", "reply_to", "priority"] as const) {
     if (init[key] !== undefined) candidate[key] = init[key];
   }
+  candidate["type"] = init.type;
+  candidate["payload"] = init.payload;
   return candidate;
 }
