@@ -14,7 +14,6 @@
 
 export { isOcpError, OcpError } from "@ocp/types";
 export {
-  buildMessage,
   createMessage,
   decodeMessage,
   keyLookupFromProfiles,

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
 import * as browser from "../src/browser.js";
+import { buildMessage } from "../src/browser-messages.js";
 import * as root from "../src/index.js";
 import { schemaFor, signingInput } from "../src/internal.js";
 import { AgentProfileSchema } from "../src/schemas.js";
@@ -63,7 +64,7 @@ describe("@ocp/a2a-ocp-messaging/browser builds the root entry's messages withou
     let refused = 0;
     fc.assert(
       fc.property(draft, (init) => {
-        const small = built(() => browser.buildMessage(init as never));
+        const small = built(() => buildMessage(init as never));
         const full = built(() => root.createMessage(init as never));
         expect(small).toEqual(full);
         if ("message" in small && "message" in full) {
