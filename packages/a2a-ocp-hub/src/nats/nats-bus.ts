@@ -10,7 +10,13 @@
  * its sequence number; if it is lost (the agent was moving between hubs), the
  * session of the hub it reaches next reads it from the JetStream inbox.
  */
-import { headers, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import {
+  headers,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from "@nats-io/transport-node";
 import type { EventPublishPayload, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { isJsonObject, matchesFilters } from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
@@ -261,12 +267,19 @@ export class NatsBus implements HubBus {
   }
 
   #liveDelivery(msg: Msg): BusDelivery {
-    // Republished by the inbox stream (`Nats-Sequence`), or published by a hub of an older release.
-    const seq = msg.headers?.get(REPUBLISHED_SEQ_HEADER) || msg.headers?.get(SEQ_HEADER);
-    if (seq !== undefined && seq !== "" && /^[0-9]{1,16}$/.test(seq)) {
-      const delivery = { kind: "durable", seq: Number(seq), raw: msg.string() } as const;
-      const trace = receivedTrace(msg);
-      return trace === undefined ? delivery : { ...delivery, trace };
+    // Republished by the inbox stream (`Nats-Sequence`), or published by a hub of an older
+    // release. The headers are decoded once and each read once: this runs for every delivery.
+    const h = msg.headers;
+    if (h !== undefined) {
+      const republished = h.get(REPUBLISHED_SEQ_HEADER);
+      const seq = sequenceOf(republished !== "" ? republished : h.get(SEQ_HEADER));
+      if (seq !== undefined) {
+        const raw = msg.string();
+        const trace = receivedTrace(h);
+        return trace === undefined
+          ? { kind: "durable", seq, raw }
+          : { kind: "durable", seq, raw, trace };
+      }
     }
     return { kind: "transient", bytes: Buffer.from(msg.data) };
   }
@@ -365,13 +378,26 @@ export class NatsBus implements HubBus {
 }
 
 /** What a delivery taken from NATS carries: when it was published, and its trace context. */
-function receivedTrace(msg: Msg): DeliveryTrace | undefined {
-  const published = msg.headers?.get(PUBLISHED_AT_HEADER);
-  if (published === undefined || !/^[0-9]{1,16}$/.test(published)) return undefined;
-  const traceparent = msg.headers?.get(TRACEPARENT_HEADER);
-  return {
-    at: performance.now(),
-    publishedAt: Number(published),
-    ...(traceparent === undefined || traceparent === "" ? {} : { traceparent }),
-  };
+function receivedTrace(h: MsgHdrs): DeliveryTrace | undefined {
+  const publishedAt = sequenceOf(h.get(PUBLISHED_AT_HEADER));
+  if (publishedAt === undefined) return undefined;
+  const traceparent = h.get(TRACEPARENT_HEADER);
+  return traceparent === ""
+    ? { at: performance.now(), publishedAt }
+    : { at: performance.now(), publishedAt, traceparent };
+}
+
+/**
+ * A header holding 1 to 16 decimal digits as a number; `undefined` otherwise
+ * (absent headers read as ""). The same rule as `/^[0-9]{1,16}$/`, without
+ * the regular expression: it runs on every delivery.
+ */
+function sequenceOf(text: string): number | undefined {
+  const n = text.length;
+  if (n === 0 || n > 16) return undefined;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+  }
+  return Number(text);
 }
