@@ -10,13 +10,7 @@
  * its sequence number; if it is lost (the agent was moving between hubs), the
  * session of the hub it reaches next reads it from the JetStream inbox.
  */
-import {
-  headers,
-  type Msg,
-  type MsgHdrs,
-  type NatsConnection,
-  type Subscription,
-} from "@nats-io/transport-node";
+import { headers, type Msg, type NatsConnection, type Subscription } from "@nats-io/transport-node";
 import type { EventPublishPayload, EventSubscription } from "@ocp/a2a-ocp-messaging";
 import { isJsonObject, matchesFilters } from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
@@ -29,10 +23,10 @@ import type {
   EventNotifier,
   HubBus,
 } from "../bus.js";
-import type { DeliveryTrace } from "../telemetry.js";
 import { shareBudgets } from "./budget-share.js";
 import type { JetStreamStore } from "./jetstream-store.js";
 import { NATS_PUBLISH_RETRY_MS, NATS_RESUME_ATTEMPTS } from "./limits.js";
+import { liveDelivery } from "./live-delivery.js";
 import {
   FROM_HEADER,
   ID_HEADER,
@@ -41,9 +35,6 @@ import {
   type Subjects,
   TRACEPARENT_HEADER,
 } from "./subjects.js";
-
-/** Header of a message the server republished from a stream: its stream sequence. */
-const REPUBLISHED_SEQ_HEADER = "Nats-Sequence";
 
 export interface NatsBusOptions {
   connection: NatsConnection;
@@ -180,7 +171,7 @@ export class NatsBus implements HubBus {
       live: this.#nc.subscribe(this.#subjects.live(agentId), {
         callback: (error, msg) => {
           if (error !== null) return this.#onError(error);
-          sink(this.#liveDelivery(msg));
+          sink(liveDelivery(msg));
         },
       }),
     };
@@ -264,24 +255,6 @@ export class NatsBus implements HubBus {
     this.#local.delete(agentId);
     attached.live.unsubscribe();
     for (const { subs } of attached.events.values()) for (const sub of subs) sub.unsubscribe();
-  }
-
-  #liveDelivery(msg: Msg): BusDelivery {
-    // Republished by the inbox stream (`Nats-Sequence`), or published by a hub of an older
-    // release. The headers are decoded once and each read once: this runs for every delivery.
-    const h = msg.headers;
-    if (h !== undefined) {
-      const republished = h.get(REPUBLISHED_SEQ_HEADER);
-      const seq = sequenceOf(republished !== "" ? republished : h.get(SEQ_HEADER));
-      if (seq !== undefined) {
-        const raw = msg.string();
-        const trace = receivedTrace(h);
-        return trace === undefined
-          ? { kind: "durable", seq, raw }
-          : { kind: "durable", seq, raw, trace };
-      }
-    }
-    return { kind: "transient", bytes: Buffer.from(msg.data) };
   }
 
   /**
@@ -375,29 +348,4 @@ export class NatsBus implements HubBus {
     this.#nc.publish(subject, message.bytes, { headers: h });
     return Promise.resolve();
   }
-}
-
-/** What a delivery taken from NATS carries: when it was published, and its trace context. */
-function receivedTrace(h: MsgHdrs): DeliveryTrace | undefined {
-  const publishedAt = sequenceOf(h.get(PUBLISHED_AT_HEADER));
-  if (publishedAt === undefined) return undefined;
-  const traceparent = h.get(TRACEPARENT_HEADER);
-  return traceparent === ""
-    ? { at: performance.now(), publishedAt }
-    : { at: performance.now(), publishedAt, traceparent };
-}
-
-/**
- * A header holding 1 to 16 decimal digits as a number; `undefined` otherwise
- * (absent headers read as ""). The same rule as `/^[0-9]{1,16}$/`, without
- * the regular expression: it runs on every delivery.
- */
-function sequenceOf(text: string): number | undefined {
-  const n = text.length;
-  if (n === 0 || n > 16) return undefined;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return undefined;
-  }
-  return Number(text);
 }
