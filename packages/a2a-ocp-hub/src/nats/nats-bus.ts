@@ -48,6 +48,12 @@ export interface NatsBusOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A publication's JSON and its readable event payload. */
+interface ReadPublish {
+  publish: Record<string, unknown>;
+  event: EventPublishPayload;
+}
+
 interface Attached {
   sink: BusSink;
   live: Subscription;
@@ -79,6 +85,8 @@ export class NatsBus implements HubBus {
   /** Stops sharing budgets with the other hubs (`shareBudgets`). */
   #stopSharing: (() => void) | undefined;
   readonly #lastDelivery: JetStreamStore["lastDelivery"] | undefined;
+  /** The publication read last (`#readPublishOnce`), by its exact bytes. */
+  #lastPublish: { bytes: Buffer; read: ReadPublish | undefined } | undefined;
 
   constructor(options: NatsBusOptions) {
     this.#nc = options.connection;
@@ -296,7 +304,7 @@ export class NatsBus implements HubBus {
     const id = msg.headers?.get(ID_HEADER);
     if (id !== undefined && id !== "" && id === entry.lastEventId) return;
     const needsPayload = subscription.filters !== undefined || this.#notify !== undefined;
-    const read = needsPayload ? this.#readPublish(msg) : undefined;
+    const read = needsPayload ? this.#readPublishOnce(msg) : undefined;
     if (subscription.filters !== undefined) {
       if (read === undefined || !matchesFilters(subscription.filters, read.event)) return;
     }
@@ -312,10 +320,22 @@ export class NatsBus implements HubBus {
     attached.sink({ kind: "transient", bytes: Buffer.from(note, "utf8") });
   }
 
+  /**
+   * {@link NatsBus.#readPublish}, once per publication: each matching
+   * subscription of each agent attached here receives the same publication
+   * on a NATS subscription of its own, and the last one read is reused for
+   * the exact same bytes (never for other bytes, whatever their id).
+   */
+  #readPublishOnce(msg: Msg): ReadPublish | undefined {
+    const last = this.#lastPublish;
+    if (last?.bytes.equals(msg.data)) return last.read;
+    const read = this.#readPublish(msg);
+    this.#lastPublish = { bytes: Buffer.from(msg.data), read };
+    return read;
+  }
+
   /** A published `ocp.event.publish`: its JSON and its payload (inflated when compressed). */
-  #readPublish(
-    msg: Msg,
-  ): { publish: Record<string, unknown>; event: EventPublishPayload } | undefined {
+  #readPublish(msg: Msg): ReadPublish | undefined {
     try {
       const publish: unknown = JSON.parse(msg.string());
       if (!isJsonObject(publish)) return undefined;
