@@ -6,8 +6,8 @@ import {
   MemoryAuditLog,
 } from "@ocp/a2a-ocp-messaging";
 import { type RawAgent, rawAgent, tempDir, testHubOptions } from "@ocp/testkit";
-import { Federation } from "../src/federation/federation.js";
 import { type FederationConfig, parseFederationConfig } from "../src/federation/config.js";
+import { Federation } from "../src/federation/federation.js";
 import { OCPHub } from "../src/index.js";
 
 /** An in-memory audit log that also keeps what was appended, for synchronous waits. */
@@ -66,7 +66,9 @@ export async function startOrg(
   const federation = new Federation({
     config,
     dbPath: base.dbPath,
-    onError: () => {},
+    onError: (error) => {
+      if (process.env["FED_DEBUG"]) console.error(name, error);
+    },
     ...(options.budget === undefined ? {} : { budget: options.budget }),
   });
   const audit = new RecordingAudit();

@@ -5,7 +5,12 @@
  * agent) and what never does (team and workspace nodes, by every route),
  * both sides' audit.
  */
-import { type AgentIdentity, createMessage, generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
+import {
+  type AgentIdentity,
+  createMessage,
+  generateIdentity,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
 import type { RawAgent } from "@ocp/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
@@ -24,11 +29,19 @@ async function linked() {
   const globexKey = hubIdentity("globex");
   const acme = await startOrg("acme", acmeKey, [peerEntry("globex", globexKey)]);
   orgs.push(acme);
-  const globex = await startOrg("globex", globexKey, [peerEntry("acme", acmeKey, acme.federation.url)], {
-    listen: false,
-  });
+  const globex = await startOrg(
+    "globex",
+    globexKey,
+    [peerEntry("acme", acmeKey, acme.federation.url)],
+    {
+      listen: false,
+    },
+  );
   orgs.push(globex);
-  await until(() => acme.federation.links()[0]!.open && globex.federation.links()[0]!.open, "the link");
+  await until(
+    () => acme.federation.links()[0]!.open && globex.federation.links()[0]!.open,
+    "the link",
+  );
   return { acme, globex };
 }
 
@@ -37,9 +50,14 @@ async function send(
   from: { id: AgentIdentity; raw: RawAgent },
   init: Omit<Parameters<typeof createMessage>[0], "from">,
 ) {
-  const message = createMessage({ ...init, from: from.id.id } as Parameters<typeof createMessage>[0]);
+  const message = createMessage({ ...init, from: from.id.id } as Parameters<
+    typeof createMessage
+  >[0]);
   from.raw.send(JSON.stringify(signObject(message, from.id.secretKey)));
-  await until(() => from.raw.controls().some((c) => c.payload["id"] === message.id), `answer to ${message.id}`);
+  await until(
+    () => from.raw.controls().some((c) => c.payload["id"] === message.id),
+    `answer to ${message.id}`,
+  );
   const answer = from.raw.controls().find((c) => c.payload["id"] === message.id)!;
   return { message, answer, code: answer.payload["code"] as string | undefined };
 }
@@ -60,43 +78,70 @@ describe("federation: hub links", () => {
     const alice = await acme.agent("alice");
     const bob = await globex.agent("bob");
     await until(() => acme.federation.registry.get(bob.id.id) !== undefined, "bob vouched to acme");
-    await until(() => globex.federation.registry.get(alice.id.id) !== undefined, "alice vouched to globex");
-    expect(globex.federation.links()).toEqual([{ hubId: acme.hubIdentity.id, open: true, agents: 1 }]);
+    await until(
+      () => globex.federation.registry.get(alice.id.id) !== undefined,
+      "alice vouched to globex",
+    );
+    expect(globex.federation.links()).toEqual([
+      { hubId: acme.hubIdentity.id, open: true, agents: 1 },
+    ]);
   });
 
   it("refuses a hub link from a hub the federate file does not list, and from a listed id with another key (federation_unknown_peer)", async () => {
     const { acme } = await linked();
     const stranger = hubIdentity("initech");
-    const initech = await startOrg("initech", stranger, [peerEntry("acme", acme.hubIdentity, acme.federation.url)], {
-      listen: false,
-    });
+    const initech = await startOrg(
+      "initech",
+      stranger,
+      [peerEntry("acme", acme.hubIdentity, acme.federation.url)],
+      {
+        listen: false,
+      },
+    );
     orgs.push(initech);
     const impostorKey = generateIdentity("a2a://globex-hub"); // globex's id, another key
-    const impostor = await startOrg("globex", impostorKey, [peerEntry("acme", acme.hubIdentity, acme.federation.url)], {
-      listen: false,
-    });
+    const impostor = await startOrg(
+      "globex",
+      impostorKey,
+      [peerEntry("acme", acme.hubIdentity, acme.federation.url)],
+      {
+        listen: false,
+      },
+    );
     orgs.push(impostor);
     await until(
       () => acme.audit.entries().filter((e) => e.code === "federation_unknown_peer").length >= 2,
       "both refusals audited",
     );
-    const reasons = acme.audit.entries().filter((e) => e.code === "federation_unknown_peer").map((e) => e.reason);
+    const reasons = acme.audit
+      .entries()
+      .filter((e) => e.code === "federation_unknown_peer")
+      .map((e) => e.reason);
     expect(reasons.some((r) => r?.includes("a2a://initech-hub is not a peer"))).toBe(true);
-    expect(reasons.some((r) => r?.includes("not signed by the key of a2a://globex-hub"))).toBe(true);
+    expect(reasons.some((r) => r?.includes("not signed by the key of a2a://globex-hub"))).toBe(
+      true,
+    );
     expect(initech.federation.links()[0]!.open).toBe(false);
     expect(impostor.federation.links()[0]!.open).toBe(false);
   });
 
   it("a dialling hub does not take a peer that cannot sign over its challenge (the acceptor must prove its key too)", async () => {
     const acmeKey = hubIdentity("acme");
-    const acme = await startOrg("acme", acmeKey, [peerEntry("globex", hubIdentity("globex-other"))]);
+    const acme = await startOrg("acme", acmeKey, [
+      peerEntry("globex", hubIdentity("globex-other")),
+    ]);
     orgs.push(acme);
     // globex expects acme's hub at that URL with another key than the one it really has.
     const globexKey = hubIdentity("globex");
     const fakeAcme = generateIdentity(acmeKey.id);
-    const globex = await startOrg("globex", globexKey, [peerEntry("acme", fakeAcme, acme.federation.url)], {
-      listen: false,
-    });
+    const globex = await startOrg(
+      "globex",
+      globexKey,
+      [peerEntry("acme", fakeAcme, acme.federation.url)],
+      {
+        listen: false,
+      },
+    );
     orgs.push(globex);
     await new Promise((r) => setTimeout(r, 300));
     expect(globex.federation.links()[0]!.open).toBe(false);
@@ -113,7 +158,10 @@ describe("federation: what crosses", () => {
     await until(() => acme.federation.registry.get(bob.id.id) !== undefined, "bob vouched to acme");
     await until(() => globex.federation.registry.get(alice.id.id) !== undefined, "alice vouched");
     const fix = node(alice.id.id, "fix-public", { visibility: "public" });
-    const shared = node(alice.id.id, "shared-with-bob", { visibility: "private", sharedWith: [bob.id.id] });
+    const shared = node(alice.id.id, "shared-with-bob", {
+      visibility: "private",
+      sharedWith: [bob.id.id],
+    });
     const team = node(alice.id.id, "team-secret", { visibility: "team" });
     const workspace = node(alice.id.id, "workspace-secret", { visibility: "workspace" });
     const unlabelled = node(alice.id.id, "default-secret"); // the hub default: workspace
@@ -127,11 +175,21 @@ describe("federation: what crosses", () => {
       await send(alice, {
         type: "ocp.knowledge.sync.response",
         to: bob.id.id,
-        payload: { syncId: "x", nodes: [secret], edges: [], versionVector: {}, isComplete: true, checksum: "c" },
+        payload: {
+          syncId: "x",
+          nodes: [secret],
+          edges: [],
+          versionVector: {},
+          isComplete: true,
+          checksum: "c",
+        },
       });
     }
     // Carol's card is not public: nothing of hers crosses, not even a public node.
-    await send(carol, stream(bob.id.id, [node(carol.id.id, "carol-public", { visibility: "public" })]));
+    await send(
+      carol,
+      stream(bob.id.id, [node(carol.id.id, "carol-public", { visibility: "public" })]),
+    );
     const marker = node(alice.id.id, "marker", { visibility: "public" });
     await send(alice, stream(bob.id.id, [marker]));
     await until(() => got(bob.raw, "marker"), "the marker, sent last");
@@ -148,8 +206,14 @@ describe("federation: what crosses", () => {
     const withheld = acme.audit.entries().filter((e) => e.code === "federation_withheld");
     expect(withheld.length).toBeGreaterThanOrEqual(6);
     expect(withheld.some((e) => e.reason?.includes("workspace node"))).toBe(true);
-    expect(acme.audit.entries().some((e) => e.event === "delivered" && e.to.includes(globex.hubIdentity.id))).toBe(true);
-    expect(globex.audit.entries().some((e) => e.event === "accepted" && e.from === alice.id.id)).toBe(true);
+    expect(
+      acme.audit
+        .entries()
+        .some((e) => e.event === "delivered" && e.to.includes(globex.hubIdentity.id)),
+    ).toBe(true);
+    expect(
+      globex.audit.entries().some((e) => e.event === "accepted" && e.from === alice.id.id),
+    ).toBe(true);
   });
 
   it("a message committed while the link is down is forwarded once it returns, and applied once", async () => {
@@ -157,37 +221,66 @@ describe("federation: what crosses", () => {
     const globexKey = hubIdentity("globex");
     const acme = await startOrg("acme", acmeKey, [peerEntry("globex", globexKey)]);
     orgs.push(acme);
-    const globex = await startOrg("globex", globexKey, [peerEntry("acme", acmeKey, acme.federation.url)], {
-      listen: false,
-    });
+    const globex = await startOrg(
+      "globex",
+      globexKey,
+      [peerEntry("acme", acmeKey, acme.federation.url)],
+      {
+        listen: false,
+      },
+    );
     orgs.push(globex);
+    await until(
+      () => acme.federation.links()[0]!.open && globex.federation.links()[0]!.open,
+      "the link",
+    );
     const alice = await acme.agent("alice");
     const bob = await globex.agent("bob");
-    await until(() => acme.federation.registry.get(bob.id.id) !== undefined, "bob vouched");
-    await until(() => globex.federation.registry.get(alice.id.id) !== undefined, "alice vouched");
+    await until(
+      () => acme.federation.registry.get(bob.id.id) !== undefined,
+      `bob vouched ${JSON.stringify(acme.federation.links())}`,
+    );
+    await until(
+      () => globex.federation.registry.get(alice.id.id) !== undefined,
+      `alice vouched ${JSON.stringify(globex.federation.links())}`,
+    );
     await globex.federation.close(); // the link goes down; globex stays up
     await until(() => !acme.federation.links()[0]!.open, "the link down");
-    const sent = [];
+    const sent: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const { code } = await send(alice, stream(bob.id.id, [node(alice.id.id, `offline-${i}`, { visibility: "public" })]));
+      const { code } = await send(
+        alice,
+        stream(bob.id.id, [node(alice.id.id, `offline-${i}`, { visibility: "public" })]),
+      );
       expect(code).toBeUndefined();
       sent.push(i);
     }
     orgs.splice(orgs.indexOf(globex), 1);
     await globex.hub.close();
-    const again = await startOrg("globex", globexKey, [peerEntry("acme", acmeKey, acme.federation.url)], {
-      listen: false,
-      dir: globex.dir,
-    });
+    const again = await startOrg(
+      "globex",
+      globexKey,
+      [peerEntry("acme", acmeKey, acme.federation.url)],
+      {
+        listen: false,
+        dir: globex.dir,
+      },
+    );
     orgs.push(again);
     const bob2 = await (async () => {
       const { rawAgent } = await import("@ocp/testkit");
-      const raw = await rawAgent(again.hub.url, bob.id, 10_000, { profile: { visibility: "public" } });
+      const raw = await rawAgent(again.hub.url, bob.id, 10_000, {
+        profile: { visibility: "public" },
+      });
       return raw;
     })();
-    await until(() => sent.every((i) => got(bob2, `offline-${i}`)), "every message committed while down");
+    await until(
+      () => sent.every((i) => got(bob2, `offline-${i}`)),
+      "every message committed while down",
+    );
     await new Promise((r) => setTimeout(r, 200));
-    for (const i of sent) expect(bob2.delivered().filter((d) => d.includes(`offline-${i}`)).length).toBe(1);
+    for (const i of sent)
+      expect(bob2.delivered().filter((d) => d.includes(`offline-${i}`)).length).toBe(1);
     bob2.close();
   });
 });

@@ -49,7 +49,9 @@ export function rawAgent(
         const { nonce } = frame.payload;
         ws.send(
           buildAnnouncement(id, profile, nonce, undefined, nativeEd25519, {
-            ...(options.priorityOrder === undefined ? {} : { priorityOrder: options.priorityOrder }),
+            ...(options.priorityOrder === undefined
+              ? {}
+              : { priorityOrder: options.priorityOrder }),
           }),
         );
       } else if (frame.type === "ocp.connection.registered") {

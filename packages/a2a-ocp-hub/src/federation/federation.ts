@@ -192,13 +192,13 @@ export class Federation {
       });
       this.#server.on("connection", (connection, info) => {
         const peer = this.config.peers.find((p) => p.hubId === info.agentId);
-        if (peer !== undefined) this.#link(peer, connection);
+        if (peer !== undefined) this.#link(peer, connection, false);
       });
     }
     for (const peer of this.config.peers) {
       if (peer.url === undefined) continue;
       const dialer = new Dialer(peer, identity, {
-        onLink: (connection) => this.#link(peer, connection),
+        onLink: (connection) => this.#link(peer, connection, true),
         onRefused: (reason) =>
           this.#audit({
             event: "refused",
@@ -257,11 +257,11 @@ export class Federation {
     return withheldFrom(wire, readable.payload, agent.profile.id, this.#policy(), peer.queries);
   }
 
-  #link(peer: FederationPeer, connection: Connection): void {
+  #link(peer: FederationPeer, connection: Connection, dialled: boolean): void {
     const hub = this.#hub;
     if (hub === undefined) return;
     this.#links.get(peer.hubId)?.close(CLOSE_CODES.NORMAL, "replaced by a new link");
-    const link = new PeerLink(peer, connection, this.#linkContext(peer, hub));
+    const link = new PeerLink(peer, connection, this.#linkContext(peer, hub), dialled);
     this.#links.set(peer.hubId, link);
     connection.once("close", () => {
       if (this.#links.get(peer.hubId) === link) this.#links.delete(peer.hubId);

@@ -77,19 +77,36 @@ export class PeerLink {
   #window = { start: 0, messages: 0, bytes: 0, over: 0 };
   #closed = false;
 
-  constructor(peer: FederationPeer, connection: Connection, ctx: LinkContext) {
+  #started = false;
+
+  /**
+   * `dialled`: this hub dialled the link and speaks first (its cards, then
+   * its outbox); the accepting side starts once the dialler's first frame
+   * arrived, so nothing is sent before the dialler took the handshake.
+   */
+  constructor(peer: FederationPeer, connection: Connection, ctx: LinkContext, dialled: boolean) {
     this.peer = peer;
     this.connection = connection;
     this.#ctx = ctx;
     connection.on("message", (raw) => {
+      if (!this.#started) this.#start(false);
       this.#chain = this.#chain.then(() => this.#onFrame(raw)).catch(ctx.onError);
     });
     connection.once("close", () => {
       this.#closed = true;
       if (this.#paused !== undefined) clearTimeout(this.#paused);
     });
-    ctx.cards().then((cards) => this.sendCards(cards), ctx.onError);
-    this.pump();
+    if (dialled) this.#start(true);
+  }
+
+  #start(always: boolean): void {
+    this.#started = true;
+    this.#ctx.cards().then((cards) => {
+      if (always && cards.length === 0)
+        this.connection.send(frame(FED_TYPES.AGENTS, { cards: [] }));
+      this.sendCards(cards);
+      this.pump();
+    }, this.#ctx.onError);
   }
 
   get open(): boolean {
@@ -105,6 +122,7 @@ export class PeerLink {
 
   /** Forwards what the outbox holds past what was sent, up to the in-flight window. */
   pump(): void {
+    if (!this.#started) return;
     if (this.#pumping) {
       this.#again = true;
       return;
