@@ -91,7 +91,8 @@ async function run(cmd) {
       const payload = { ...cmd.payload };
       if (cmd.nodes !== undefined) {
         const made = cmd.nodes.map((n) => node(n.title, n));
-        if (cmd.into === "findings") payload.findings = made.map((n) => ({ node: n, relevance: 1 }));
+        if (cmd.into === "findings")
+          payload.findings = made.map((n) => ({ node: n, relevance: 1 }));
         else payload.nodes = made;
       }
       try {
@@ -125,7 +126,10 @@ lines.on("line", (line) => {
   run(cmd).then(
     (result) => out("done", { id: cmd.id, ...result }),
     (error) =>
-      out("failed", { id: cmd.id, message: error instanceof Error ? error.message : String(error) }),
+      out("failed", {
+        id: cmd.id,
+        message: error instanceof Error ? error.message : String(error),
+      }),
   );
 });
 out("ready", { id: identity.id });

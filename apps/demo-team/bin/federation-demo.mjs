@@ -34,7 +34,9 @@ Options:
 
 function usageError(message) {
   const line = message.replace(/\s*\n\s*/g, " ");
-  process.stderr.write(`ocp-federation-demo: ${line}\nrun "ocp-federation-demo --help" for usage\n`);
+  process.stderr.write(
+    `ocp-federation-demo: ${line}\nrun "ocp-federation-demo --help" for usage\n`,
+  );
   process.exit(2);
 }
 
@@ -108,21 +110,35 @@ async function main() {
     carol: await teamMember(dir, "acme/carol", "acme-eng"),
   };
   acme.allowFile = join(dir, "acme-allow.json");
-  writeFileSync(acme.allowFile, JSON.stringify({ profiles: [members.alice.entry, members.carol.entry] }));
+  writeFileSync(
+    acme.allowFile,
+    JSON.stringify({ profiles: [members.alice.entry, members.carol.entry] }),
+  );
   writeFederateFile(globex, acme, true);
   const hubs = {
     acme: await startHub(acme, children),
     globex: await startHub(globex, children),
   };
-  say(`acme    hub ${acme.hubId} on ${hubs.acme.url}, hub links on ws://127.0.0.1:${acme.linkPort}/`);
+  say(
+    `acme    hub ${acme.hubId} on ${hubs.acme.url}, hub links on ws://127.0.0.1:${acme.linkPort}/`,
+  );
   say(`globex  hub ${globex.hubId} on ${hubs.globex.url}, dials acme's hub link`);
-  say(`        federate files: each lists the other's hub id, Ed25519 key and agent prefix (queries opted in)`);
+  say(
+    `        federate files: each lists the other's hub id, Ed25519 key and agent prefix (queries opted in)`,
+  );
   const alice = await startAgent("acme/alice", hubs.acme.url, children, members.alice.keyFile);
   const carol = await startAgent("acme/carol", hubs.acme.url, children, members.carol.keyFile);
   const bob = await startAgent("globex/bob", hubs.globex.url, children);
   say("agents  acme/alice and acme/carol (team acme-eng, acme's --allow list) on acme's hub,");
   say("        globex/bob on globex's hub; each agent its own process");
-  await scenario({ say, dir, orgs: { acme, globex }, hubs, agents: { alice, carol, bob }, children });
+  await scenario({
+    say,
+    dir,
+    orgs: { acme, globex },
+    hubs,
+    agents: { alice, carol, bob },
+    children,
+  });
   for (const agent of [alice, carol, bob]) await agent.run({ cmd: "quit" }).catch(() => undefined);
 }
 

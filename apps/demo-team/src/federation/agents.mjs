@@ -4,10 +4,10 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
-import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
 import { bounded, until } from "./wait.mjs";
 
 const agentBin = fileURLToPath(new URL("../../bin/federation-demo-agent.mjs", import.meta.url));

@@ -3,11 +3,11 @@
 // process (SQLite in the demo's temporary directory) that can be killed and
 // started again on the same files and ports.
 import { spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { writeFileSync } from "node:fs";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
 import { bounded } from "./wait.mjs";
