@@ -23,16 +23,18 @@ afterEach(async () => {
   for (const org of orgs.splice(0).reverse()) await org.close();
 });
 
-/** acme (accepts hub links) and globex (dials acme), linked. */
-async function linked() {
+/** acme (accepts hub links) and globex (dials acme), linked; `queries`: what each opts in to. */
+async function linked(queries: { acme?: boolean; globex?: boolean } = {}) {
   const acmeKey = hubIdentity("acme");
   const globexKey = hubIdentity("globex");
-  const acme = await startOrg("acme", acmeKey, [peerEntry("globex", globexKey)]);
+  const acme = await startOrg("acme", acmeKey, [
+    peerEntry("globex", globexKey, undefined, queries.acme ?? false),
+  ]);
   orgs.push(acme);
   const globex = await startOrg(
     "globex",
     globexKey,
-    [peerEntry("acme", acmeKey, acme.federation.url)],
+    [peerEntry("acme", acmeKey, acme.federation.url, queries.globex ?? false)],
     {
       listen: false,
     },
@@ -282,5 +284,84 @@ describe("federation: what crosses", () => {
     for (const i of sent)
       expect(bob2.delivered().filter((d) => d.includes(`offline-${i}`)).length).toBe(1);
     bob2.close();
+  });
+});
+
+describe("federation: collective queries (opt-in)", () => {
+  async function ask(alice: { id: AgentIdentity; raw: RawAgent }, timeout: number) {
+    return send(alice, {
+      type: "ocp.collective.query",
+      to: "broadcast",
+      payload: { queryId: "q-1", query: "who fixed the cache?", timeout },
+    });
+  }
+
+  function answer(agent: { id: AgentIdentity; raw: RawAgent }, to: string, nodeId: string) {
+    return send(agent, {
+      type: "ocp.collective.response",
+      to,
+      payload: {
+        queryId: "q-1",
+        findings: [{ node: node(agent.id.id, nodeId, { visibility: "public" }), relevance: 0.9 }],
+        confidence: 0.8,
+        processingTime: 5,
+      },
+    });
+  }
+
+  it("a federated collective query is answered from both organisations within its deadline", async () => {
+    const { acme, globex } = await linked({ acme: true, globex: true });
+    const alice = await acme.agent("alice");
+    const dave = await acme.agent("dave");
+    const bob = await globex.agent("bob");
+    await until(() => acme.federation.registry.get(bob.id.id) !== undefined, "bob vouched");
+    await until(() => globex.federation.registry.get(alice.id.id) !== undefined, "alice vouched");
+    const timeout = 10_000;
+    const asked = Date.now();
+    const { message } = await ask(alice, timeout);
+    await until(
+      () => got(dave.raw, message.id) && got(bob.raw, message.id),
+      "the query on both sides",
+    );
+    await answer(dave, alice.id.id, "dave-finding");
+    await answer(bob, alice.id.id, "bob-finding");
+    await until(
+      () => got(alice.raw, "dave-finding") && got(alice.raw, "bob-finding"),
+      "both answers",
+      timeout,
+    );
+    expect(Date.now() - asked).toBeLessThan(timeout);
+    // The answer that crossed is the one bob signed, verifiable end to end.
+    const across = alice.raw.delivered().find((d) => d.includes("bob-finding"))!;
+    expect(JSON.parse(across).from).toBe(bob.id.id);
+  });
+
+  it("without the opt-in a query does not cross, and the receiving hub refuses answers from a peer it did not opt in with (federation_withheld, audited)", async () => {
+    const { acme, globex } = await linked({ acme: false, globex: true });
+    const alice = await acme.agent("alice");
+    const bob = await globex.agent("bob");
+    await until(() => acme.federation.registry.get(bob.id.id) !== undefined, "bob vouched");
+    await until(() => globex.federation.registry.get(alice.id.id) !== undefined, "alice vouched");
+    const { message } = await ask(alice, 5_000);
+    // bob answers anyway (as if he had seen it): acme refuses answers from a peer that did not opt in.
+    await send(bob, {
+      type: "ocp.collective.response",
+      to: alice.id.id,
+      payload: {
+        queryId: "q-1",
+        findings: [{ node: node(bob.id.id, "bob-public", { visibility: "public" }), relevance: 1 }],
+        confidence: 1,
+        processingTime: 1,
+      },
+    });
+    await until(
+      () =>
+        globex.audit
+          .entries()
+          .some((e) => e.code === "federation_withheld" && e.reason?.includes("refused by")),
+      "the answer refused by acme",
+    );
+    expect(got(bob.raw, message.id)).toBe(false);
+    expect(got(alice.raw, "bob-public")).toBe(false);
   });
 });

@@ -15,12 +15,7 @@
  *
  * See docs/federation.md for what crosses and how each side re-checks it.
  */
-import type {
-  AgentProfile,
-  AuditEntry,
-  VisibilityPolicy,
-  WireMessage,
-} from "@ocp/a2a-ocp-messaging";
+import type { AuditEntry, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { CLOSE_CODES, type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
 import { hubStages } from "../check.js";
@@ -33,7 +28,7 @@ import { verifyHello, welcome } from "./auth.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
 import { Dialer } from "./dial.js";
-import type { InboundContext } from "./inbound.js";
+import { type InboundContext, receiveQuery } from "./inbound.js";
 import {
   DEFAULT_FEDERATION_BUDGET,
   type FederationBudget,
@@ -75,6 +70,7 @@ export class Federation {
   #server: WsServer | undefined;
   #hub: OCPHub | undefined;
   #stopObserving: (() => void) | undefined;
+  readonly #detach: Array<() => void> = [];
   #closing: Promise<void> | undefined;
 
   constructor(options: FederationOptions) {
@@ -163,6 +159,17 @@ export class Federation {
         for (const link of this.#links.values()) if (link.open) link.sendCards([profile]);
       }, this.#onError);
     });
+    // Collective queries are transient broadcasts: a peer that opted in is attached to the
+    // bus under its hub id, so it gets each one the hub hands to its connected agents.
+    for (const peer of this.config.peers) {
+      if (!peer.queries) continue;
+      this.#detach.push(
+        hub.bus.attach(peer.hubId, (delivery) => {
+          if (delivery.kind === "transient")
+            this.#forwardQuery(peer, delivery.bytes.toString("utf8"));
+        }),
+      );
+    }
     const listen = this.config.listen;
     if (listen !== undefined) {
       this.#server = await createWsServer({
@@ -220,6 +227,7 @@ export class Federation {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#stopObserving?.();
+      for (const detach of this.#detach.splice(0)) detach();
       await Promise.all(this.#dialers.map((d) => d.stop()));
       for (const link of this.#links.values()) link.close();
       await this.#server?.close(CLOSE_CODES.GOING_AWAY, "hub shutting down");
@@ -255,6 +263,37 @@ export class Federation {
     const readable = readablePayload(wire, this.#decompress);
     if ("refused" in readable) return readable.refused.message;
     return withheldFrom(wire, readable.payload, agent.profile.id, this.#policy(), peer.queries);
+  }
+
+  /** A transient broadcast handed to `peer`: only a collective query whose sender's card and nodes may cross. */
+  #forwardQuery(peer: FederationPeer, raw: string): void {
+    const wire = JSON.parse(raw) as WireMessage; // Text this hub checked already.
+    if (wire.type !== "ocp.collective.query" || !this.#local.has(wire.from)) return;
+    const stored = { id: wire.id, sender: wire.from, raw, expiresAt: 0, recipients: [] };
+    const audit = (reason: string) =>
+      this.#audit({
+        event: "refused",
+        ...describe(stored),
+        to: [peer.hubId],
+        code: "federation_withheld",
+        reason,
+      });
+    this.store.inner.agent(wire.from).then((sender) => {
+      if (sender === undefined || !cardCrosses(sender)) {
+        audit(`the card of ${wire.from} is not public: other organisations cannot verify it`);
+        return;
+      }
+      const readable = readablePayload(wire, this.#decompress);
+      if ("refused" in readable) return;
+      const withheld = withheldFrom(wire, readable.payload, peer.hubId, this.#policy(), true);
+      if (withheld !== undefined) {
+        audit(withheld);
+        return;
+      }
+      if (this.#links.get(peer.hubId)?.sendQuery(raw) === true) {
+        this.#audit({ event: "delivered", ...describe(stored), to: [peer.hubId] });
+      }
+    }, this.#onError);
   }
 
   #link(peer: FederationPeer, connection: Connection, dialled: boolean): void {
@@ -305,6 +344,16 @@ export class Federation {
         this.store.learned(kept.profile);
         return undefined;
       },
+      query: (raw) =>
+        receiveQuery(
+          raw,
+          inbound,
+          (text, recipients) => {
+            const bytes = Buffer.from(text, "utf8");
+            for (const agent of recipients) hub.bus.deliver(agent, { kind: "transient", bytes });
+          },
+          () => hub.bus.attached(),
+        ),
       pending: async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now()),
       answered: (seq) => this.registry.forwarded(peer.hubId, seq),
       refused: (r) =>

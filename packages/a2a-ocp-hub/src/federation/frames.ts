@@ -9,6 +9,8 @@
  * - `ocp.fed.message` `{ seq, raw }`: a message exactly as its author signed
  *   it, `seq` its place in the sender's outbox for this peer;
  * - `ocp.fed.ack` `{ seq }`: committed here (or already was, for a resend);
+ * - `ocp.fed.query` `{ raw }`: a collective query broadcast (transient: no
+ *   outbox, no ack), only between peers that opted in to queries;
  * - `ocp.fed.reject` `{ seq?, code, reason, agent? }`: refused for good
  *   (the sender drops it from its outbox), or a card refused (`agent`).
  */
@@ -21,6 +23,7 @@ export const FED_TYPES = {
   WELCOME: "ocp.fed.welcome",
   AGENTS: "ocp.fed.agents",
   MESSAGE: "ocp.fed.message",
+  QUERY: "ocp.fed.query",
   ACK: "ocp.fed.ack",
   REJECT: "ocp.fed.reject",
 } as const;
@@ -62,6 +65,10 @@ export const LinkFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal(FED_TYPES.MESSAGE),
     payload: z.strictObject({ seq: Seq, raw: z.string().min(2) }),
+  }),
+  z.strictObject({
+    type: z.literal(FED_TYPES.QUERY),
+    payload: z.strictObject({ raw: z.string().min(2) }),
   }),
   z.strictObject({ type: z.literal(FED_TYPES.ACK), payload: z.strictObject({ seq: Seq }) }),
   z.strictObject({

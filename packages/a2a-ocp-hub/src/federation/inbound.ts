@@ -55,6 +55,64 @@ function peek(raw: string): { id?: string; from?: string; type?: string } {
   }
 }
 
+/**
+ * A collective query broadcast a peer forwarded (`ocp.fed.query`, transient):
+ * the same checks as {@link receive} up to the crossing rule, only from a
+ * peer with `queries: true`, only `ocp.collective.query` broadcasts; handed
+ * live to this hub's agents connected now (`deliverLive`), never stored.
+ */
+export function receiveQuery(
+  raw: string,
+  ctx: InboundContext,
+  deliverLive: (raw: string, recipients: readonly string[]) => void,
+  connected: () => Iterable<string>,
+): InboundOutcome {
+  const seen = peek(raw);
+  const refuse = (code: string, reason: string): InboundOutcome => ({
+    ok: false,
+    code,
+    reason,
+    ...seen,
+  });
+  if (!ctx.peer.queries) {
+    return refuse(
+      "federation_withheld",
+      `collective queries are not opted in for ${ctx.peer.hubId}`,
+    );
+  }
+  const author = seen.from === undefined ? undefined : ctx.registry.get(seen.from);
+  if (author === undefined || author.peer !== ctx.peer.hubId) {
+    return refuse(
+      "federation_spoofed",
+      `${ctx.peer.hubId} forwarded a query from ${seen.from ?? "(none)"}, an agent it did not vouch for`,
+    );
+  }
+  const checked = checkInbound(raw, author.profile.id, () => true, ctx.check);
+  if (!checked.ok) return refuse(checked.error.code, checked.error.message);
+  const { wire } = checked.value;
+  if (wire.type !== "ocp.collective.query" || wire.to !== BROADCAST) {
+    return refuse(
+      "federation_frame_invalid",
+      "ocp.fed.query carries only collective query broadcasts",
+    );
+  }
+  const readable = readablePayload(wire, ctx.decompress);
+  if ("refused" in readable) return refuse(readable.refused.code, readable.refused.message);
+  const rules = checkPayloadRules(wire, readable.payload, ctx.check, ctx.policy);
+  if (!rules.ok) return refuse(rules.error.code, rules.error.message);
+  const recipients: string[] = [];
+  let reason: string | undefined;
+  for (const agent of connected()) {
+    if (!ctx.isLocal(agent)) continue;
+    const withheld = withheldFrom(wire, readable.payload, agent, ctx.policy(), true);
+    if (withheld === undefined) recipients.push(agent);
+    else reason ??= withheld;
+  }
+  if (recipients.length === 0 && reason !== undefined) return refuse("federation_withheld", reason);
+  deliverLive(raw, recipients);
+  return { ok: true, resent: false, wire, recipients };
+}
+
 export async function receive(
   seq: number,
   raw: string,

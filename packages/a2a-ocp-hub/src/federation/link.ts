@@ -43,6 +43,8 @@ export interface LinkContext {
     type?: string;
     sent: boolean;
   }): void;
+  /** A collective query the peer forwarded (transient, inbound.ts `receiveQuery`). */
+  query(raw: string): InboundOutcome;
   /** A forwarded message this hub committed for its agents. */
   received(outcome: Extract<InboundOutcome, { ok: true }>): void;
   readonly onError: (error: unknown) => void;
@@ -118,6 +120,12 @@ export class PeerLink {
     for (let i = 0; i < cards.length; i += 64) {
       this.connection.send(frame(FED_TYPES.AGENTS, { cards: cards.slice(i, i + 64) }));
     }
+  }
+
+  /** Forwards a collective query broadcast (transient: lost with the link, as it is with a connection). */
+  sendQuery(raw: string): boolean {
+    if (!this.open || !this.#started) return false;
+    return this.connection.send(frame(FED_TYPES.QUERY, { raw })) !== "closed";
   }
 
   /** Forwards what the outbox holds past what was sent, up to the in-flight window. */
@@ -211,6 +219,18 @@ export class PeerLink {
         this.#ctx.refused({ ...outcome, sent: false });
         const reason = outcome.reason.slice(0, 1024);
         this.connection.send(frame(FED_TYPES.REJECT, { seq, code: outcome.code, reason }));
+        return;
+      }
+      case FED_TYPES.QUERY: {
+        if (this.#spend(bytes, true)) return;
+        const outcome = this.#ctx.query(f.payload.raw);
+        if (outcome.ok) {
+          this.#ctx.received(outcome);
+          return;
+        }
+        this.#ctx.refused({ ...outcome, sent: false });
+        const reason = outcome.reason.slice(0, 1024);
+        this.connection.send(frame(FED_TYPES.REJECT, { code: outcome.code, reason }));
         return;
       }
       case FED_TYPES.ACK:
