@@ -19,8 +19,9 @@ import { generateIdentity, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, describe, expect, it } from "vitest";
+import { fixtureInit } from "../src/cli-args.js";
 import { loadFixture } from "../src/federation-fixture.js";
-import { runCompatibility } from "../src/index.js";
+import { parseArgs, runCompatibility } from "../src/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, "..", "dist", "cli.js");
@@ -152,6 +153,7 @@ describe("federation checks (ocp-test --hub URL --federation-fixture DIR --feder
           "--federation-link",
           link,
           "--json",
+          "--strict",
           "--only",
           FEDERATION_CHECKS.join(","),
         ],
@@ -246,4 +248,25 @@ describe("federation checks (ocp-test --hub URL --federation-fixture DIR --feder
     expect(statuses(report)).toEqual({ "federation-flood": "fail" });
     expect(report.checks[0]!.evidence).toContain("the flood:");
   }, 60_000);
+
+  it("usage: the fixture and the link go together, only with --hub; the link is a ws(s) URL; the fixture alone is the init form", () => {
+    const usage = (argv: string[]) => {
+      const parsed = parseArgs(argv);
+      return parsed.kind === "usage-error" ? parsed.message : parsed.kind;
+    };
+    expect(usage(["--hub", "ws://h/", "--federation-fixture", "d"])).toContain("need both");
+    expect(usage(["--hub", "ws://h/", "--federation-link", "ws://l/"])).toContain("need both");
+    expect(
+      usage(["--agent", "ws://a/", "--federation-fixture", "d", "--federation-link", "ws://l/"]),
+    ).toContain("go with --hub");
+    expect(
+      usage(["--hub", "ws://h/", "--federation-fixture", "d", "--federation-link", "http://l/"]),
+    ).toContain("ws:// or wss://");
+    expect(
+      usage(["--hub", "ws://h/", "--federation-fixture", "d", "--federation-link", "ws://l/"]),
+    ).toBe("run");
+    expect(fixtureInit(["--federation-fixture", "d"])).toBe("d");
+    expect(fixtureInit(["--federation-fixture=d"])).toBe("d");
+    expect(fixtureInit(["--federation-fixture", "d", "--hub", "ws://h/"])).toBeUndefined();
+  });
 });

@@ -16,7 +16,7 @@ export const federationWithheld: Check = {
   spec: {
     name: "federation-withheld",
     sections: ["§8.5", "§13.1"],
-    advisory: false,
+    advisory: true,
     summary:
       "team, workspace and private nodes of the hub's agents, even sent straight to a peer's agent, never go over the link (a public node sent after them does), and a team node a peer forwards in is refused federation_withheld",
   },
@@ -86,7 +86,7 @@ export const federationFlood: Check = {
   spec: {
     name: "federation-flood",
     sections: ["§12.3", "§13.1"],
-    advisory: false,
+    advisory: true,
     summary: `a peer hub sending ${FEDERATION_FLOOD_FRAMES} forwarded messages of ${FEDERATION_FLOOD_FRAME_BYTES} bytes at once is refused federation_over_budget (its link may be closed), and another organisation's link still delivers`,
   },
   async run(context) {

@@ -16,7 +16,7 @@ export const federationForged: Check = {
   spec: {
     name: "federation-forged",
     sections: ["§8.1", "§13.1"],
-    advisory: false,
+    advisory: true,
     summary:
       "a peer hub forwarding a message in the name of one of the hub's own agents is refused federation_spoofed, and one in its own agent's name with a bad signature signature_invalid; honest traffic after it still flows",
   },
@@ -68,7 +68,7 @@ export const federationReplay: Check = {
   spec: {
     name: "federation-replay",
     sections: ["§8.3", "§13.1"],
-    advisory: false,
+    advisory: true,
     summary:
       "a message the hub accepted from a peer, forwarded again under a new link sequence number, on the same link and on a new one, is refused replay_detected and delivered once",
   },
@@ -119,7 +119,7 @@ export const federationIdentity: Check = {
   spec: {
     name: "federation-identity",
     sections: ["§7.3", "§13.1"],
-    advisory: false,
+    advisory: true,
     summary:
       "a peer hub vouching for a card with the id of one of the hub's own agents, or outside the agent prefixes its federate entry gives it, is refused federation_spoofed; the hub's agent still gets what is sent to it",
   },
