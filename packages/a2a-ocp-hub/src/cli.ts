@@ -314,7 +314,7 @@ async function main(): Promise<void> {
       : await cliFederation(o.federate, o.db, o.synchronous, onError);
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
-    ...(federation === undefined ? {} : { store: federation.store }),
+    ...(federation === undefined ? {} : { store: federation.store, allow: federation.allow }),
     ...(allowed === undefined ? {} : { allowedProfiles: allowed }),
     ...(identity === undefined ? {} : { identity }),
     ...(audit === undefined ? {} : { audit }),

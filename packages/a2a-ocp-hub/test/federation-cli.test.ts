@@ -1,8 +1,8 @@
 /**
  * Issue 44 with the real `ocp-hub` CLI: `--federate` needs `--identity`, a bad
- * federate file exits 2 naming the field, and two spawned hubs link; a hub
- * killed (SIGKILL) mid-stream loses nothing it acknowledged and applies
- * nothing twice once it is back.
+ * federate file exits 2 naming the field, and two spawned hubs link; either
+ * hub killed (SIGKILL) mid-stream, the receiving one or the sending one,
+ * loses nothing acknowledged and applies nothing twice once it is back.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -191,5 +191,102 @@ describe("ocp-hub --federate", () => {
     }
     bob.close();
     a.close();
+  });
+
+  it("killing the sending hub mid-stream loses nothing it acknowledged: its outbox is forwarded after the restart, once", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const acmeKey = generateIdentity("a2a://acme-hub");
+    const globexKey = generateIdentity("a2a://globex-hub");
+    await saveIdentity(join(dir, "acme.key"), acmeKey);
+    await saveIdentity(join(dir, "globex.key"), globexKey);
+    const entry = (name: string, key: typeof acmeKey, url?: string) => ({
+      hubId: key.id,
+      publicKey: Buffer.from(key.publicKey).toString("base64"),
+      agents: [`a2a://${name}/`],
+      ...(url === undefined ? {} : { url }),
+    });
+    // globex accepts, acme dials: a restarted acme finds globex where it was.
+    writeFileSync(
+      join(dir, "globex.json"),
+      JSON.stringify({ listen: { port: 0 }, peers: [entry("acme", acmeKey)] }),
+    );
+    const globex = hub([
+      "--db",
+      join(dir, "globex.sqlite"),
+      "--identity",
+      join(dir, "globex.key"),
+      "--federate",
+      join(dir, "globex.json"),
+    ]);
+    writeFileSync(
+      join(dir, "acme.json"),
+      JSON.stringify({ peers: [entry("globex", globexKey, await globex.links)] }),
+    );
+    const acmeArgs = [
+      "--db",
+      join(dir, "acme.sqlite"),
+      "--identity",
+      join(dir, "acme.key"),
+      "--federate",
+      join(dir, "acme.json"),
+    ];
+    let acme = hub(acmeArgs);
+    const alice = generateIdentity("a2a://acme/alice");
+    const bobId = generateIdentity("a2a://globex/bob");
+    let a = await rawAgent(await acme.url, alice, 10_000, { profile: { visibility: "public" } });
+    const bob = await rawAgent(await globex.url, bobId, 10_000, {
+      profile: { visibility: "public" },
+    });
+    const sendOne = (i: number) => {
+      const m = createMessage({
+        type: "ocp.knowledge.stream",
+        from: alice.id,
+        to: bobId.id,
+        payload: {
+          streamId: "s",
+          nodes: [node(alice.id, `k-${i}`, { visibility: "public" })],
+          edges: [],
+          isIncremental: true,
+          sequenceNumber: i,
+        },
+      } as Parameters<typeof createMessage>[0]);
+      a.send(JSON.stringify(signObject(m, alice.secretKey)));
+      return m.id;
+    };
+    await until(
+      () => {
+        if (!bob.delivered().some((d) => d.includes('"k-0"'))) sendOne(0);
+        return bob.delivered().some((d) => d.includes('"k-0"'));
+      },
+      "the first message across",
+      30_000,
+    );
+    const ids: string[] = [];
+    for (let i = 1; i <= 200; i++) ids.push(sendOne(i));
+    // Kill acme once some of the burst is acknowledged, while the rest is in flight.
+    const ackedNow = () =>
+      ids.filter((id) =>
+        a.controls().some((c) => c.type === "ocp.hub.ack" && c.payload["id"] === id),
+      );
+    await until(() => ackedNow().length >= 50, "part of the burst acked");
+    acme.child.kill("SIGKILL");
+    await acme.exit;
+    const acked = ackedNow();
+    a.close();
+    expect(acked.length).toBeGreaterThanOrEqual(50);
+    acme = hub(acmeArgs);
+    await acme.url;
+    await until(
+      () => acked.every((id) => bob.delivered().some((d) => d.includes(id))),
+      "every acknowledged message after the restart",
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    for (const id of ids)
+      expect(bob.delivered().filter((d) => d.includes(id)).length).toBeLessThanOrEqual(1);
+    a = await rawAgent(await acme.url, alice, 10_000, { profile: { visibility: "public" } });
+    a.close();
+    bob.close();
   });
 });

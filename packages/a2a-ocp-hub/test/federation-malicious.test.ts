@@ -131,9 +131,17 @@ describe("federation: a malicious peer hub", () => {
     evil.send("ocp.fed.message", { seq: 4, raw: honest });
     evil.send("ocp.fed.message", { seq: 4, raw: honest });
     evil.send("ocp.fed.message", { seq: 5, raw: honest });
+    // A message alice really signed, passed through the wrong hub: not its agent either.
+    const captured = signed(alice.id, bob.id.id, [
+      node(alice.id.id, "captured", { visibility: "public" }),
+    ]);
+    evil.send("ocp.fed.message", { seq: 6, raw: captured });
     evil.send("ocp.fed.nonsense", {});
     await until(() => rejected("replay_detected").length === 1, "the replay refused");
-    expect(rejected("federation_spoofed").map((r) => r.payload["seq"])).toContain(1);
+    await until(() => rejected("federation_frame_invalid").length === 1, "the frames after it");
+    expect(rejected("federation_spoofed").map((r) => r.payload["seq"])).toEqual(
+      expect.arrayContaining([1, 6]),
+    );
     expect(rejected("not_author").map((r) => r.payload["seq"])).toEqual([2]);
     expect(rejected("federation_withheld").map((r) => r.payload["seq"])).toEqual([3]);
     expect(
@@ -175,7 +183,7 @@ describe("federation: a malicious peer hub", () => {
       "alice's message after the attack",
     );
     const delivered = bob.raw.delivered();
-    for (const never of ["forged-1", "forged-2", "team-1"])
+    for (const never of ["forged-1", "forged-2", "team-1", "captured"])
       expect(delivered.some((d) => d.includes(never))).toBe(false);
     expect(delivered.filter((d) => d.includes("evil-public")).length).toBe(1);
     // Audited at globex, each with its code.

@@ -72,7 +72,13 @@ export async function startOrg(
     ...(options.budget === undefined ? {} : { budget: options.budget }),
   });
   const audit = new RecordingAudit();
-  const hub = await OCPHub.start({ ...base, identity, audit, store: federation.store });
+  const hub = await OCPHub.start({
+    ...base,
+    identity,
+    audit,
+    store: federation.store,
+    allow: federation.allow,
+  });
   await federation.start(hub);
   const raws: RawAgent[] = [];
   return {

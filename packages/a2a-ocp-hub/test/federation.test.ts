@@ -7,12 +7,16 @@
  */
 import {
   type AgentIdentity,
+  createAgentProfile,
   createMessage,
   generateIdentity,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
-import type { RawAgent } from "@ocp/testkit";
+import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
+import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { type RawAgent, rawAgent } from "@ocp/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
 import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
 import { node, until } from "./support.js";
 
@@ -87,6 +91,24 @@ describe("federation: hub links", () => {
     expect(globex.federation.links()).toEqual([
       { hubId: acme.hubIdentity.id, open: true, agents: 1 },
     ]);
+  });
+
+  it("an agent whose id is under a peer's prefix cannot register at this hub (it is the other organisation's)", async () => {
+    const { acme } = await linked();
+    const eve = generateIdentity("a2a://globex/eve");
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+      const ws = new WebSocket(acme.hub.url, ["a2a-ocp-v1"], { perMessageDeflate: false });
+      ws.on("message", (data) => {
+        const f = JSON.parse(data.toString()) as { type: string; payload: { nonce: string } };
+        if (f.type !== "ocp.connection.ack") return;
+        const profile = createAgentProfile(eve, {}, nativeEd25519);
+        ws.send(buildAnnouncement(eve, profile, f.payload.nonce, undefined, nativeEd25519));
+      });
+      ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    expect(closed).toEqual({ code: 4002, reason: `${eve.id} is not admitted` });
+    const ok = generateIdentity("a2a://acme/dave");
+    (await rawAgent(acme.hub.url, ok, 5_000)).close();
   });
 
   it("refuses a hub link from a hub the federate file does not list, and from a listed id with another key (federation_unknown_peer)", async () => {

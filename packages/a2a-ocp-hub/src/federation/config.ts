@@ -58,6 +58,16 @@ export function parseFederationConfig(
     });
   }
   const config = parsed.data;
+  if (config.listen === undefined) {
+    const i = config.peers.findIndex((peer) => peer.url === undefined);
+    if (i >= 0) {
+      throw hubError(
+        "invalid_option",
+        `${source}: peers.${i}.url: without "listen" this hub only dials, so every peer needs a url`,
+        { details: { field: `peers.${i}.url` } },
+      );
+    }
+  }
   const ids = new Set<string>();
   const prefixes: Array<[string, string]> = [];
   for (const [i, peer] of config.peers.entries()) {

@@ -9,16 +9,15 @@
  *
  * ```ts
  * const federation = new Federation({ config, dbPath });
- * const hub = await OCPHub.start({ identity, dbPath, store: federation.store });
+ * const hub = await OCPHub.start({ identity, dbPath, store: federation.store, allow: federation.allow });
  * await federation.start(hub);
  * ```
  *
  * See docs/federation.md for what crosses and how each side re-checks it.
  */
 import type { AuditEntry, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
-import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 import { CLOSE_CODES, type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
-import { hubStages } from "../check.js";
 import { hubError } from "../errors.js";
 import type { OCPHub } from "../hub.js";
 import { readablePayload } from "../readable.js";
@@ -28,13 +27,8 @@ import { verifyHello, welcome } from "./auth.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
 import { Dialer } from "./dial.js";
-import { type InboundContext, receiveQuery } from "./inbound.js";
-import {
-  DEFAULT_FEDERATION_BUDGET,
-  type FederationBudget,
-  type LinkContext,
-  PeerLink,
-} from "./link.js";
+import { DEFAULT_FEDERATION_BUDGET, type FederationBudget, PeerLink } from "./link.js";
+import { linkContext } from "./link-context.js";
 import { FederatedStore } from "./outbox.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
 
@@ -98,6 +92,16 @@ export class Federation {
     this.registry = new FederationRegistry(options.dbPath);
     this.store = new FederatedStore(inner, this.registry);
   }
+
+  /**
+   * The hub's `allow` predicate under federation: an agent whose id is under
+   * a peer's prefixes (or that a peer vouched for) is that organisation's
+   * and may not register here. Pass it as `OCPHubOptions.allow`, combined
+   * with any predicate of your own.
+   */
+  readonly allow = (profile: { id: string }): boolean =>
+    this.registry.get(profile.id) === undefined &&
+    !this.config.peers.some((peer) => peer.agents.some((prefix) => profile.id.startsWith(prefix)));
 
   /** Where this hub accepts hub links (`listen` in the file), once started. */
   get url(): string | undefined {
@@ -300,83 +304,21 @@ export class Federation {
     const hub = this.#hub;
     if (hub === undefined) return;
     this.#links.get(peer.hubId)?.close(CLOSE_CODES.NORMAL, "replaced by a new link");
-    const link = new PeerLink(peer, connection, this.#linkContext(peer, hub), dialled);
+    const parts = {
+      store: this.store,
+      registry: this.registry,
+      local: this.#local,
+      policy: () => this.#policy(),
+      decompress: this.#decompress,
+      budget: this.#budget,
+      onError: this.#onError,
+      audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
+    };
+    const link = new PeerLink(peer, connection, linkContext(peer, hub, parts), dialled);
     this.#links.set(peer.hubId, link);
     connection.once("close", () => {
       if (this.#links.get(peer.hubId) === link) this.#links.delete(peer.hubId);
     });
-  }
-
-  #linkContext(peer: FederationPeer, hub: OCPHub): LinkContext {
-    const inner = this.store.inner;
-    const now = Date.now;
-    const inbound: InboundContext = {
-      peer,
-      registry: this.registry,
-      store: inner,
-      check: {
-        stages: hubStages(hub.options, now),
-        ed25519: nativeEd25519,
-        keyOf: (id) => this.registry.get(id)?.key,
-      },
-      local: () => this.#local,
-      isLocal: (id) => this.#local.has(id),
-      policy: () => this.#policy(),
-      decompress: this.#decompress,
-      deliver: (agentId, seq, raw) => hub.bus.deliver(agentId, { kind: "durable", seq, raw }),
-      now,
-    };
-    return {
-      inbound,
-      budget: this.#budget,
-      now,
-      onError: this.#onError,
-      cards: async () =>
-        (await inner.agents()).filter((p) => this.#local.has(p.id) && cardCrosses(p)),
-      vouch: (card) => {
-        const kept = this.registry.vouch(
-          peer,
-          card,
-          (id) => this.#local.has(id) || id === hub.self.id,
-        );
-        if (kept === undefined) return undefined;
-        if ("code" in kept) return kept;
-        this.store.learned(kept.profile);
-        return undefined;
-      },
-      query: (raw) =>
-        receiveQuery(
-          raw,
-          inbound,
-          (text, recipients) => {
-            const bytes = Buffer.from(text, "utf8");
-            for (const agent of recipients) hub.bus.deliver(agent, { kind: "transient", bytes });
-          },
-          () => hub.bus.attached(),
-        ),
-      pending: async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now()),
-      answered: (seq) => this.registry.forwarded(peer.hubId, seq),
-      refused: (r) =>
-        this.#audit({
-          event: "refused",
-          ...(r.id === undefined ? {} : { id: r.id }),
-          ...(r.type === undefined ? {} : { type: r.type }),
-          from: r.sent ? hub.self.id : (r.from ?? peer.hubId),
-          to: [r.sent ? peer.hubId : hub.self.id],
-          code: r.code,
-          reason: `${r.sent ? `refused by ${peer.hubId}` : `from ${peer.hubId}`}: ${r.reason}`,
-        }),
-      received: (outcome) =>
-        this.#audit({
-          event: "accepted",
-          ...(outcome.wire === undefined
-            ? {}
-            : { id: outcome.wire.id, type: outcome.wire.type, from: outcome.wire.from }),
-          from: outcome.wire?.from ?? peer.hubId,
-          to: outcome.recipients,
-          reason: `via ${peer.hubId}`,
-        }),
-    };
   }
 }
 

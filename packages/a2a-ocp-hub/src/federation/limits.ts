@@ -12,7 +12,7 @@ export const FEDERATION_BACKOFF_MAX_MS = 10_000;
 /** Length of a peer organisation's budget window, ms. */
 export const FEDERATION_BUDGET_WINDOW_MS = 60_000;
 
-/** Most messages a peer hub may forward per window (more are refused `federation_over_budget`). */
+/** Most frames (messages, queries, cards, anything unreadable) a peer hub may send per window; more are refused `federation_over_budget`. */
 export const FEDERATION_MESSAGES_PER_MINUTE = 6_000;
 
 /** Most bytes of forwarded messages a peer hub may send per window. */

@@ -167,7 +167,7 @@ export class PeerLink {
   async #onFrame(raw: string): Promise<void> {
     const parsed = parseLinkFrame(raw);
     if (parsed === undefined) {
-      if (this.#spend(raw.length, false)) return;
+      if (this.#spend(raw.length)) return; // Counted as a message: junk is no cheaper.
       const reason = "not a hub-to-hub frame";
       this.#ctx.refused({ code: "federation_frame_invalid", reason, sent: false });
       this.connection.send(frame(FED_TYPES.REJECT, { code: "federation_frame_invalid", reason }));
@@ -179,7 +179,7 @@ export class PeerLink {
   async #handle(f: LinkFrame, bytes: number): Promise<void> {
     switch (f.type) {
       case FED_TYPES.AGENTS:
-        if (this.#spend(bytes, false)) return;
+        if (this.#spend(bytes)) return;
         for (const card of f.payload.cards) {
           const refused = this.#ctx.vouch(card);
           if (refused === undefined) continue;
@@ -200,7 +200,7 @@ export class PeerLink {
         return;
       case FED_TYPES.MESSAGE: {
         const { seq, raw } = f.payload;
-        if (this.#spend(bytes, true)) {
+        if (this.#spend(bytes)) {
           this.connection.send(
             frame(FED_TYPES.REJECT, {
               seq,
@@ -222,7 +222,7 @@ export class PeerLink {
         return;
       }
       case FED_TYPES.QUERY: {
-        if (this.#spend(bytes, true)) return;
+        if (this.#spend(bytes)) return;
         const outcome = this.#ctx.query(f.payload.raw);
         if (outcome.ok) {
           this.#ctx.received(outcome);
@@ -281,16 +281,16 @@ export class PeerLink {
     this.#paused.unref();
   }
 
-  /** Counts a frame against the peer's budget; true when it is over (refused; closed past the grace). */
-  #spend(bytes: number, message: boolean): boolean {
+  /** Counts a frame (any kind) against the peer's budget; true when over (refused; closed past the grace). */
+  #spend(bytes: number): boolean {
     const now = this.#ctx.now();
     const w = this.#window;
     if (now - w.start >= FEDERATION_BUDGET_WINDOW_MS) {
       this.#window = { start: now, messages: 0, bytes: 0, over: 0 };
-      return this.#spend(bytes, message);
+      return this.#spend(bytes);
     }
     w.bytes += bytes;
-    if (message) w.messages += 1;
+    w.messages += 1;
     const { budget } = this.#ctx;
     if (w.messages <= budget.messages && w.bytes <= budget.bytes) {
       return false;
