@@ -27,7 +27,12 @@ import { verifyHello, welcome } from "./auth.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
 import { Dialer } from "./dial.js";
-import { DEFAULT_FEDERATION_BUDGET, type FederationBudget, PeerLink } from "./link.js";
+import {
+  type BudgetWindow,
+  DEFAULT_FEDERATION_BUDGET,
+  type FederationBudget,
+  PeerLink,
+} from "./link.js";
 import { linkContext } from "./link-context.js";
 import { FederatedStore } from "./outbox.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
@@ -60,6 +65,7 @@ export class Federation {
   readonly #links = new Map<string, PeerLink>();
   readonly #dialers: Dialer[] = [];
   readonly #local = new Set<string>();
+  readonly #windows = new Map<string, BudgetWindow>();
   readonly #decompress = createDecompressor();
   #server: WsServer | undefined;
   #hub: OCPHub | undefined;
@@ -312,6 +318,7 @@ export class Federation {
       policy: () => this.#policy(),
       decompress: this.#decompress,
       budget: this.#budget,
+      windows: this.#windows,
       onError: this.#onError,
       audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
     };
