@@ -13,7 +13,6 @@ import { parseJsonText } from "@ocp/types/internal";
 import { z } from "zod";
 import { SqliteAuditLog } from "./audit-sqlite.js";
 import { parseDuration, runAudit } from "./cli-audit.js";
-import { cliFederation } from "./federation/cli.js";
 import { OCPHub } from "./hub.js";
 import { loadHubIdentity } from "./hub-identity.js";
 import { isLoopbackName, startHubMetrics } from "./metrics-server.js";
@@ -311,7 +310,12 @@ async function main(): Promise<void> {
   const federation =
     o.federate === undefined
       ? undefined
-      : await cliFederation(o.federate, o.db, o.synchronous, onError);
+      : await (await import("./federation/cli.js")).cliFederation(
+          o.federate,
+          o.db,
+          o.synchronous,
+          onError,
+        );
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
     ...(federation === undefined ? {} : { store: federation.store, allow: federation.allow }),

@@ -14,9 +14,11 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { type RawAgent, rawAgent } from "@ocp/testkit";
+import { type RawAgent, rawAgent, tempDir, testHubOptions } from "@ocp/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
+import { challenge, hello } from "../src/federation/auth.js";
+import { OCPHub } from "../src/index.js";
 import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
 import { node, until } from "./support.js";
 
@@ -91,6 +93,26 @@ describe("federation: hub links", () => {
     expect(globex.federation.links()).toEqual([
       { hubId: acme.hubIdentity.id, open: true, agents: 1 },
     ]);
+  });
+
+  it("a hub without a federate file takes no hub link: a hub's hello on its port is refused (4001)", async () => {
+    const temp = tempDir();
+    const plain = await OCPHub.start(testHubOptions(temp.dir));
+    try {
+      const key = hubIdentity("globex");
+      const closed = await new Promise<number>((resolve) => {
+        const ws = new WebSocket(plain.url, ["a2a-ocp-v1"], { perMessageDeflate: false });
+        ws.on("message", (data) => {
+          const f = JSON.parse(data.toString()) as { type: string; payload: { nonce: string } };
+          if (f.type === "ocp.connection.ack") ws.send(hello(key, f.payload.nonce, challenge()));
+        });
+        ws.on("close", (code) => resolve(code));
+      });
+      expect(closed).toBe(4001);
+    } finally {
+      await plain.close();
+      temp.cleanup();
+    }
   });
 
   it("an agent whose id is under a peer's prefix cannot register at this hub (it is the other organisation's)", async () => {
@@ -356,6 +378,23 @@ describe("federation: collective queries (opt-in)", () => {
     // The answer that crossed is the one bob signed, verifiable end to end.
     const across = alice.raw.delivered().find((d) => d.includes("bob-finding"))!;
     expect(JSON.parse(across).from).toBe(bob.id.id);
+    // The other way: bob asks, and an answer carrying acme's team node never reaches him.
+    const { message: bobs } = await ask(bob, timeout);
+    await until(() => got(dave.raw, bobs.id), "bob's query at acme");
+    const teamAnswer = {
+      type: "ocp.collective.response" as const,
+      to: bob.id.id,
+      payload: {
+        queryId: "q-1",
+        findings: [{ node: node(dave.id.id, "dave-team", { visibility: "team" }), relevance: 1 }],
+        confidence: 1,
+        processingTime: 1,
+      },
+    };
+    await send(dave, teamAnswer);
+    await answer(dave, bob.id.id, "dave-public");
+    await until(() => got(bob.raw, "dave-public"), "dave's public answer at bob");
+    expect(got(bob.raw, "dave-team")).toBe(false);
   });
 
   it("without the opt-in a query does not cross, and the receiving hub refuses answers from a peer it did not opt in with (federation_withheld, audited)", async () => {

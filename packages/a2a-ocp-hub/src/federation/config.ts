@@ -14,7 +14,7 @@ import { FEDERATION_MAX_PEERS } from "./limits.js";
 const AGENT_URI = /^a2a:\/\/[^\s]+$/;
 const BASE64_KEY = /^[A-Za-z0-9+/]{43}=$/;
 
-const PeerSchema = z.strictObject({
+export const FederationPeerSchema = z.strictObject({
   /** The peer hub's a2a:// id (its `--identity`). */
   hubId: z.string().regex(AGENT_URI, "an a2a:// URI"),
   /** Its Ed25519 public key, base64 (32 bytes). */
@@ -38,10 +38,10 @@ export const FederateFileSchema = z.strictObject({
       port: z.number().int().min(0).max(65_535),
     })
     .optional(),
-  peers: z.array(PeerSchema).min(1).max(FEDERATION_MAX_PEERS),
+  peers: z.array(FederationPeerSchema).min(1).max(FEDERATION_MAX_PEERS),
 });
 
-export type FederationPeer = z.infer<typeof PeerSchema>;
+export type FederationPeer = z.infer<typeof FederationPeerSchema>;
 export type FederationConfig = z.infer<typeof FederateFileSchema>;
 
 /** Parses a federate file's JSON; throws `invalid_option` naming the first bad field. */

@@ -27,7 +27,12 @@ import { verifyHello, welcome } from "./auth.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
 import { Dialer } from "./dial.js";
-import { DEFAULT_FEDERATION_BUDGET, type FederationBudget, PeerLink } from "./link.js";
+import {
+  type BudgetWindow,
+  DEFAULT_FEDERATION_BUDGET,
+  type FederationBudget,
+  PeerLink,
+} from "./link.js";
 import { linkContext } from "./link-context.js";
 import { FederatedStore } from "./outbox.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
@@ -60,6 +65,7 @@ export class Federation {
   readonly #links = new Map<string, PeerLink>();
   readonly #dialers: Dialer[] = [];
   readonly #local = new Set<string>();
+  readonly #windows = new Map<string, BudgetWindow>();
   readonly #decompress = createDecompressor();
   #server: WsServer | undefined;
   #hub: OCPHub | undefined;
@@ -91,6 +97,27 @@ export class Federation {
     });
     this.registry = new FederationRegistry(options.dbPath);
     this.store = new FederatedStore(inner, this.registry);
+    // From the first commit on (before `start` too): what is queued for a peer waits for its link.
+    this.store.useHooks({
+      withheld: (stored, agent) => this.#withheld(stored, agent),
+      committed: (crossed, withheld) => {
+        for (const w of withheld) {
+          this.#audit({
+            event: "refused",
+            ...describe(w.stored),
+            to: [w.agent],
+            code: "federation_withheld",
+            reason: w.reason,
+          });
+        }
+        const peers = new Set<string>();
+        for (const c of crossed) {
+          for (const peer of c.peers) peers.add(peer);
+          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
+        }
+        for (const peer of peers) this.#links.get(peer)?.pump();
+      },
+    });
   }
 
   /**
@@ -135,26 +162,6 @@ export class Federation {
     }
     this.#hub = hub;
     for (const profile of await this.store.inner.agents()) this.#local.add(profile.id);
-    this.store.useHooks({
-      withheld: (stored, agent) => this.#withheld(stored, agent),
-      committed: (crossed, withheld) => {
-        for (const w of withheld) {
-          this.#audit({
-            event: "refused",
-            ...describe(w.stored),
-            to: [w.agent],
-            code: "federation_withheld",
-            reason: w.reason,
-          });
-        }
-        const peers = new Set<string>();
-        for (const c of crossed) {
-          for (const peer of c.peers) peers.add(peer);
-          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
-        }
-        for (const peer of peers) this.#links.get(peer)?.pump();
-      },
-    });
     this.#stopObserving = hub.observe((event) => {
       if (event.kind !== "agent.registered") return;
       this.#local.add(event.agentId);
@@ -311,6 +318,7 @@ export class Federation {
       policy: () => this.#policy(),
       decompress: this.#decompress,
       budget: this.#budget,
+      windows: this.#windows,
       onError: this.#onError,
       audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
     };

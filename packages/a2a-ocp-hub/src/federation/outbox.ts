@@ -46,7 +46,7 @@ export class FederatedStore implements HubStore {
     this.#registry = registry;
   }
 
-  /** Set once the federation starts; until then nothing is queued for a peer (nothing is withheld either: no peer is known). */
+  /** Set by the federation when it is built, before the hub commits anything. */
   useHooks(hooks: OutboxHooks): void {
     this.#hooks = hooks;
   }
