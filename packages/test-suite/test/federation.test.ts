@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { OCPHub } from "@ocp/a2a-ocp-hub";
-import { Federation, parseFederationConfig } from "@ocp/a2a-ocp-hub/federation";
+import { FederatedStore, Federation, parseFederationConfig } from "@ocp/a2a-ocp-hub/federation";
 import { generateIdentity, verifyAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
@@ -90,24 +90,31 @@ async function startHubProcess(dir: string, peers: unknown) {
 }
 
 /** An in-process hub federating with the fixture's peers, for a test to break one re-check of. */
-async function startInProcess(
-  dir: string,
-  budget?: { bytes: number },
-  before?: (federation: Federation) => void,
-) {
+async function startInProcess(dir: string, budget?: { bytes: number }, crossingOff = false) {
   const fixture = await loadFixture(join(dir, "fixture"));
   const config = parseFederationConfig({
     listen: { host: "127.0.0.1", port: 0 },
     peers: fixture.peers,
   });
   const dbPath = join(dir, "hub.sqlite");
-  const federation = new Federation({
-    config,
-    dbPath,
-    onError: () => {},
-    ...(budget ? { budget } : {}),
-  });
-  before?.(federation);
+  // The crossing rule off: the outbox hooks the federation sets while it is built answer "may cross" to everything.
+  const useHooks = FederatedStore.prototype.useHooks;
+  if (crossingOff) {
+    FederatedStore.prototype.useHooks = function (this: FederatedStore, hooks) {
+      useHooks.call(this, { ...hooks, withheld: async () => undefined });
+    };
+  }
+  let federation: Federation;
+  try {
+    federation = new Federation({
+      config,
+      dbPath,
+      onError: () => {},
+      ...(budget ? { budget } : {}),
+    });
+  } finally {
+    FederatedStore.prototype.useHooks = useHooks;
+  }
   const hub = await OCPHub.start({
     dbPath,
     identity: generateIdentity("a2a://hub-under-test"),
@@ -231,11 +238,7 @@ describe("federation checks (ocp-test --hub URL --federation-fixture DIR --feder
 
   it("a hub that lets its agents' workspace knowledge out (crossing rule off on the sending side) fails federation-withheld", async () => {
     const dir = tempDir();
-    const { target } = await startInProcess(dir, undefined, (federation) => {
-      const store = federation.store;
-      const useHooks = store.useHooks.bind(store);
-      store.useHooks = (hooks) => useHooks({ ...hooks, withheld: async () => undefined });
-    });
+    const { target } = await startInProcess(dir, undefined, true);
     const report = await runCompatibility(target, { only: ["federation-withheld"] });
     expect(statuses(report)).toEqual({ "federation-withheld": "fail" });
     expect(report.checks[0]!.evidence).toMatch(/went over the link: ocp-test-fed-workspace-/);

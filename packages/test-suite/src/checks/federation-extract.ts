@@ -5,6 +5,7 @@
  * `federation_over_budget` while another organisation's link keeps working.
  */
 import { type Check, failed, passed } from "../context.js";
+import { FixtureLink } from "../federation-fixture.js";
 import {
   FEDERATION_FLOOD_FRAME_BYTES,
   FEDERATION_FLOOD_FRAMES,
@@ -87,7 +88,7 @@ export const federationFlood: Check = {
     name: "federation-flood",
     sections: ["§12.3", "§13.1"],
     advisory: true,
-    summary: `a peer hub sending ${FEDERATION_FLOOD_FRAMES} forwarded messages of ${FEDERATION_FLOOD_FRAME_BYTES} bytes at once is refused federation_over_budget (its link may be closed), and another organisation's link still delivers`,
+    summary: `a peer hub sending ${FEDERATION_FLOOD_FRAMES} forwarded messages of ${FEDERATION_FLOOD_FRAME_BYTES} bytes at once is refused federation_over_budget (its link may be closed), still after it dials again, and another organisation's link still delivers`,
   },
   async run(context) {
     const target = context.federation;
@@ -112,14 +113,23 @@ export const federationFlood: Check = {
         FEDERATION_FLOOD_WAIT_MS,
       )
       .catch(() => "neither refused nor closed");
+    // Dialling again does not refill the organisation's budget within its window.
+    const again = await FixtureLink.open(target, "peer", context.answerTimeoutMs);
+    context.track(again.peer);
+    const redialled = await again
+      .answerTo(again.forward(padding, FEDERATION_FLOOD_FRAMES + 1), context.answerTimeoutMs)
+      .catch(() => (again.peer.closed === undefined ? "no answer" : "closed"));
     const honest = await honestFlows(context, honestSide.link, honestSide.agent, local);
     const problems = [
       over === "refused" ? "" : `the flood: ${over}`,
+      redialled === "federation_over_budget" || redialled === "closed"
+        ? ""
+        : `after dialling again the peer's next message was answered ${redialled}, not federation_over_budget`,
       honest === "" ? "" : `another organisation's link: ${honest}`,
     ].filter((p) => p !== "");
     return problems.length === 0
       ? passed(
-          `${FEDERATION_FLOOD_FRAMES} frames of ${FEDERATION_FLOOD_FRAME_BYTES} bytes at once: federation_over_budget; the honest peer's message after it acked and delivered`,
+          `${FEDERATION_FLOOD_FRAMES} frames of ${FEDERATION_FLOOD_FRAME_BYTES} bytes at once: federation_over_budget, and still after dialling again; the honest peer's message after it acked and delivered`,
         )
       : failed(problems.join("; "));
   },
