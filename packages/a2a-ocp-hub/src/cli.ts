@@ -73,6 +73,9 @@ Options:
   --identity FILE        the hub's key, kept across restarts (created with mode 0600
                          when absent; refused when group or others may access it);
                          without it the hub has a new key at every start
+  --federate FILE        link with the peer hubs of other organisations this JSON file
+                         lists (docs/federation.md); needs --identity, not --nats.
+                         Without it the hub accepts no hub link
   --audit-retention D    keep the audit log (in --db) for D: 30s, 10m, 2h, 7d (default 7d)
   --no-audit             keep no audit log (with --nats, one is kept only when --db is given)
   --dashboard            serve the live dashboard (needs @ocp/a2a-ocp-dashboard)
@@ -176,6 +179,7 @@ const OptionsSchema = z.object({
     )
     .default([]),
   identity: z.string().min(1).optional(),
+  federate: z.string().min(1).optional(),
   audit: z.boolean().default(true),
   "audit-retention": z
     .string()
@@ -220,6 +224,7 @@ async function main(): Promise<void> {
         allow: { type: "string" },
         "allow-origin": { type: "string", multiple: true },
         identity: { type: "string" },
+        federate: { type: "string" },
         audit: { type: "boolean" },
         "audit-retention": { type: "string" },
         nats: { type: "string" },
@@ -265,6 +270,11 @@ async function main(): Promise<void> {
   if (o.nats === undefined && natsOnly.some((name) => values[name] !== undefined)) {
     usageError(`--${natsOnly.join(", --")} need --nats`);
   }
+  if (o.federate !== undefined && (o.identity === undefined || o.nats !== undefined)) {
+    usageError(
+      "--federate needs --identity (the key peer hubs know) and does not work with --nats",
+    );
+  }
   const limits: Record<string, number> = {};
   if (o["messages-per-minute"] !== undefined) limits["messages"] = o["messages-per-minute"];
   if (o["broadcasts-per-minute"] !== undefined) limits["broadcasts"] = o["broadcasts-per-minute"];
@@ -297,8 +307,18 @@ async function main(): Promise<void> {
           onError,
         })
       : undefined;
+  const federation =
+    o.federate === undefined
+      ? undefined
+      : await (await import("./federation/cli.js")).cliFederation(
+          o.federate,
+          o.db,
+          o.synchronous,
+          onError,
+        );
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
+    ...(federation === undefined ? {} : { store: federation.store, allow: federation.allow }),
     ...(allowed === undefined ? {} : { allowedProfiles: allowed }),
     ...(identity === undefined ? {} : { identity }),
     ...(audit === undefined ? {} : { audit }),
@@ -310,7 +330,10 @@ async function main(): Promise<void> {
     verifyForwarded: o["verify-forwarded"],
     rateLimits: o["rate-limits"] ? limits : false,
   });
+  await federation?.start(hub);
   process.stdout.write(`${hub.url}\n`);
+  if (federation?.url !== undefined)
+    process.stderr.write(`ocp-hub: hub links on ${federation.url}\n`);
   const storage =
     cluster === undefined
       ? `store ${o.db}`
@@ -337,7 +360,11 @@ async function main(): Promise<void> {
     : undefined;
   if (metrics !== undefined) process.stderr.write(`ocp-hub: metrics on ${metrics.url}\n`);
   const stop = () => {
-    Promise.all([dashboard?.close(), metrics?.close(), hub.close()]).then(
+    Promise.all([
+      dashboard?.close(),
+      metrics?.close(),
+      federation?.close().then(() => hub.close()),
+    ]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import { MESSAGING_ERROR_CODES } from "@ocp/a2a-ocp-messaging";
 import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging/internal";
 import { describe, expect, it } from "vitest";
+import { FEDERATION_ERROR_CODES } from "../src/federation/codes.js";
+import * as federationLimits from "../src/federation/limits.js";
 import * as limits from "../src/limits.js";
 import * as natsLimits from "../src/nats/limits.js";
 
@@ -63,6 +65,16 @@ describe("README", () => {
     for (const [name, value] of Object.entries(natsLimits)) {
       expect(natsTable).toMatch(valueRow(name, value));
     }
+  });
+
+  it("docs/reference.md lists every federation limit with its value and every federation code", () => {
+    const table = section("federation-limits", reference);
+    for (const [name, value] of Object.entries(federationLimits)) {
+      expect(table).toMatch(valueRow(name, value));
+    }
+    const errors = section("errors", reference);
+    for (const code of Object.keys(FEDERATION_ERROR_CODES)) expect(errors).toContain(`\`${code}\``);
+    expect(readme).toContain("[docs/federation.md](docs/federation.md)");
   });
 
   it("docs/reference.md documents every option of OCPHubOptions", () => {

@@ -26,9 +26,9 @@ export function rawAgent(
   url: string,
   id: AgentIdentity,
   timeoutMs = 10_000,
-  options: { priorityOrder?: boolean } = {},
+  options: { priorityOrder?: boolean; profile?: Record<string, unknown> } = {},
 ): Promise<RawAgent> {
-  const profile = createAgentProfile(id, {}, nativeEd25519);
+  const profile = createAgentProfile(id, { extra: options.profile ?? {} }, nativeEd25519);
   const ws = new WebSocket(url, ["a2a-ocp-v1"], { perMessageDeflate: false });
   const frames: string[] = [];
   return new Promise<RawAgent>((resolve, reject) => {
@@ -47,7 +47,13 @@ export function rawAgent(
       const frame = JSON.parse(text) as { type: string; payload: { nonce: string } };
       if (frame.type === "ocp.connection.ack") {
         const { nonce } = frame.payload;
-        ws.send(buildAnnouncement(id, profile, nonce, undefined, nativeEd25519, options));
+        ws.send(
+          buildAnnouncement(id, profile, nonce, undefined, nativeEd25519, {
+            ...(options.priorityOrder === undefined
+              ? {}
+              : { priorityOrder: options.priorityOrder }),
+          }),
+        );
       } else if (frame.type === "ocp.connection.registered") {
         registered = true;
         clearTimeout(timer);

@@ -1,0 +1,341 @@
+/**
+ * Hub-to-hub federation (`ocp-hub --federate FILE`, §13.1): links this hub
+ * with the peer hubs of other organisations that its federate file lists,
+ * and nothing else — a hub without the file accepts no hub link, and a link
+ * from a hub id or key not in it is refused `federation_unknown_peer`.
+ *
+ * Build it before the hub, give the hub its {@link Federation.store}, then
+ * {@link Federation.start} it with the listening hub:
+ *
+ * ```ts
+ * const federation = new Federation({ config, dbPath });
+ * const hub = await OCPHub.start({ identity, dbPath, store: federation.store, allow: federation.allow });
+ * await federation.start(hub);
+ * ```
+ *
+ * See docs/federation.md for what crosses and how each side re-checks it.
+ */
+import type { AuditEntry, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
+import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
+import { CLOSE_CODES, type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
+import { hubError } from "../errors.js";
+import type { OCPHub } from "../hub.js";
+import { readablePayload } from "../readable.js";
+import { SqliteStore } from "../sqlite-store.js";
+import type { StoredMessage } from "../store.js";
+import { verifyHello, welcome } from "./auth.js";
+import type { FederationConfig, FederationPeer } from "./config.js";
+import { cardCrosses, withheldFrom } from "./crossing.js";
+import { Dialer } from "./dial.js";
+import {
+  type BudgetWindow,
+  DEFAULT_FEDERATION_BUDGET,
+  type FederationBudget,
+  PeerLink,
+} from "./link.js";
+import { linkContext } from "./link-context.js";
+import { FederatedStore } from "./outbox.js";
+import { FederationRegistry, type RemoteAgent } from "./registry.js";
+
+export interface FederationOptions {
+  /** The parsed federate file (config.ts). */
+  config: FederationConfig;
+  /** The hub's SQLite file: the outbox and the federation tables live in it (a file, not `:memory:`). */
+  dbPath: string;
+  synchronous?: "FULL" | "NORMAL";
+  /** Lower a peer's budget per window (never 0 or Infinity); limits.ts defaults. */
+  budget?: Partial<FederationBudget>;
+  onError?: (error: unknown) => void;
+}
+
+/** A peer link as {@link Federation.links} reports it. */
+export interface FederationLinkState {
+  hubId: string;
+  open: boolean;
+  /** Agents this peer vouched for (cards kept here). */
+  agents: number;
+}
+
+export class Federation {
+  readonly store: FederatedStore;
+  readonly registry: FederationRegistry;
+  readonly config: FederationConfig;
+  readonly #budget: FederationBudget;
+  readonly #onError: (error: unknown) => void;
+  readonly #links = new Map<string, PeerLink>();
+  readonly #dialers: Dialer[] = [];
+  readonly #local = new Set<string>();
+  readonly #windows = new Map<string, BudgetWindow>();
+  readonly #decompress = createDecompressor();
+  #server: WsServer | undefined;
+  #hub: OCPHub | undefined;
+  #stopObserving: (() => void) | undefined;
+  readonly #detach: Array<() => void> = [];
+  #closing: Promise<void> | undefined;
+
+  constructor(options: FederationOptions) {
+    if (options.dbPath === ":memory:" || options.dbPath === "") {
+      throw hubError(
+        "invalid_option",
+        "federation keeps its outbox in the hub's SQLite file: give a file, not :memory:",
+      );
+    }
+    this.config = options.config;
+    this.#onError =
+      options.onError ??
+      ((error) => process.stderr.write(`ocp-hub: federation: ${String(error)}\n`));
+    const budget = { ...DEFAULT_FEDERATION_BUDGET, ...options.budget };
+    for (const [name, value] of Object.entries(budget)) {
+      if (!Number.isSafeInteger(value) || value < 1) {
+        throw hubError("invalid_option", `federation budget.${name} must be a positive integer`);
+      }
+    }
+    this.#budget = budget;
+    const inner = new SqliteStore({
+      path: options.dbPath,
+      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+    });
+    this.registry = new FederationRegistry(options.dbPath);
+    this.store = new FederatedStore(inner, this.registry);
+    // From the first commit on (before `start` too): what is queued for a peer waits for its link.
+    this.store.useHooks({
+      withheld: (stored, agent) => this.#withheld(stored, agent),
+      committed: (crossed, withheld) => {
+        for (const w of withheld) {
+          this.#audit({
+            event: "refused",
+            ...describe(w.stored),
+            to: [w.agent],
+            code: "federation_withheld",
+            reason: w.reason,
+          });
+        }
+        const peers = new Set<string>();
+        for (const c of crossed) {
+          for (const peer of c.peers) peers.add(peer);
+          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
+        }
+        for (const peer of peers) this.#links.get(peer)?.pump();
+      },
+    });
+  }
+
+  /**
+   * The hub's `allow` predicate under federation: an agent whose id is under
+   * a peer's prefixes (or that a peer vouched for) is that organisation's
+   * and may not register here. Pass it as `OCPHubOptions.allow`, combined
+   * with any predicate of your own.
+   */
+  readonly allow = (profile: { id: string }): boolean =>
+    this.registry.get(profile.id) === undefined &&
+    !this.config.peers.some((peer) => peer.agents.some((prefix) => profile.id.startsWith(prefix)));
+
+  /** Where this hub accepts hub links (`listen` in the file), once started. */
+  get url(): string | undefined {
+    return this.#server?.url;
+  }
+
+  /** Each configured peer: whether its link is up, how many agents it vouched for. */
+  links(): FederationLinkState[] {
+    return this.config.peers.map((peer) => ({
+      hubId: peer.hubId,
+      open: this.#links.get(peer.hubId)?.open ?? false,
+      agents: [...this.registry.all()].filter((a) => a.peer === peer.hubId).length,
+    }));
+  }
+
+  /** Starts accepting and dialling hub links for `hub`, which must use {@link store}. */
+  async start(hub: OCPHub): Promise<void> {
+    if (hub.store !== this.store) {
+      throw hubError(
+        "federation_unsupported",
+        "the hub must be built with federation.store (SQLite); a JetStream store cannot federate yet",
+      );
+    }
+    const identity = hub.self.identity;
+    for (const peer of this.config.peers) {
+      if (peer.hubId === identity.id)
+        throw hubError(
+          "invalid_option",
+          `the federate file lists this hub (${peer.hubId}) as its own peer`,
+        );
+    }
+    this.#hub = hub;
+    for (const profile of await this.store.inner.agents()) this.#local.add(profile.id);
+    this.#stopObserving = hub.observe((event) => {
+      if (event.kind !== "agent.registered") return;
+      this.#local.add(event.agentId);
+      this.store.inner.agent(event.agentId).then((profile) => {
+        if (profile === undefined || !cardCrosses(profile)) return;
+        for (const link of this.#links.values()) if (link.open) link.sendCards([profile]);
+      }, this.#onError);
+    });
+    // Collective queries are transient broadcasts: a peer that opted in is attached to the
+    // bus under its hub id, so it gets each one the hub hands to its connected agents.
+    for (const peer of this.config.peers) {
+      if (!peer.queries) continue;
+      this.#detach.push(
+        hub.bus.attach(peer.hubId, (delivery) => {
+          if (delivery.kind === "transient")
+            this.#forwardQuery(peer, delivery.bytes.toString("utf8"));
+        }),
+      );
+    }
+    const listen = this.config.listen;
+    if (listen !== undefined) {
+      this.#server = await createWsServer({
+        host: listen.host,
+        port: listen.port,
+        allowedOrigins: [],
+        ...(hub.options.transport?.maxPayloadBytes === undefined
+          ? {}
+          : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
+        authenticate: (announcement, nonce) => {
+          const verified = verifyHello(announcement, nonce, this.config.peers);
+          if ("refused" in verified) {
+            this.#audit({
+              event: "refused",
+              from: describeHello(announcement),
+              to: [identity.id],
+              code: verified.refused.split(":")[0],
+              reason: verified.refused,
+            });
+            return { refused: verified.refused, kind: "authentication" };
+          }
+          return {
+            agentId: verified.peer.hubId,
+            registration: { fedWelcome: welcome(identity, verified.challenge) },
+          };
+        },
+      });
+      this.#server.on("connection", (connection, info) => {
+        const peer = this.config.peers.find((p) => p.hubId === info.agentId);
+        if (peer !== undefined) this.#link(peer, connection, false);
+      });
+    }
+    for (const peer of this.config.peers) {
+      if (peer.url === undefined) continue;
+      const dialer = new Dialer(peer, identity, {
+        onLink: (connection) => this.#link(peer, connection, true),
+        onRefused: (reason) =>
+          this.#audit({
+            event: "refused",
+            from: peer.hubId,
+            to: [identity.id],
+            code: "federation_unknown_peer",
+            reason,
+          }),
+        ...(hub.options.transport?.maxPayloadBytes === undefined
+          ? {}
+          : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
+      });
+      this.#dialers.push(dialer);
+      dialer.start();
+    }
+  }
+
+  /** Stops dialling and accepting and closes every link; call before `hub.close()`. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#stopObserving?.();
+      for (const detach of this.#detach.splice(0)) detach();
+      await Promise.all(this.#dialers.map((d) => d.stop()));
+      for (const link of this.#links.values()) link.close();
+      await this.#server?.close(CLOSE_CODES.GOING_AWAY, "hub shutting down");
+      this.registry.close();
+    })();
+    return this.#closing;
+  }
+
+  #policy(): VisibilityPolicy {
+    return {
+      teamOf: () => undefined,
+      defaultVisibility: this.#hub?.options.defaultVisibility ?? "workspace",
+    };
+  }
+
+  #audit(entry: Omit<AuditEntry, "at">): void {
+    try {
+      this.#hub?.options.audit?.append({ at: Date.now(), ...entry });
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+
+  /** Why `stored`, committed by this hub, may not reach `agent` of a peer organisation. */
+  async #withheld(stored: StoredMessage, agent: RemoteAgent): Promise<string | undefined> {
+    const peer = this.config.peers.find((p) => p.hubId === agent.peer);
+    if (peer === undefined) return `${agent.peer} is no longer a peer`;
+    const sender = await this.store.inner.agent(stored.sender);
+    if (sender === undefined || !cardCrosses(sender)) {
+      return `the card of ${stored.sender} is not public: other organisations cannot verify it`;
+    }
+    const wire = JSON.parse(stored.raw) as WireMessage; // Text this hub checked already.
+    const readable = readablePayload(wire, this.#decompress);
+    if ("refused" in readable) return readable.refused.message;
+    return withheldFrom(wire, readable.payload, agent.profile.id, this.#policy(), peer.queries);
+  }
+
+  /** A transient broadcast handed to `peer`: only a collective query whose sender's card and nodes may cross. */
+  #forwardQuery(peer: FederationPeer, raw: string): void {
+    const wire = JSON.parse(raw) as WireMessage; // Text this hub checked already.
+    if (wire.type !== "ocp.collective.query" || !this.#local.has(wire.from)) return;
+    const stored = { id: wire.id, sender: wire.from, raw, expiresAt: 0, recipients: [] };
+    const audit = (reason: string) =>
+      this.#audit({
+        event: "refused",
+        ...describe(stored),
+        to: [peer.hubId],
+        code: "federation_withheld",
+        reason,
+      });
+    this.store.inner.agent(wire.from).then((sender) => {
+      if (sender === undefined || !cardCrosses(sender)) {
+        audit(`the card of ${wire.from} is not public: other organisations cannot verify it`);
+        return;
+      }
+      const readable = readablePayload(wire, this.#decompress);
+      if ("refused" in readable) return;
+      const withheld = withheldFrom(wire, readable.payload, peer.hubId, this.#policy(), true);
+      if (withheld !== undefined) {
+        audit(withheld);
+        return;
+      }
+      if (this.#links.get(peer.hubId)?.sendQuery(raw) === true) {
+        this.#audit({ event: "delivered", ...describe(stored), to: [peer.hubId] });
+      }
+    }, this.#onError);
+  }
+
+  #link(peer: FederationPeer, connection: Connection, dialled: boolean): void {
+    const hub = this.#hub;
+    if (hub === undefined) return;
+    this.#links.get(peer.hubId)?.close(CLOSE_CODES.NORMAL, "replaced by a new link");
+    const parts = {
+      store: this.store,
+      registry: this.registry,
+      local: this.#local,
+      policy: () => this.#policy(),
+      decompress: this.#decompress,
+      budget: this.#budget,
+      windows: this.#windows,
+      onError: this.#onError,
+      audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
+    };
+    const link = new PeerLink(peer, connection, linkContext(peer, hub, parts), dialled);
+    this.#links.set(peer.hubId, link);
+    connection.once("close", () => {
+      if (this.#links.get(peer.hubId) === link) this.#links.delete(peer.hubId);
+    });
+  }
+}
+
+function describe(stored: StoredMessage): { id: string; from: string; type?: string } {
+  const type = /"type"\s*:\s*"([^"]{1,128})"/.exec(stored.raw)?.[1];
+  return { id: stored.id, from: stored.sender, ...(type === undefined ? {} : { type }) };
+}
+
+function describeHello(value: unknown): string {
+  const hubId = (value as { payload?: { hubId?: unknown } } | null)?.payload?.hubId;
+  return typeof hubId === "string" ? hubId.slice(0, 512) : "(unknown hub)";
+}
