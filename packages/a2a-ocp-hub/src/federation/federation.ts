@@ -330,8 +330,17 @@ export class Federation {
   }
 }
 
+/** The audit's view of a committed message: its id, sender and top-level `type` (not a node's). */
 function describe(stored: StoredMessage): { id: string; from: string; type?: string } {
-  const type = /"type"\s*:\s*"([^"]{1,128})"/.exec(stored.raw)?.[1];
+  let type: string | undefined;
+  try {
+    const value: unknown = JSON.parse(stored.raw);
+    if (typeof value === "object" && value !== null && "type" in value) {
+      type = typeof value.type === "string" ? value.type.slice(0, 128) : undefined;
+    }
+  } catch {
+    // A committed message was parsed when it was accepted; a sealed or odd one is audited without a type.
+  }
   return { id: stored.id, from: stored.sender, ...(type === undefined ? {} : { type }) };
 }
 
