@@ -118,7 +118,6 @@ export function runLeg<R>(
   const started = performance.now();
   const done = options.onOutcome;
   const span = options.tracer === undefined ? undefined : startLegSpan(options.tracer, providerId);
-  const traced = span === undefined ? {} : { traceparent: span.traceparent };
   const settle = (outcome: LegOutcome): R | LegOutcome => {
     span?.end(outcome);
     done?.(outcome);
@@ -130,18 +129,19 @@ export function runLeg<R>(
     return settled(failure(providerId, "aborted", error));
   }
   if (!options.decoded) {
-    return askGuarded(provider, query, { ...options, ...traced }, started).then((answer) =>
+    const guarded = span === undefined ? options : { ...options, traceparent: span.traceparent };
+    return askGuarded(provider, query, guarded, started).then((answer) =>
       settle(answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome),
     );
   }
   // A transport of ours: its own deadline and abort, one promise and one step after it.
   let call: Promise<ContextQueryResult>;
   try {
-    call = provider.query(query, {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      ...traced,
-    });
+    // The leg's options carry `signal` and `timeoutMs`, all a transport of ours reads of them.
+    call = provider.query(
+      query,
+      span === undefined ? options : { ...options, traceparent: span.traceparent },
+    );
   } catch (error) {
     return settled(failedLeg(providerId, error, started));
   }
