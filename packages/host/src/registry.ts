@@ -19,7 +19,7 @@ import { type HostError, hostError } from "./errors.js";
 import type { ProviderTransport } from "./events.js";
 import type { LegOptions } from "./leg.js";
 import { MAX_PROVIDER_ID_LENGTH } from "./limits.js";
-import { remember, resealed } from "./sealed-query.js";
+import { filledQuery, remember, resealed } from "./sealed-query.js";
 import type { CgpSession, RefusedOffer } from "./session.js";
 
 /** Options of one registration. */
@@ -227,10 +227,11 @@ export function parseQuery(query: ContextQueryInit): ContextQuery {
   // TypeError and changes neither its own budget, nor what the other legs receive, nor the
   // query the result reports; the caller's lists stay its own; the stdio and HTTP transports
   // encode it once however many legs send it. The same question asked again gets the same
-  // sealed copy back (sealed-query.ts).
+  // sealed copy back, and one that only leaves its lists out (or carries members the schema
+  // does not declare) is filled in as the schema would and sealed without its pass (sealed-query.ts).
   const again = resealed(query);
   if (again !== undefined) return again;
-  const plain = sealQuery(query);
+  const plain = sealQuery(query) ?? sealQuery(filledQuery(query));
   if (plain !== undefined) return remember(plain);
   const parsed = ContextQuerySchema.safeParse(query);
   if (!parsed.success) {

@@ -1,6 +1,6 @@
 import { type ContextQuery, ContextQuerySchema } from "@ocp/types";
 
-/** The members of a query {@link resealed} compares, in the envelope schema's order. */
+/** The members of a query {@link resealed} compares and {@link filledQuery} copies, in the schema's order. */
 export const COMPARED_MEMBERS = [
   "goal",
   "query_text",
@@ -14,11 +14,10 @@ export const COMPARED_MEMBERS = [
 
 /**
  * Whether the schema declares exactly {@link COMPARED_MEMBERS}: a member
- * added to it and not compared here turns the reuse off rather than let a
- * query that differs in it pass for the last one.
+ * added to it and not named here turns both shortcuts off rather than let a
+ * query that differs in it pass for the last one, or lose it in the copy.
  */
-const COMPARES_EVERY_MEMBER =
-  Object.keys(ContextQuerySchema.shape).join() === COMPARED_MEMBERS.join();
+const NAMES_EVERY_MEMBER = Object.keys(ContextQuerySchema.shape).join() === COMPARED_MEMBERS.join();
 
 /**
  * The query `parseQuery` sealed last (frozen, its lists frozen too), shared by
@@ -43,7 +42,7 @@ const NONE: readonly never[] = [];
 export function resealed(query: unknown): ContextQuery | undefined {
   const last = lastSealed;
   if (last === undefined || typeof query !== "object" || query === null) return undefined;
-  if (!COMPARES_EVERY_MEMBER) return undefined;
+  if (!NAMES_EVERY_MEMBER) return undefined;
   // Member by member, by name (a loop over the names would read each through a generic lookup).
   const given = query as Partial<Record<keyof ContextQuery, unknown>>;
   return Object.is(given.goal, last.goal) &&
@@ -72,4 +71,27 @@ function sameList(given: unknown, kept: readonly unknown[] | null | undefined): 
 export function remember(sealed: ContextQuery): ContextQuery {
   lastSealed = sealed;
   return sealed;
+}
+
+/**
+ * The schema's members of `query` alone, an absent `kinds` or `anchors`
+ * filled with the empty list the schema defaults it to: what the schema
+ * would make of a query that only leaves lists out or carries members it
+ * does not declare (it strips those), for `sealQuery` to check and copy
+ * without the schema pass. Undefined for anything but an object.
+ */
+export function filledQuery(query: unknown): ContextQuery | undefined {
+  if (!NAMES_EVERY_MEMBER || typeof query !== "object" || query === null) return undefined;
+  if (Array.isArray(query)) return undefined;
+  const given = query as Partial<Record<keyof ContextQuery, unknown>>;
+  return {
+    goal: given.goal,
+    query_text: given.query_text,
+    embedding: given.embedding,
+    kinds: given.kinds ?? [],
+    anchors: given.anchors ?? [],
+    max_frames: given.max_frames,
+    max_tokens: given.max_tokens,
+    as_of: given.as_of,
+  } as ContextQuery;
 }

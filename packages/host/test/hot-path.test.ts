@@ -75,9 +75,9 @@ describe("the host's per-call path", () => {
       { as_of: "2026-01-02T00:00:00Z" },
     ];
     for (const change of variants) {
-      const sealed = parseQuery(base);
+      const sealed = parseQuery(base as never);
       const changed = { ...base, ...change };
-      const next = parseQuery(changed);
+      const next = parseQuery(changed as never);
       expect(next, JSON.stringify(change)).not.toBe(sealed);
       expect(next).toEqual(ContextQuerySchema.parse(changed));
     }
@@ -93,6 +93,34 @@ describe("the host's per-call path", () => {
     expect(second.max_tokens).toBe(50);
     expect(second.kinds).toEqual(["doc", "snippet"]);
     expect(first.max_tokens).toBe(QUERY.max_tokens);
+  });
+
+  it("a query that leaves its lists out, carries undeclared members or nulls seals to exactly what the schema makes of it", () => {
+    const inputs: Record<string, unknown>[] = [
+      { goal: "g", max_frames: 1, max_tokens: 2 },
+      { goal: "g", kinds: ["doc"], max_frames: 1, max_tokens: 2 },
+      { goal: "g", anchors: ["x"], max_frames: 1, max_tokens: 2, extra: { deep: true } },
+      { goal: "g", query_text: null, embedding: null, as_of: null, max_frames: 1, max_tokens: 2 },
+      { goal: "", query_text: "q", embedding: [1, 2], kinds: [], max_frames: 0, max_tokens: 0 },
+    ];
+    for (const input of inputs) {
+      const sealed = parseQuery(input as never);
+      expect(sealed, JSON.stringify(input)).toEqual(ContextQuerySchema.parse(input));
+      expect(Object.isFrozen(sealed)).toBe(true);
+      expect(Object.isFrozen(sealed.kinds) && Object.isFrozen(sealed.anchors)).toBe(true);
+      expect("extra" in sealed).toBe(false);
+    }
+    const refused: Record<string, unknown>[] = [
+      { goal: "g", kinds: ["not-a-kind"], max_frames: 1, max_tokens: 2 },
+      { goal: "g", anchors: "x", max_frames: 1, max_tokens: 2 },
+      { goal: "g", max_frames: -1, max_tokens: 2 },
+      { goal: "g", max_frames: 1 },
+      { max_frames: 1, max_tokens: 2 },
+    ];
+    for (const input of refused) {
+      expect(ContextQuerySchema.safeParse(input).success).toBe(false);
+      expect(() => parseQuery(input as never), JSON.stringify(input)).toThrow(/invalid query/);
+    }
   });
 
   it("compares every member the query schema declares", () => {
