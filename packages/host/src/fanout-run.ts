@@ -26,7 +26,7 @@ export function fanOut(
   options: QueryCallOptions,
 ): Promise<FanOutResult> {
   const skipped: SkippedProvider[] = [];
-  const legs: Promise<LegOutcome>[] = [];
+  let legs: Promise<LegOutcome>[] | undefined;
   let only: [string, Entry] | undefined;
   let started = 0;
   for (const pair of entries) {
@@ -39,16 +39,16 @@ export function fanOut(
       });
       continue;
     }
-    if (only === undefined && legs.length === 0) {
+    if (only === undefined && legs === undefined) {
       only = pair;
       continue;
     }
     if (only !== undefined) {
       started = performance.now();
-      legs.push(startLeg(host, only[0], only[1], query, options));
+      legs = [startLeg(host, only[0], only[1], query, options)];
       only = undefined;
     }
-    legs.push(startLeg(host, pair[0], entry, query, options));
+    (legs as Promise<LegOutcome>[]).push(startLeg(host, pair[0], entry, query, options));
   }
   if (only !== undefined) {
     // One leg: the fan-out took what its leg took (measured by the leg; the clock is read twice, not four times).
@@ -56,7 +56,10 @@ export function fanOut(
       assembleFanOut(query, [outcome], skipped, Math.round(latencyOf(outcome))),
     );
   }
-  if (legs.length === 0) started = performance.now();
+  if (legs === undefined) {
+    // No provider serves the kinds asked for: nothing to wait for.
+    return Promise.resolve(assembleFanOut(query, [], skipped, 0));
+  }
   return Promise.all(legs).then((outcomes) =>
     assembleFanOut(query, outcomes, skipped, Math.round(performance.now() - started)),
   );

@@ -132,7 +132,8 @@ export function servesKinds(capabilities: Capabilities, kinds: readonly string[]
   if (kinds.length === 0) return true;
   const declared = capabilities.query.kinds;
   if (declared.length === 0) return true;
-  return kinds.some((kind) => declared.includes(kind));
+  for (const kind of kinds) if (declared.includes(kind)) return true;
+  return false;
 }
 
 export function failure(
