@@ -105,6 +105,7 @@ export interface FanOutResult {
   readonly opaque: readonly HeldAside[];
   /** §6.4.1 (contextgraph/1): `reference` frames, which contribute nothing to a composition. */
   readonly unresolved: readonly HeldAside[];
+  /** Milliseconds until the slowest leg settled (with one leg asked, that leg's latency, rounded). */
   readonly elapsedMs: number;
 }
 
