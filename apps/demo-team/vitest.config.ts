@@ -1,4 +1,4 @@
-import { defineProject } from "vitest/config";
+import { configDefaults, defineProject } from "vitest/config";
 import { sharedTestOptions } from "../../vitest.shared.mjs";
 
 export default defineProject({
@@ -6,5 +6,7 @@ export default defineProject({
     ...sharedTestOptions,
     name: "demo-team",
     include: ["test/**/*.test.ts"],
+    // The federation demo run (two hubs, a hub killed and restarted): vitest.heavy.config.ts.
+    exclude: [...configDefaults.exclude, "**/*.heavy.test.ts"],
   },
 });

@@ -28,3 +28,6 @@ declare function atob(data: string): string;
 declare var crypto: {
   getRandomValues<T extends ArrayBufferView>(array: T): T;
 };
+
+/** A deep copy of a structured-cloneable value (throws on functions and symbols). */
+declare function structuredClone<T>(value: T): T;

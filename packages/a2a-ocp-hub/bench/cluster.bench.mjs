@@ -15,7 +15,8 @@
 //
 // Env: BENCH_CLUSTER_MESSAGES (per arm per round, 1500), BENCH_ROUNDS (5),
 // BENCH_ARMS (comma-separated subset of core,jetstream,jscrypto,three,one), BENCH_PAIRS (3),
-// BENCH_WINDOW (16), BENCH_WARMUP_MESSAGES (per arm before the timed rounds, 12000),
+// BENCH_WINDOW (16), BENCH_WARMUP_MESSAGES (per arm before the timed rounds, 12000;
+// 0: none, the timed rounds start with fresh processes, as a bench from outside does),
 // BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
 // "--cpu-prof --cpu-prof-dir=prof" to profile them), BENCH_HUB_LOG_DIR (where the
 // hubs' other stdout lines go, e.g. those of "--trace-deopt"), BENCH_AGENTS ("one":
@@ -82,9 +83,13 @@ const offline = RECIPIENTS === "offline";
  * its first several thousand messages with V8's optimizing compiler busy on
  * background threads and about twice the CPU per message of its steady state
  * (bench/RESULTS.md, "Cluster"); the rounds measure the steady state, the warm-up line
- * prints the cold start.
+ * prints the cold start. 0: no warm-up at all (the cold figures of a bench from outside).
  */
 const WARMUP = Number(process.env.BENCH_WARMUP_MESSAGES ?? 12_000);
+if (!Number.isSafeInteger(WARMUP) || WARMUP < 0) {
+  process.stderr.write(`cluster bench: BENCH_WARMUP_MESSAGES must be 0 or more, not ${WARMUP}\n`);
+  process.exit(2);
+}
 /** Goal of issue 18: three hubs deliver at least this share of JetStream publish+ack. */
 const GOAL = 0.33;
 /**
@@ -484,15 +489,17 @@ try {
   );
   // Warm-up rounds (JIT, streams, connections), interleaved like the timed ones and
   // not counted in them; the first and the last are printed.
-  const warmups = Math.max(1, Math.ceil(WARMUP / expected));
+  const warmups = WARMUP === 0 ? 0 : Math.max(1, Math.ceil(WARMUP / expected));
   const warm = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 0; round < warmups; round++) {
     for (const name of rotated(names, round)) warm[name].push(await arms[name].round());
   }
   process.stdout.write(
-    `warm-up: ${warmups} rounds per arm (${warmups * expected} messages); rate and CPU µs per message (bench / nats-server / hubs), first → last warm-up round:\n`,
+    warmups === 0
+      ? "no warm-up (BENCH_WARMUP_MESSAGES=0): the timed rounds start with fresh processes\n"
+      : `warm-up: ${warmups} rounds per arm (${warmups * expected} messages); rate and CPU µs per message (bench / nats-server / hubs), first → last warm-up round:\n`,
   );
-  for (const name of names) {
+  for (const name of warmups === 0 ? [] : names) {
     const cold = warm[name][0];
     const hot = warm[name].at(-1);
     const cpu = (r) => [r.cpuBench, r.cpuNats, r.cpuHubs].map((v) => v.toFixed(0)).join(" / ");
@@ -500,18 +507,21 @@ try {
       `  ${NAMES[name].padEnd(24)}${cold.rate.toFixed(0).padStart(6)} msg/s (${cpu(cold)}) → ${hot.rate.toFixed(0).padStart(6)} msg/s (${cpu(hot)})\n`,
     );
   }
-  // What a bench without warm-up measures: fresh hub processes run their first
-  // thousands of messages at about twice the CPU per message of their steady
-  // state, JetStream much less so; the timed rounds below are the steady state.
-  for (const base of ["jscrypto", "jetstream"]) {
-    if (warm.three === undefined || warm[base] === undefined) continue;
-    process.stdout.write(
-      `cold (first warm-up round, fresh processes): three hubs / ${NAMES[base]} ${(warm.three[0].rate / warm[base][0].rate).toFixed(3)}, three hubs p99 ${warm.three[0].p99.toFixed(1)} ms\n`,
-    );
-  }
   const results = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of rotated(names, round)) results[name].push(await arms[name].round());
+    for (const name of rotated(names, round + warmups)) {
+      results[name].push(await arms[name].round());
+    }
+  }
+  // What a bench without warm-up measures: fresh hub processes run their first
+  // thousands of messages at about twice the CPU per message of their steady
+  // state, JetStream much less so. The first round each arm ran (fresh processes):
+  for (const base of ["jscrypto", "jetstream"]) {
+    if (results.three === undefined || results[base] === undefined) continue;
+    const first = (name) => (warmups === 0 ? results : warm)[name][0];
+    process.stdout.write(
+      `cold (first round, fresh processes): three hubs / ${NAMES[base]} ${(first("three").rate / first(base).rate).toFixed(3)}, three hubs p99 ${first("three").p99.toFixed(1)} ms\n`,
+    );
   }
   for (const name of names) await arms[name].close();
   const col = (rs, key, digits) =>
@@ -573,6 +583,19 @@ try {
         jetstreamRate: median(results.jetstream.map((r) => r.rate)),
         threeCpuUs: results.three === undefined ? undefined : cpu("three"),
       }),
+    );
+  }
+  if (results.three !== undefined) {
+    // Issue 41's framing: what the hubs spend per message beyond the one verification
+    // (the accepting hub's; the delivering hub forwards the stored bytes unchecked).
+    const from = generateIdentity("a2a://own-from");
+    const verifyUs = verifyMicros(
+      wireFor(from, generateIdentity("a2a://own-to"), 0),
+      from.publicKey,
+    );
+    const hubsUs = median(results.three.map((r) => r.cpuHubs));
+    process.stdout.write(
+      `three hubs' own work per message: ${hubsUs.toFixed(0)} µs of hub CPU (both hubs), one Ed25519 verification ${verifyUs.toFixed(0)} µs, everything else ${(hubsUs - verifyUs).toFixed(0)} µs\n`,
     );
   }
   const vsCrypto = ratio("three", "jscrypto");

@@ -122,17 +122,19 @@ export class CommitQueue {
       }
       this.committed += 1;
       item.settled?.(true);
+      const { raw } = item.stored;
+      const { trace } = item;
       for (const [agent, seq] of outcome.seqs) {
-        const { raw } = item.stored;
-        this.#hooks.deliver(agent, { kind: "durable", seq, raw, ...traceOf(item) });
+        this.#hooks.deliver(
+          agent,
+          trace === undefined
+            ? { kind: "durable", seq, raw }
+            : { kind: "durable", seq, raw, trace },
+        );
       }
       this.#hooks.ack(item, outcome);
     }
   }
-}
-
-function traceOf(item: PendingCommit): { trace?: DeliveryTrace } {
-  return item.trace === undefined ? {} : { trace: item.trace };
 }
 
 /** Why a commit failed, as the sender reads it: the store's own `store_failed` reason when it gave one. */

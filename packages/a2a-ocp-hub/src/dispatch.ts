@@ -117,11 +117,9 @@ export function dispatch(m: CheckedInbound, ctx: DispatchContext): void {
     const { recipients } = decided;
     const traced = ctx.telemetry.committing(wire.id);
     const { traceparent } = traced;
+    const stored = { id: wire.id, sender: wire.from, raw, expiresAt: deadline, recipients };
     ctx.commits.push({
-      stored: {
-        ...{ id: wire.id, sender: wire.from, raw, expiresAt: deadline, recipients },
-        ...(traceparent === undefined ? {} : { traceparent }),
-      },
+      stored: traceparent === undefined ? stored : { ...stored, traceparent },
       sender: session,
       excluded: decided.excluded.length,
       trace: traced.trace,

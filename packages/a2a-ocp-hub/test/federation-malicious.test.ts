@@ -164,6 +164,16 @@ describe("federation: a malicious peer hub", () => {
       });
     }
     await until(() => rejected("federation_over_budget").length > 0, "the flood refused");
+    // Its budget is the organisation's, not the link's: dialling again does not refill it.
+    const again = await evilPeer(globex.federation.url!, evilKey);
+    again.send("ocp.fed.message", {
+      seq: 99,
+      raw: signed(mallory, bob.id.id, [node(mallory.id, "after-redial", { visibility: "public" })]),
+    });
+    await until(
+      () => again.answers().some((a) => a.payload["code"] === "federation_over_budget"),
+      "the redialled link still over budget",
+    );
     // The honest link is unaffected.
     const after = createMessage({
       type: "ocp.knowledge.stream",
@@ -183,7 +193,7 @@ describe("federation: a malicious peer hub", () => {
       "alice's message after the attack",
     );
     const delivered = bob.raw.delivered();
-    for (const never of ["forged-1", "forged-2", "team-1", "captured"])
+    for (const never of ["forged-1", "forged-2", "team-1", "captured", "after-redial"])
       expect(delivered.some((d) => d.includes(never))).toBe(false);
     expect(delivered.filter((d) => d.includes("evil-public")).length).toBe(1);
     // Audited at globex, each with its code.

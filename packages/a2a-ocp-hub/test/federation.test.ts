@@ -257,6 +257,13 @@ describe("federation: what crosses", () => {
         .entries()
         .some((e) => e.event === "delivered" && e.to.includes(globex.hubIdentity.id)),
     ).toBe(true);
+    // The audit names the message's own type, never the type of a node it carries.
+    const crossedTypes = acme.audit
+      .entries()
+      .filter((e) => e.event === "delivered" && e.to.includes(globex.hubIdentity.id))
+      .map((e) => e.type);
+    expect(crossedTypes).toContain("ocp.knowledge.stream");
+    expect(crossedTypes.every((type) => type?.startsWith("ocp."))).toBe(true);
     expect(
       globex.audit.entries().some((e) => e.event === "accepted" && e.from === alice.id.id),
     ).toBe(true);

@@ -45,6 +45,15 @@ export function storeContractTests(name: string, open: () => Promise<HubStore>):
       ]);
     });
 
+    it("keeps the exact text of a message for several recipients, non-ASCII included, in each inbox", async () => {
+      const [d, e, f] = ["a2a://contract-u1", "a2a://contract-u2", "a2a://contract-u3"];
+      const raw = JSON.stringify({ id: "u1", title: "Größe 😀 — naïve", n: "\u2028" });
+      await store.commit([{ ...stored("u1", [d, e, f]), raw }]);
+      for (const agent of [d, e, f]) {
+        expect((await store.pending(agent, 0, 10, Date.now())).map((p) => p.raw)).toEqual([raw]);
+      }
+    });
+
     it("resumes after a sequence, pages, skips expired deliveries and forgets confirmed ones", async () => {
       const c = "a2a://contract-c";
       await store.commit([

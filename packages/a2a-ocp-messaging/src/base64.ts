@@ -1,4 +1,4 @@
-import { BASE64_PATTERN } from "./envelope.js";
+import { BASE64_PATTERN } from "./wire-patterns.js";
 
 /**
  * Standard padded base64 (RFC 4648 §4) without `Buffer`, so the portable

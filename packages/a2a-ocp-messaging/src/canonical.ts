@@ -1,4 +1,5 @@
 import { messagingError } from "./errors.js";
+import { isJsonObject } from "./json.js";
 import { MAX_JSON_DEPTH } from "./limits.js";
 
 /**
@@ -62,7 +63,8 @@ function write(value: unknown, depth: number): string {
     }
     return `${out}]`;
   }
-  const record = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return notJson(value);
+  const record = value;
   const keys = Object.keys(record).sort();
   let out = "{";
   let first = true;
@@ -74,6 +76,11 @@ function write(value: unknown, depth: number): string {
     out += `${canonicalString(key)}:${write(member, depth + 1)}`;
   }
   return `${out}}`;
+}
+
+/** Unreachable (an object that is neither an array nor a JSON object): refused, never cast. */
+function notJson(value: unknown): never {
+  throw messagingError("canonicalization_failed", `a ${typeof value} is not a JSON value`);
 }
 
 /** An object member name that V8 would order numerically, before the others (an array index). */
@@ -123,7 +130,8 @@ function sortedCopy(value: unknown, depth: number, omit?: string): unknown {
     }
     return out ?? value;
   }
-  const record = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return notJson(value);
+  const record = value;
   const names = Object.keys(record);
   let ordered = true;
   for (let i = 1; i < names.length && ordered; i++) ordered = names[i - 1]! < names[i]!;
@@ -201,8 +209,8 @@ export function canonicalizeWithout(value: object, omit: string): string {
 function canonicalText(value: unknown, omit: string | undefined): string {
   const copy = sortedCopy(value, 0, omit);
   if (copy === SLOW) {
-    if (omit === undefined || typeof value !== "object" || value === null) return write(value, 0);
-    const { [omit]: _omitted, ...rest } = value as Record<string, unknown>;
+    if (omit === undefined || !isJsonObject(value)) return write(value, 0);
+    const { [omit]: _omitted, ...rest } = value;
     return write(rest, 0);
   }
   const text = JSON.stringify(copy);

@@ -1,13 +1,37 @@
 import { z } from "zod";
 import {
   MAX_AGENT_URI_LENGTH,
-  MAX_MESSAGE_ID_LENGTH,
   MAX_MESSAGE_TYPE_LENGTH,
   MAX_RECIPIENTS,
   MAX_TTL_SECONDS,
 } from "./limits.js";
 import { AgentUriSchema, IdSchema, TimestampSchema } from "./payloads/common.js";
 import { PROTOCOL, SEMVER_PATTERN } from "./version.js";
+import {
+  BASE64_PATTERN,
+  BROADCAST,
+  COMPRESSIONS,
+  CUSTOM_MESSAGE_TYPE_PATTERN,
+  type CustomMessageType,
+  KNOWN_MESSAGE_TYPES,
+  MESSAGE_ID_PATTERN,
+  PRIORITIES,
+  SIGNATURE_PATTERN,
+} from "./wire-patterns.js";
+
+// The patterns and name lists, without zod (the browser entry reads them too), re-exported here.
+export {
+  BASE64_PATTERN,
+  BROADCAST,
+  COMPRESSIONS,
+  CUSTOM_MESSAGE_TYPE_PATTERN,
+  type CustomMessageType,
+  isCustomMessageType,
+  KNOWN_MESSAGE_TYPES,
+  MESSAGE_ID_PATTERN,
+  PRIORITIES,
+  SIGNATURE_PATTERN,
+} from "./wire-patterns.js";
 
 /**
  * The §4.1 envelope. Field names are the wire's: snake_case for the envelope
@@ -16,78 +40,23 @@ import { PROTOCOL, SEMVER_PATTERN } from "./version.js";
  * so the signature, computed over the received JSON, covers them too.
  */
 
-/**
- * A message `id` (§4.1): 1 to {@link MAX_MESSAGE_ID_LENGTH} visible ASCII
- * characters (no space, no control character), so it is safe in a log line,
- * a SQLite key and a NATS header. Ids are unique hub-wide within the replay
- * window, whoever sends them: a reused id is refused `replay_detected`.
- */
-export const MESSAGE_ID_PATTERN: RegExp = new RegExp(`^[\\x21-\\x7e]{1,${MAX_MESSAGE_ID_LENGTH}}$`);
-
-/** §4.2 every standard message type, plus §7.2 negotiation and §12.4 backpressure. */
-export const KNOWN_MESSAGE_TYPES = [
-  "ocp.knowledge.stream",
-  "ocp.knowledge.subscribe",
-  "ocp.knowledge.unsubscribe",
-  "ocp.knowledge.sync.request",
-  "ocp.knowledge.sync.response",
-  "ocp.knowledge.update",
-  "ocp.knowledge.conflict",
-  "ocp.knowledge.control",
-  "ocp.collective.query",
-  "ocp.collective.response",
-  "ocp.collective.synthesis",
-  "ocp.consensus.propose",
-  "ocp.consensus.vote",
-  "ocp.consensus.achieved",
-  "ocp.consensus.timeout",
-  "ocp.awareness.beacon",
-  "ocp.awareness.update",
-  "ocp.awareness.query",
-  "ocp.awareness.response",
-  "ocp.event.publish",
-  "ocp.event.subscribe",
-  "ocp.event.unsubscribe",
-  "ocp.event.notification",
-  "ocp.sync.request",
-  "ocp.sync.offer",
-  "ocp.sync.accept",
-  "ocp.sync.complete",
-  "ocp.sync.conflict",
-  "capability.announce",
-  "capability.confirm",
-] as const;
 export const KnownMessageTypeSchema = z.enum(KNOWN_MESSAGE_TYPES);
 export type KnownMessageType = z.infer<typeof KnownMessageTypeSchema>;
 
-/** §11.1 organization-defined types live under `ocp.custom.*`. */
-export const CUSTOM_MESSAGE_TYPE_PATTERN: RegExp =
-  /^ocp\.custom\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 export const CustomMessageTypeSchema = z
   .string()
   .max(MAX_MESSAGE_TYPE_LENGTH)
   .regex(CUSTOM_MESSAGE_TYPE_PATTERN, "custom types must use the ocp.custom.* namespace")
   .meta({ id: "CustomMessageType", description: "§11.1 ocp.custom.<name>" });
-export type CustomMessageType = `ocp.custom.${string}`;
 
 /** Any message type: a known one or an `ocp.custom.*` one. */
 export const MessageTypeSchema = z.union([KnownMessageTypeSchema, CustomMessageTypeSchema]);
 export type MessageType = KnownMessageType | CustomMessageType;
 
-/** Whether `type` names an `ocp.custom.*` type. */
-export function isCustomMessageType(type: string): type is CustomMessageType {
-  return type.length <= MAX_MESSAGE_TYPE_LENGTH && CUSTOM_MESSAGE_TYPE_PATTERN.test(type);
-}
-
-/** §4.1 MessagePriority. */
-export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
 export const PrioritySchema = z
   .enum(PRIORITIES)
   .meta({ id: "Priority", description: "§4.1 MessagePriority." });
 export type Priority = z.infer<typeof PrioritySchema>;
-
-/** The `to` value that addresses every agent. */
-export const BROADCAST = "broadcast";
 
 /** §4.1 `to`: one agent, a list of agents, or `"broadcast"`. */
 export const RecipientsSchema = z
@@ -98,13 +67,7 @@ export const RecipientsSchema = z
   });
 export type Recipients = z.infer<typeof RecipientsSchema>;
 
-/** Standard base64 (RFC 4648 §4) with padding. */
-export const BASE64_PATTERN: RegExp =
-  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 export const Base64Schema = z.string().regex(BASE64_PATTERN, "must be padded base64");
-
-/** The form of an Ed25519 signature: 64 bytes, base64. */
-export const SIGNATURE_PATTERN: RegExp = /^[A-Za-z0-9+/]{86}==$/;
 
 /** An Ed25519 signature: 64 bytes, base64. */
 export const SignatureSchema = z
@@ -142,8 +105,6 @@ export const plainFields = {
   compressedPayload: z.never().optional(),
 };
 
-/** §12.2 the compression algorithms. */
-export const COMPRESSIONS = ["gzip", "brotli"] as const;
 export const CompressionSchema = z.enum(COMPRESSIONS);
 export type Compression = z.infer<typeof CompressionSchema>;
 

@@ -1,5 +1,6 @@
 import { type PlainFormCheck, plainFormCheck } from "@ocp/types/fast";
 import type { z } from "zod";
+import { isJsonObject } from "./json.js";
 import { KnownMessageSchema } from "./messages.js";
 
 /**
@@ -56,8 +57,8 @@ let checks: ReadonlyMap<unknown, PlainFormCheck> | undefined;
  * decides.
  */
 export function isPlainFastMessage(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
+  if (!isJsonObject(value)) return false;
   checks ??= fastMessageChecks(KnownMessageSchema, FAST_MESSAGE_TYPES);
-  const check = checks.get((value as Record<string, unknown>)["type"]);
+  const check = checks.get(value["type"]);
   return check === undefined ? false : check(value);
 }

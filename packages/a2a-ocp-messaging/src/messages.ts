@@ -13,6 +13,7 @@ import {
 } from "./envelope.js";
 import { messagingError } from "./errors.js";
 import { isJsonObject } from "./json.js";
+import { messageCandidate } from "./message-candidate.js";
 import {
   AwarenessBeaconPayloadSchema,
   AwarenessQueryPayloadSchema,
@@ -58,8 +59,7 @@ import {
   SyncOfferPayloadSchema,
   SyncRequestPayloadSchema,
 } from "./payloads/sync.js";
-import { randomUuid } from "./uuid.js";
-import { PROTOCOL, PROTOCOL_VERSION } from "./version.js";
+import { PROTOCOL_VERSION } from "./version.js";
 
 /** The payload schema of every known message type: the type → payload map. */
 export const PAYLOAD_SCHEMAS = {
@@ -243,19 +243,7 @@ export type RuntimeMessageInit = Omit<MessageInit<never>, "type" | "payload"> & 
  * the result is a {@link PlainMessage} because its schema accepted it.
  */
 export function buildMessage(init: RuntimeMessageInit): PlainMessage {
-  const candidate: Record<string, unknown> = {
-    protocol: PROTOCOL,
-    version: init.version ?? PROTOCOL_VERSION,
-    id: init.id ?? randomUuid(),
-    from: init.from,
-    to: init.to,
-    timestamp: init.timestamp ?? new Date().toISOString(),
-    type: init.type,
-    payload: init.payload,
-  };
-  for (const key of ["ttl", "correlation_id", "reply_to", "priority"] as const) {
-    if (init[key] !== undefined) candidate[key] = init[key];
-  }
+  const candidate = messageCandidate(init);
   const parsed = schemaFor(candidate).safeParse(candidate);
   if (!parsed.success) {
     throw messagingError(

@@ -1,4 +1,3 @@
-import { BROADCAST } from "./envelope.js";
 import { fail, messagingError, type Result } from "./errors.js";
 import {
   RATE_LIMIT_BROADCASTS_PER_MINUTE,
@@ -7,6 +6,7 @@ import {
   RATE_LIMIT_MESSAGES_PER_MINUTE,
   RATE_LIMIT_WINDOW_MS,
 } from "./limits.js";
+import { BROADCAST } from "./wire-patterns.js";
 
 /**
  * §12.3 rate limits as token buckets per sender. Every message takes a token

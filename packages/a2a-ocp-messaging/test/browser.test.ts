@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build, type Plugin } from "esbuild";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * The root entry runs in a browser: bundled by esbuild for the browser
  * platform (any Node built-in fails the bundle), served from a loopback HTTP
  * server and run in Debian's headless Chromium, which signs, verifies and
- * rejects tampered messages. The page is served under a hostname mapped to
+ * rejects tampered messages. So does the browser entry
+ * (`@ocp/a2a-ocp-messaging/browser`), minified as an app ships it, within
+ * the 40 KB gzipped of issue 41 and without zod. The page is served under a hostname mapped to
  * 127.0.0.1, so it is not a secure context (no `crypto.randomUUID`, no
  * `crypto.subtle`), like any page served over plain HTTP.
  */
@@ -36,17 +39,24 @@ const noNodeBuiltins: Plugin = {
   },
 };
 
+/** The small bundle's goal (issue 41 §3), gzipped. */
+const SMALL_GOAL_GZIP_BYTES = 40 * 1024;
+
 /**
- * The root entry as a browser bundler sees it: `@ocp/a2a-ocp-messaging`
- * resolved through the package's export map with the browser conditions.
+ * An entry as a browser bundler sees it: `@ocp/a2a-ocp-messaging` (or a
+ * subpath) resolved through the package's export map with the browser
+ * conditions.
  */
-async function bundleRootEntry(): Promise<string> {
+async function bundleEntry(
+  specifier: string,
+  minify = false,
+): Promise<{ text: string; inputs: string[]; shipped: string[] }> {
   expect(existsSync(join(packageDir, "dist/index.js")), "dist is missing: run pnpm build").toBe(
     true,
   );
   const result = await build({
     stdin: {
-      contents: 'export * from "@ocp/a2a-ocp-messaging";',
+      contents: `export * from "${specifier}";`,
       resolveDir: packageDir,
       loader: "js",
     },
@@ -55,25 +65,45 @@ async function bundleRootEntry(): Promise<string> {
     platform: "browser",
     format: "esm",
     target: "es2022",
+    minify,
     write: false,
     metafile: true,
     logLevel: "silent",
     plugins: [noNodeBuiltins],
   });
-  const ownModules = Object.keys(result.metafile.inputs).filter((path) => path.startsWith("dist/"));
-  expect(ownModules).toContain("dist/index.js");
+  const inputs = Object.keys(result.metafile.inputs);
+  const ownModules = inputs.filter((path) => path.startsWith("dist/"));
   expect(
     ownModules.filter((path) => path.startsWith("dist/node/") || path.endsWith(".node.js")),
   ).toEqual([]);
-  return result.outputFiles[0]!.text;
+  // Every module read, and those whose code reached the bundle (the rest were tree-shaken).
+  const output = Object.values(result.metafile.outputs)[0]!.inputs;
+  const shipped = Object.keys(output).filter((path) => output[path]!.bytesInOutput > 0);
+  return { text: result.outputFiles[0]!.text, inputs, shipped };
 }
 
-const page = `<!doctype html>
+async function bundleRootEntry(): Promise<string> {
+  const { text, inputs } = await bundleEntry("@ocp/a2a-ocp-messaging");
+  expect(inputs).toContain("dist/index.js");
+  return text;
+}
+
+/** The browser entry, minified: within the goal, and no zod module in it. */
+async function bundleSmallEntry(): Promise<string> {
+  const { text, inputs, shipped } = await bundleEntry("@ocp/a2a-ocp-messaging/browser", true);
+  expect(inputs).toContain("dist/browser.js");
+  expect(shipped).toContain("dist/generated/plain-checks.js");
+  expect(shipped.filter((path) => /(^|\/)zod\//.test(path))).toEqual([]);
+  expect(gzipSync(text).length).toBeLessThanOrEqual(SMALL_GOAL_GZIP_BYTES);
+  return text;
+}
+
+const page = (scenario: string) => `<!doctype html>
 <meta charset="utf-8">
 <title>a2a-ocp-messaging in a browser</title>
 <link rel="icon" href="data:,">
 <script type="module">
-  import { run } from "./scenario.js";
+  import { run } from "./${scenario}";
   run().then(
     (result) => { window.__result = { result }; },
     (error) => { window.__result = { error: String(error?.stack ?? error) }; },
@@ -111,11 +141,17 @@ describe("the root entry in headless Chromium", () => {
     }
     const js = "text/javascript; charset=utf-8";
     server = await serve({
-      "/": { type: "text/html; charset=utf-8", body: page },
+      "/": { type: "text/html; charset=utf-8", body: page("scenario.js") },
       "/messaging.js": { type: js, body: await bundleRootEntry() },
       "/scenario.js": {
         type: js,
         body: readFileSync(join(packageDir, "test/browser/scenario.js"), "utf8"),
+      },
+      "/small.html": { type: "text/html; charset=utf-8", body: page("small-scenario.js") },
+      "/small.js": { type: js, body: await bundleSmallEntry() },
+      "/small-scenario.js": {
+        type: js,
+        body: readFileSync(join(packageDir, "test/browser/small-scenario.js"), "utf8"),
       },
     });
     profileDir = await mkdtemp(join(tmpdir(), "ocp-chromium-"));
@@ -143,7 +179,8 @@ describe("the root entry in headless Chromium", () => {
     if (profileDir !== undefined) await rm(profileDir, { recursive: true, force: true });
   });
 
-  it("bundles for the browser platform, then signs, verifies and rejects tampering", async () => {
+  /** Opens `path` in a new tab and returns what its scenario's `run()` gave, failing on any page error. */
+  async function runPage(path: string): Promise<unknown> {
     const tab = await context!.newPage();
     const problems: string[] = [];
     tab.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
@@ -151,7 +188,7 @@ describe("the root entry in headless Chromium", () => {
       if (message.type() === "error") problems.push(`console: ${message.text()}`);
     });
     const { port } = server!.address() as AddressInfo;
-    await tab.goto(`http://${HOST}:${port}/`);
+    await tab.goto(`http://${HOST}:${port}${path}`);
     const handle = await tab.waitForFunction(
       () => (globalThis as { __result?: unknown }).__result,
       {
@@ -161,7 +198,12 @@ describe("the root entry in headless Chromium", () => {
     const outcome = (await handle.jsonValue()) as { result?: unknown; error?: string };
     expect(problems).toEqual([]);
     expect(outcome.error).toBeUndefined();
-    expect(outcome.result).toEqual({
+    return outcome.result;
+  }
+
+  it("bundles for the browser platform, then signs, verifies and rejects tampering", async () => {
+    const result = await runPage("/");
+    expect(result).toEqual({
       secureContext: false,
       nodeGlobals: [],
       id: expect.stringMatching(
@@ -178,6 +220,26 @@ describe("the root entry in headless Chromium", () => {
         tampered: "signature_invalid",
         unsigned: "signature_missing",
       },
+    });
+  }, 60_000);
+
+  it("the browser entry, minified within 40 KB gzipped and without zod, creates, signs and verifies, and refuses forged messages and profiles", async () => {
+    expect(await runPage("/small.html")).toEqual({
+      secureContext: false,
+      id: expect.stringMatching(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      ),
+      profileVerifies: true,
+      decoded: "ok",
+      vote: "approve",
+      verify: "ok",
+      forged: {
+        tampered: "signature_invalid",
+        signedByAnother: "signature_invalid",
+        unsigned: "signature_missing",
+        profile: "invalid_profile",
+      },
+      invalid: "invalid_message",
     });
   }, 60_000);
 });

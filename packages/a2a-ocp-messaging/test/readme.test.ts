@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import * as browserEntry from "../src/browser.js";
 import { MESSAGING_ERROR_CODES } from "../src/index.js";
 import { HUB_ERROR_CODES, HUB_TYPES } from "../src/internal.js";
 import * as limits from "../src/limits.js";
@@ -50,6 +51,14 @@ describe("README", () => {
     for (const code of Object.keys(MESSAGING_ERROR_CODES)) {
       expect(errors).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
     }
+  });
+
+  it("docs/reference.md names every runtime export of the browser entry, and the README links it", () => {
+    const start = reference.indexOf("## The browser entry");
+    expect(start).toBeGreaterThan(-1);
+    const text = reference.slice(start);
+    for (const name of Object.keys(browserEntry)) expect(text).toContain(`\`${name}\``);
+    expect(readme).toContain("(docs/reference.md#the-browser-entry)");
   });
 
   it("links the docs the limits and error codes moved to", () => {

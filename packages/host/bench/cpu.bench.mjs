@@ -94,6 +94,7 @@ const arms = {
   raw: { call: () => raw.value.call(benchWireQuery), child: raw.pid },
   transport: { call: () => transport.value.query(benchQuery), child: transport.pid },
   host: { call: () => host.queryProvider("host", benchQuery), child: hosted.pid },
+  "host fan-out": { call: () => host.queryAll(benchQuery), child: hosted.pid },
 };
 
 for (const arm of Object.values(arms)) await run(arm.call, 2000); // warm-up (JIT)
@@ -124,7 +125,7 @@ for (const name of names) {
   const total = rows.map((s) => s.parent + s.child);
   const ratios = total.map((t, i) => rawTotal[i] / t);
   console.log(
-    `  ${name.padEnd(10)} wall ${median(rows.map((s) => s.wall))
+    `  ${name.padEnd(13)} wall ${median(rows.map((s) => s.wall))
       .toFixed(1)
       .padStart(6)}` +
       `  host side ${median(rows.map((s) => s.parent))

@@ -104,6 +104,7 @@ export function cgpConsentMissing(
 
 /** F4: a call's `asOf`, when given, is a UTC timestamp; `invalid_query` otherwise. */
 export function checkCallMembers(members: CgpCallMembers): void {
+  if (members.asOf === undefined) return;
   const broken = cgpQueryViolations({ as_of: members.asOf });
   if (broken.length > 0) {
     throw hostError("invalid_query", `invalid query: ${broken.map((v) => v.message).join("; ")}`);

@@ -78,7 +78,6 @@ export function startLeg<R>(
   finish?: (outcome: LegOutcome) => R,
 ): Promise<R | LegOutcome> {
   const events = host.events;
-  const report = (outcome: LegOutcome): void => reportLeg(events, host.warn, id, outcome);
   const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? host.legTimeoutMs;
   if (entry.session !== undefined) {
     const session = entry.session;
@@ -101,7 +100,7 @@ export function startLeg<R>(
       });
     }
     return leg.then((outcome) => {
-      report(outcome);
+      reportLeg(events, host.warn, id, outcome);
       return finish === undefined ? outcome : finish(outcome);
     });
   }
@@ -114,19 +113,41 @@ export function startLeg<R>(
       whatLeaves: describeEgress(entry),
     });
     const outcome = consentRequired(id, entry.info.name);
-    report(outcome);
+    reportLeg(events, host.warn, id, outcome);
     return settleWith(outcome, finish);
   }
   if (events.listens("leg_started")) events.emit("leg_started", { providerId: id, timeoutMs });
+  const legOptions = legOptionsOf(host, id, entry, options, timeoutMs);
+  return finish === undefined
+    ? runLeg(entry.provider, query, legOptions)
+    : runLeg(entry.provider, query, legOptions, finish);
+}
+
+/**
+ * The options of one ocp/1 leg. A call that names neither a timeout nor a
+ * signal (the usual one) gets the options of its provider, built on its
+ * first call and kept on its entry, reporting closure included; any other
+ * call gets its own.
+ */
+function legOptionsOf(
+  host: LegHost,
+  id: string,
+  entry: Entry,
+  options: QueryCallOptions,
+  timeoutMs: number,
+): LegOptions {
+  const plain = options.timeoutMs === undefined && options.signal === undefined;
+  if (plain && entry.kept.legOptions !== undefined) return entry.kept.legOptions;
+  const events = host.events;
+  const warn = host.warn;
   const legOptions: LegOptions = {
     timeoutMs,
     signal: options.signal,
     measureCosts: host.measureCosts,
     decoded: entry.decoded,
-    onOutcome: report,
+    onOutcome: (outcome) => reportLeg(events, warn, id, outcome),
     tracer: host.tracer,
   };
-  return finish === undefined
-    ? runLeg(entry.provider, query, legOptions)
-    : runLeg(entry.provider, query, legOptions, finish);
+  if (plain) entry.kept.legOptions = Object.freeze(legOptions);
+  return legOptions;
 }

@@ -105,6 +105,7 @@ export interface FanOutResult {
   readonly opaque: readonly HeldAside[];
   /** §6.4.1 (contextgraph/1): `reference` frames, which contribute nothing to a composition. */
   readonly unresolved: readonly HeldAside[];
+  /** Milliseconds until the slowest leg settled (with one leg asked, that leg's latency, rounded). */
   readonly elapsedMs: number;
 }
 
@@ -132,7 +133,8 @@ export function servesKinds(capabilities: Capabilities, kinds: readonly string[]
   if (kinds.length === 0) return true;
   const declared = capabilities.query.kinds;
   if (declared.length === 0) return true;
-  return kinds.some((kind) => declared.includes(kind));
+  for (const kind of kinds) if (declared.includes(kind)) return true;
+  return false;
 }
 
 export function failure(
@@ -151,45 +153,60 @@ export function consentRequired(providerId: string, name: string): LegOutcome {
   return failure(providerId, "consent_required", error);
 }
 
-/** Folds leg outcomes (in provider order) into one {@link FanOutResult}. */
+/**
+ * Folds leg outcomes (in provider order) into one {@link FanOutResult}. The
+ * lists of accepted frames and usage rows are sized before they are filled
+ * (one allocation each, not one growth per push), and a leg with nothing to
+ * set aside adds nothing.
+ */
 export function assembleFanOut(
   query: ContextQuery,
   outcomes: readonly LegOutcome[],
   skipped: readonly SkippedProvider[],
   elapsedMs: number,
 ): FanOutResult {
-  const accepted: AcceptedFrame[] = [];
+  let frameCount = 0;
+  for (const outcome of outcomes) {
+    if (outcome.kind === "ok") frameCount += outcome.result.frames.length;
+  }
+  const accepted: AcceptedFrame[] = new Array(frameCount);
+  const usage: ProviderUsage[] = new Array(outcomes.length);
   const failures: LegFailure[] = [];
   const liars: Liar[] = [];
   const trimmed: Trim[] = [];
-  const usage: ProviderUsage[] = [];
   const opaque: HeldAside[] = [];
   const unresolved: HeldAside[] = [];
-  for (const outcome of outcomes) {
+  let next = 0;
+  for (let leg = 0; leg < outcomes.length; leg += 1) {
+    const outcome = outcomes[leg] as LegOutcome;
     if (outcome.kind === "ok") {
       if (outcome.trimmed !== undefined) trimmed.push(outcome.trimmed);
       const providerId = outcome.providerId;
+      const frames = outcome.result.frames;
       const cgp = outcome.cgp;
-      outcome.result.frames.forEach((frame, i) => {
+      for (let i = 0; i < frames.length; i += 1) {
+        const frame = frames[i] as ContextFrame;
         const sent = cgp?.frames[i];
-        accepted.push(
-          sent === undefined ? { providerId, frame } : { providerId, frame, cgp: sent },
-        );
-      });
-      for (const frame of cgp?.opaque ?? []) opaque.push({ providerId, frame });
-      for (const frame of cgp?.unresolved ?? []) unresolved.push({ providerId, frame });
-      usage.push({
-        providerId: outcome.providerId,
+        accepted[next] =
+          sent === undefined ? { providerId, frame } : { providerId, frame, cgp: sent };
+        next += 1;
+      }
+      if (cgp !== undefined) {
+        for (const frame of cgp.opaque) opaque.push({ providerId, frame });
+        for (const frame of cgp.unresolved) unresolved.push({ providerId, frame });
+      }
+      usage[leg] = {
+        providerId,
         outcome: "ok",
-        frames: outcome.result.frames.length,
-        acceptedFrames: outcome.result.frames.length,
-        tokens: sumCost(outcome.result.frames),
+        frames: frames.length,
+        acceptedFrames: frames.length,
+        tokens: sumCost(frames),
         latencyMs: outcome.latencyMs,
         truncated: outcome.result.truncated,
-      });
+      };
     } else if (outcome.kind === "dropped") {
       liars.push(outcome.liar);
-      usage.push({
+      usage[leg] = {
         providerId: outcome.liar.providerId,
         outcome: "dropped",
         frames: outcome.result.frames.length,
@@ -197,10 +214,10 @@ export function assembleFanOut(
         tokens: sumCost(outcome.result.frames),
         latencyMs: outcome.liar.latencyMs,
         truncated: outcome.result.truncated,
-      });
+      };
     } else {
       failures.push(outcome.failure);
-      usage.push({
+      usage[leg] = {
         providerId: outcome.failure.providerId,
         outcome: "failed",
         frames: 0,
@@ -208,7 +225,7 @@ export function assembleFanOut(
         tokens: 0,
         latencyMs: outcome.failure.latencyMs,
         truncated: false,
-      });
+      };
     }
   }
   return {
@@ -223,6 +240,12 @@ export function assembleFanOut(
     unresolved,
     elapsedMs,
   };
+}
+
+/** How long a leg took, whatever its outcome (0 for one that ended before anything was sent). */
+export function latencyOf(outcome: LegOutcome): number {
+  if (outcome.kind === "ok") return outcome.latencyMs;
+  return outcome.kind === "failed" ? outcome.failure.latencyMs : outcome.liar.latencyMs;
 }
 
 function sumCost(frames: readonly ContextFrame[]): number {

@@ -17,15 +17,8 @@ import {
   type HostListener,
   type ProviderTransport,
 } from "./events.js";
-import {
-  type AcceptedFrame,
-  assembleFanOut,
-  type FanOutResult,
-  type LegOutcome,
-  resultOf,
-  type SkippedProvider,
-  servesKinds,
-} from "./fanout.js";
+import { type AcceptedFrame, type FanOutResult, resultOf } from "./fanout.js";
+import { fanOut } from "./fanout-run.js";
 import {
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
   MAX_LEG_TIMEOUT_MS,
@@ -53,6 +46,9 @@ import { type FamilyOptions, familiesOf } from "./session.js";
 
 /** Providers of our transports, whose answers come decoded by the envelope schema. */
 const DECODED = new WeakSet<ContextProvider>();
+
+/** The options of a call that passes none (one frozen object, not a fresh `{}` per call). */
+const NO_OPTIONS: QueryCallOptions = Object.freeze({});
 
 /**
  * The host runtime: a registry of providers, the consent gate (C1, C2, C4),
@@ -296,7 +292,7 @@ export class Host {
   queryProvider(
     providerId: string,
     query: ContextQueryInit,
-    options: QueryCallOptions = {},
+    options: QueryCallOptions = NO_OPTIONS,
   ): Promise<ContextQueryResult> {
     try {
       this.#assertOpen();
@@ -316,27 +312,16 @@ export class Host {
    * Resolves when the slowest leg has answered or timed out, so the total time
    * is bounded by the per-leg timeout, not the sum of them.
    */
-  async queryAll(query: ContextQueryInit, options: QueryCallOptions = {}): Promise<FanOutResult> {
-    this.#assertOpen();
-    const parsed = parseQuery(query);
-    checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
-    checkCallMembers(options);
-    const started = performance.now();
-    const skipped: SkippedProvider[] = [];
-    const legs: Promise<LegOutcome>[] = [];
-    for (const [id, entry] of this.#entries) {
-      if (!servesKinds(entry.capabilities, parsed.kinds)) {
-        skipped.push({
-          providerId: id,
-          reason: "kinds_not_served",
-          declaredKinds: entry.capabilities.query.kinds,
-        });
-        continue;
-      }
-      legs.push(startLeg(this.#legHost, id, entry, parsed, options));
+  queryAll(query: ContextQueryInit, options: QueryCallOptions = NO_OPTIONS): Promise<FanOutResult> {
+    try {
+      this.#assertOpen();
+      const parsed = parseQuery(query);
+      checkLimit("timeoutMs", options.timeoutMs, MAX_LEG_TIMEOUT_MS);
+      checkCallMembers(options);
+      return fanOut(this.#legHost, this.#entries, parsed, options);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const outcomes = await Promise.all(legs);
-    return assembleFanOut(parsed, outcomes, skipped, Math.round(performance.now() - started));
   }
 
   /** Shuts one provider down and forgets it. */

@@ -15,7 +15,7 @@ import { auditAnswer, describeViolations } from "./audit.js";
 import { isProviderCrashCode } from "./crash-codes.js";
 import { hostError } from "./errors.js";
 import { failure, type LegFailureReason, type LegOutcome, type Liar, type Trim } from "./fanout.js";
-import { startLegSpan } from "./tracing.js";
+import { type LegSpan, startLegSpan } from "./tracing.js";
 
 /** The deadlines of every guarded leg of this process's hosts (one timer for all of them). */
 const LEG_DEADLINES = new Deadlines();
@@ -116,39 +116,54 @@ export function runLeg<R>(
 ): Promise<R | LegOutcome> {
   const providerId = provider.id;
   const started = performance.now();
-  const done = options.onOutcome;
   const span = options.tracer === undefined ? undefined : startLegSpan(options.tracer, providerId);
-  const traced = span === undefined ? {} : { traceparent: span.traceparent };
-  const settle = (outcome: LegOutcome): R | LegOutcome => {
-    span?.end(outcome);
-    done?.(outcome);
-    return finish === undefined ? outcome : finish(outcome);
-  };
-  const settled = (outcome: LegOutcome): Promise<R | LegOutcome> => settleWith(outcome, settle);
+  // Two closures per leg (the steps after the call), no more: the settling is a plain function.
   if (options.signal?.aborted) {
     const error = hostError("aborted", `query to "${providerId}" aborted`);
-    return settled(failure(providerId, "aborted", error));
+    return settleWith(failure(providerId, "aborted", error), (outcome) =>
+      settleLeg(outcome, span, options, finish),
+    );
   }
   if (!options.decoded) {
-    return askGuarded(provider, query, { ...options, ...traced }, started).then((answer) =>
-      settle(answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome),
+    const guarded = span === undefined ? options : { ...options, traceparent: span.traceparent };
+    return askGuarded(provider, query, guarded, started).then((answer) =>
+      settleLeg(
+        answer.ok ? judge(providerId, query, answer.value, options, started) : answer.outcome,
+        span,
+        options,
+        finish,
+      ),
     );
   }
   // A transport of ours: its own deadline and abort, one promise and one step after it.
   let call: Promise<ContextQueryResult>;
   try {
-    call = provider.query(query, {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      ...traced,
-    });
+    // The leg's options carry `signal` and `timeoutMs`, all a transport of ours reads of them.
+    call = provider.query(
+      query,
+      span === undefined ? options : { ...options, traceparent: span.traceparent },
+    );
   } catch (error) {
-    return settled(failedLeg(providerId, error, started));
+    return settleWith(failedLeg(providerId, error, started), (outcome) =>
+      settleLeg(outcome, span, options, finish),
+    );
   }
   return call.then(
-    (value) => settle(judge(providerId, query, value, options, started)),
-    (error: unknown) => settle(failedLeg(providerId, error, started)),
+    (value) => settleLeg(judge(providerId, query, value, options, started), span, options, finish),
+    (error: unknown) => settleLeg(failedLeg(providerId, error, started), span, options, finish),
   );
+}
+
+/** Ends the leg's span, reports the outcome, and maps it by `finish` when there is one. */
+function settleLeg<R>(
+  outcome: LegOutcome,
+  span: LegSpan | undefined,
+  options: LegOptions,
+  finish: ((outcome: LegOutcome) => R) | undefined,
+): R | LegOutcome {
+  span?.end(outcome);
+  options.onOutcome?.(outcome);
+  return finish === undefined ? outcome : finish(outcome);
 }
 
 function elapsedSince(started: number): number {

@@ -17,7 +17,9 @@ import type { Representation } from "@ocp/types/cgp";
 import { sealQuery } from "@ocp/types/fast";
 import { type HostError, hostError } from "./errors.js";
 import type { ProviderTransport } from "./events.js";
+import type { LegOptions } from "./leg.js";
 import { MAX_PROVIDER_ID_LENGTH } from "./limits.js";
+import { filledQuery, remember, resealed } from "./sealed-query.js";
 import type { CgpSession, RefusedOffer } from "./session.js";
 
 /** Options of one registration. */
@@ -86,6 +88,8 @@ export interface Entry {
   /** contextgraph/1: the session every query and verify goes through. */
   readonly session: CgpSession | undefined;
   readonly refused: readonly RefusedOffer[];
+  /** What the host builds once per provider for its calls (dispatch.ts). */
+  readonly kept: { legOptions?: LegOptions };
 }
 
 /** What the host keeps of a provider it registers (C4: every HTTP provider is egress). */
@@ -114,6 +118,7 @@ export function entryOf(
     family: options.connected?.family ?? "ocp/1",
     session: options.connected?.session,
     refused: options.connected?.refused ?? [],
+    kept: {},
   };
 }
 
@@ -221,21 +226,25 @@ export function parseQuery(query: ContextQueryInit): ContextQuery {
   // it (B1, M1, K1), so a provider that writes to its query (an in-process one can) gets a
   // TypeError and changes neither its own budget, nor what the other legs receive, nor the
   // query the result reports; the caller's lists stay its own; the stdio and HTTP transports
-  // encode it once however many legs send it.
-  const plain = sealQuery(query);
-  if (plain !== undefined) return plain;
+  // encode it once however many legs send it. The same question asked again gets the same
+  // sealed copy back, and one that only leaves its lists out (or carries members the schema
+  // does not declare) is filled in as the schema would and sealed without its pass (sealed-query.ts).
+  const again = resealed(query);
+  if (again !== undefined) return again;
+  const plain = sealQuery(query) ?? sealQuery(filledQuery(query));
+  if (plain !== undefined) return remember(plain);
   const parsed = ContextQuerySchema.safeParse(query);
   if (!parsed.success) {
     throw hostError("invalid_query", `invalid query: ${describeIssues(parsed.error)}`);
   }
   const data = parsed.data;
   const sealed = sealQuery(data);
-  if (sealed !== undefined) return sealed;
+  if (sealed !== undefined) return remember(sealed);
   // A null member (not the plain form): the schema's output is its own object, frozen in place.
   Object.freeze(data.kinds);
   Object.freeze(data.anchors);
   if (data.embedding != null) Object.freeze(data.embedding);
-  return Object.freeze(data);
+  return remember(Object.freeze(data));
 }
 
 export function describeEgress(entry: Entry): string {

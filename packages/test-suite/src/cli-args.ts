@@ -32,6 +32,16 @@ targets:
                 The command runs in its own process group and is killed at the
                 end; the tail of its stderr is shown in failures
 
+federation (issue 44): checks of a hub federated with the suite's fixture peers
+  --federation-fixture DIR
+                alone: create the fixture's two hub keys in DIR (kept, 0600)
+                and print the "peers" entries to put in the hub's federate
+                file (ocp-hub --federate); with --hub: run the federation
+                checks as those peers (else they are skipped)
+  --federation-link URL
+                with --federation-fixture: where the hub accepts hub links
+                (its federate file's "listen"), ws://…
+
 options:
   --json        print only the JSON report on stdout
   --strict      advisory checks decide the verdict too
@@ -65,7 +75,17 @@ export type Parsed = CliParsed<{
   timeoutMs?: number;
   only?: string[];
   skip?: string[];
+  federation?: { dir: string; link: string };
 }>;
+
+/** `ocp-test --federation-fixture DIR` alone: the fixture directory to create and print; else undefined. */
+export function fixtureInit(argv: readonly string[]): string | undefined {
+  const [flag, inline] = splitFlag(argv[0] ?? "");
+  if (flag !== "--federation-fixture") return undefined;
+  const rest = argv.slice(inline === undefined ? 2 : 1);
+  const dir = inline ?? argv[1];
+  return rest.length === 0 && dir !== undefined && dir !== "" ? dir : undefined;
+}
 
 function names(text: string | undefined, flag: string): string[] | string {
   const known = [...HUB_CHECK_NAMES, ...AGENT_CHECK_NAMES];
@@ -90,6 +110,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
   let timeoutMs: number | undefined;
   let only: string[] | undefined;
   let skip: string[] | undefined;
+  let fixtureDir: string | undefined;
+  let link: string | undefined;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     const [flag, inline] = splitFlag(arg);
@@ -123,6 +145,14 @@ export function parseArgs(argv: readonly string[]): Parsed {
           message: "--agent-cmd needs a command: --agent-cmd -- COMMAND [ARGS…]",
         };
       break;
+    } else if (flag === "--federation-fixture") {
+      fixtureDir = value();
+      if (fixtureDir === undefined || fixtureDir === "")
+        return { kind: "usage-error", message: "--federation-fixture needs a directory" };
+    } else if (flag === "--federation-link") {
+      link = value() ?? "";
+      if (!/^wss?:\/\/\S+$/.test(link))
+        return { kind: "usage-error", message: "--federation-link needs a ws:// or wss:// URL" };
     } else if (flag === "--timeout") {
       const ms = timeoutArg(value());
       if (typeof ms !== "number") return ms;
@@ -146,6 +176,16 @@ export function parseArgs(argv: readonly string[]): Parsed {
     return { kind: "usage-error", message: "--agent-id goes with --agent URL" };
   if (agentA2a !== undefined && hub !== undefined)
     return { kind: "usage-error", message: "--agent-a2a goes with --agent or --agent-cmd" };
+  if ((fixtureDir !== undefined || link !== undefined) && hub === undefined)
+    return {
+      kind: "usage-error",
+      message: "--federation-fixture and --federation-link go with --hub",
+    };
+  if ((fixtureDir === undefined) !== (link === undefined))
+    return {
+      kind: "usage-error",
+      message: "the federation checks need both --federation-fixture DIR and --federation-link URL",
+    };
   for (const url of [...(hub ?? []), agent]) {
     if (url === undefined) continue;
     let parsed: URL;
@@ -181,5 +221,8 @@ export function parseArgs(argv: readonly string[]): Parsed {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(only === undefined ? {} : { only }),
     ...(skip === undefined ? {} : { skip }),
+    ...(fixtureDir === undefined || link === undefined
+      ? {}
+      : { federation: { dir: fixtureDir, link } }),
   };
 }

@@ -11,6 +11,7 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { signedRuntimeMessage } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import type { FederationTarget } from "./federation-fixture.js";
 import { type Peer, register } from "./raw.js";
 import type { CheckStatus, CompatibilityCheckSpec } from "./report.js";
 
@@ -51,9 +52,17 @@ export class CheckContext {
 
   #next = 0;
 
-  constructor(url: string | readonly string[], answerTimeoutMs: number) {
+  /** The federation fixture the hub under test federates with, when given (federation checks). */
+  readonly federation: FederationTarget | undefined;
+
+  constructor(
+    url: string | readonly string[],
+    answerTimeoutMs: number,
+    federation?: FederationTarget,
+  ) {
     this.urls = typeof url === "string" ? [url] : url;
     this.answerTimeoutMs = answerTimeoutMs;
+    this.federation = federation;
   }
 
   /** The URL for the next connection: each hub of the target in turn. */

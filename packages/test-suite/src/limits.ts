@@ -69,3 +69,15 @@ export const SLOW_CONSUMER_MESSAGE_BYTES = 768 * 1024;
 export const SLOW_CONSUMER_MARKER_EVERY = 8;
 /** After the stalled agent reads again, how long without a frame ends its reading. */
 export const SLOW_CONSUMER_SETTLE_MS = 1_500;
+
+/**
+ * The federation-flood check's fixture peer sends this many forwarded
+ * messages of {@link FEDERATION_FLOOD_FRAME_BYTES} each at once: 80 MB, above
+ * ocp-hub's default byte budget of a peer organisation (64 MiB per minute),
+ * so a hub that keeps one must refuse part of them.
+ */
+export const FEDERATION_FLOOD_FRAMES = 80;
+export const FEDERATION_FLOOD_FRAME_BYTES = 1_000_000;
+
+/** How long the federation-flood check waits for the hub's first over-budget refusal, ms. */
+export const FEDERATION_FLOOD_WAIT_MS = 20_000;

@@ -8,6 +8,7 @@ import { runAgentCompatibility } from "./agent/run.js";
 import { bounded } from "./bounded.js";
 import { HUB_CHECKS } from "./checks/index.js";
 import { CheckContext } from "./context.js";
+import type { FederationTarget } from "./federation-fixture.js";
 import { ANSWER_TIMEOUT_MS, CHECK_TIMEOUT_MS } from "./limits.js";
 import { buildReport, type CompatibilityReport, result } from "./report.js";
 
@@ -15,6 +16,8 @@ import { buildReport, type CompatibilityReport, result } from "./report.js";
 export interface HubTarget {
   /** One hub, or the hubs of one cluster: the suite's agents connect to each in turn. */
   readonly hub: string | readonly string[];
+  /** The federation fixture the hub federates with: the federation checks run only with it. */
+  readonly federation?: FederationTarget;
 }
 /** A listening agent at a WebSocket URL (§10.4 `ocp-test --agent wss://…`). */
 export interface AgentTarget {
@@ -60,7 +63,7 @@ export async function runCompatibility(
       checks.push(result(check.spec, "skipped", "skipped on request (--skip)"));
       continue;
     }
-    const context = new CheckContext(target.hub, answerTimeoutMs);
+    const context = new CheckContext(target.hub, answerTimeoutMs, target.federation);
     const verdict = await bounded(check.run(context), timeoutMs);
     context.close();
     checks.push(result(check.spec, verdict.status, verdict.evidence));

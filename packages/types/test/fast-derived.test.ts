@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { decodeLineFast, plainFormCheck, wireWriter, writeQueryLine } from "../src/fast/index.js";
+import {
+  decodeLineFast,
+  plainFormCheck,
+  plainFormSource,
+  wireWriter,
+  writeQueryLine,
+} from "../src/fast/index.js";
 import {
   ContextFrameSchema,
   ContextQueryResultSchema,
@@ -203,6 +209,38 @@ describe("the fast path is compiled from the schemas", () => {
     expect(plainFormCheck(refined)({ a: 3, b: 2 })).toBe(false);
     const email = z.object({ to: z.email() });
     expect(plainFormCheck(email)({ to: "a@b.co" })).toBe(false);
+  });
+
+  it("plainFormSource gives the same checks as source, shared functions and named constants, and lists what it cannot compile", () => {
+    const refined = z.object({ a: z.number(), b: z.number() }).refine((v) => v.a <= v.b);
+    const source = plainFormSource(
+      { refined, query: ContextQuerySchema, email: z.email() },
+      (index) => `c${index}`,
+    );
+    expect(source.unsure).toEqual(["a string check or format"]);
+    const body = `${source.functions.join("\n")}\nreturn { ${Object.entries(source.roots)
+      .map(([name, expression]) => `${name}: (v) => ${expression}`)
+      .join(", ")} };`;
+    const names = source.constants.map((_, index) => `c${index}`);
+    const checks = new Function(...names, body)(...source.constants) as Record<
+      string,
+      (value: unknown) => boolean
+    >;
+    const samples = [
+      { a: 1, b: 2 },
+      { a: 3, b: 2 },
+      { goal: "g", kinds: [], anchors: [], max_frames: 1, max_tokens: 1 },
+      { goal: "", kinds: [], anchors: [], max_frames: 1, max_tokens: 1 },
+      "a@b.co",
+      null,
+    ];
+    for (const sample of samples) {
+      expect(checks["refined"]!(sample)).toBe(plainFormCheck(refined)(sample));
+      expect(checks["query"]!(sample)).toBe(plainFormCheck(ContextQuerySchema)(sample));
+      expect(checks["email"]!(sample)).toBe(false);
+    }
+    expect(checks["refined"]!({ a: 1, b: 2 })).toBe(true);
+    expect(plainFormSource({ refined }, (index) => `c${index}`).unsure).toEqual([]);
   });
 
   it("where code cannot be compiled (no eval under a CSP), every check says no and no writer is made: the schema decides", () => {

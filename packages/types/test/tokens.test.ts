@@ -2,6 +2,7 @@ import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import {
   countTokens,
+  MEMO_BUCKET_SIZE,
   MEMO_MAX_CHARS,
   MEMO_MAX_KEY_CHARS,
   MEMO_MIN_CHARS,
@@ -24,6 +25,28 @@ describe("the shared token counter", () => {
     for (let round = 0; round < 3; round += 1) {
       for (const text of texts) expect(countTokens(text)).toBe(exact(text));
     }
+  });
+
+  it("texts that share a length and every sampled character are told apart and each counted exactly", () => {
+    // Differ only at one position that no key samples (the key reads 32 spread characters).
+    const base = "the host audits declared costs and ".repeat(30);
+    const texts = Array.from({ length: MEMO_BUCKET_SIZE * 3 }, (_, i) => {
+      const at = 17 + i;
+      return `${base.slice(0, at)}${String.fromCharCode(65 + i)}${base.slice(at + 1)}`;
+    });
+    for (let round = 0; round < 3; round += 1) {
+      for (const text of texts) expect(countTokens(text)).toBe(exact(text));
+      for (const text of [...texts].reverse()) expect(countTokens(text)).toBe(exact(text));
+    }
+  });
+
+  it("a text freshly decoded from JSON hits the count remembered for an equal text", () => {
+    const text = "a frame's content as the wire carries it, ".repeat(90);
+    const first = countTokens(text);
+    const decoded = (JSON.parse(JSON.stringify({ text })) as { text: string }).text;
+    expect(decoded).toBe(text);
+    expect(countTokens(decoded)).toBe(first);
+    expect(first).toBe(exact(text));
   });
 
   it("stays exact past its bound, as it forgets the oldest counts", () => {

@@ -29,7 +29,12 @@ import { clusterOutbox, type JoinedCluster, joinCluster } from "./cluster-outbox
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
 import { Dialer } from "./dial.js";
-import { DEFAULT_FEDERATION_BUDGET, type FederationBudget, PeerLink } from "./link.js";
+import {
+  type BudgetWindow,
+  DEFAULT_FEDERATION_BUDGET,
+  type FederationBudget,
+  PeerLink,
+} from "./link.js";
 import { linkContext } from "./link-context.js";
 import { FederatedStore } from "./outbox.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
@@ -64,6 +69,7 @@ export class Federation {
   readonly #links = new Map<string, PeerLink>();
   readonly #dialers: Dialer[] = [];
   readonly #local = new Set<string>();
+  readonly #windows = new Map<string, BudgetWindow>();
   readonly #decompress = createDecompressor();
   #server: WsServer | undefined;
   #hub: OCPHub | undefined;
@@ -346,6 +352,7 @@ export class Federation {
       policy: () => this.#policy(),
       decompress: this.#decompress,
       budget: this.#budget,
+      windows: this.#windows,
       onError: this.#onError,
       audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
       ...(this.#cluster === undefined
@@ -360,8 +367,17 @@ export class Federation {
   }
 }
 
+/** The audit's view of a committed message: its id, sender and top-level `type` (not a node's). */
 function describe(stored: StoredMessage): { id: string; from: string; type?: string } {
-  const type = /"type"\s*:\s*"([^"]{1,128})"/.exec(stored.raw)?.[1];
+  let type: string | undefined;
+  try {
+    const value: unknown = JSON.parse(stored.raw);
+    if (typeof value === "object" && value !== null && "type" in value) {
+      type = typeof value.type === "string" ? value.type.slice(0, 128) : undefined;
+    }
+  } catch {
+    // A committed message was parsed when it was accepted; a sealed or odd one is audited without a type.
+  }
   return { id: stored.id, from: stored.sender, ...(type === undefined ? {} : { type }) };
 }
 

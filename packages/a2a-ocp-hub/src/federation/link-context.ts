@@ -10,7 +10,7 @@ import type { OCPHub } from "../hub.js";
 import type { FederationPeer } from "./config.js";
 import { cardCrosses } from "./crossing.js";
 import { type InboundContext, receiveQuery } from "./inbound.js";
-import type { FederationBudget, LinkContext } from "./link.js";
+import type { BudgetWindow, FederationBudget, LinkContext } from "./link.js";
 import type { FederatedStore } from "./outbox.js";
 import type { FederationRegistry } from "./registry.js";
 
@@ -23,6 +23,8 @@ export interface FederationParts {
   readonly policy: () => VisibilityPolicy;
   readonly decompress: ReturnType<typeof createDecompressor>;
   readonly budget: FederationBudget;
+  /** Each peer's budget window, by hub id (kept across its links: a reconnect does not refill it). */
+  readonly windows: Map<string, BudgetWindow>;
   readonly onError: (error: unknown) => void;
   readonly audit: (entry: Omit<AuditEntry, "at">) => void;
   /** A cluster's outbox of `peer` (cluster-outbox.ts); the SQLite outbox rows when absent. */
@@ -52,6 +54,7 @@ export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationPart
   return {
     inbound,
     budget: f.budget,
+    window: windowOf(f.windows, peer.hubId),
     now,
     onError: f.onError,
     cards: async () => (await inner.agents()).filter((p) => f.local.has(p.id) && cardCrosses(p)),
@@ -97,4 +100,13 @@ export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationPart
         reason: `via ${peer.hubId}`,
       }),
   };
+}
+
+function windowOf(windows: Map<string, BudgetWindow>, hubId: string): BudgetWindow {
+  let window = windows.get(hubId);
+  if (window === undefined) {
+    window = { start: 0, messages: 0, bytes: 0, over: 0 };
+    windows.set(hubId, window);
+  }
+  return window;
 }

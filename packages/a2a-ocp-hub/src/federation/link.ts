@@ -51,6 +51,16 @@ export interface LinkContext {
   readonly now: () => number;
   /** The peer's budget per window (limits.ts defaults; an option may lower them). */
   readonly budget: FederationBudget;
+  /** What the peer spent in the current window: one per organisation, kept across its links. */
+  readonly window: BudgetWindow;
+}
+
+/** A peer organisation's spending in one budget window. */
+export interface BudgetWindow {
+  start: number;
+  messages: number;
+  bytes: number;
+  over: number;
 }
 
 /** A peer organisation's budget per `FEDERATION_BUDGET_WINDOW_MS`. */
@@ -76,7 +86,6 @@ export class PeerLink {
   #again = false;
   #paused: NodeJS.Timeout | undefined;
   #chain: Promise<void> = Promise.resolve();
-  #window = { start: 0, messages: 0, bytes: 0, over: 0 };
   #closed = false;
 
   #started = false;
@@ -284,9 +293,9 @@ export class PeerLink {
   /** Counts a frame (any kind) against the peer's budget; true when over (refused; closed past the grace). */
   #spend(bytes: number): boolean {
     const now = this.#ctx.now();
-    const w = this.#window;
+    const w = this.#ctx.window;
     if (now - w.start >= FEDERATION_BUDGET_WINDOW_MS) {
-      this.#window = { start: now, messages: 0, bytes: 0, over: 0 };
+      Object.assign(w, { start: now, messages: 0, bytes: 0, over: 0 });
       return this.#spend(bytes);
     }
     w.bytes += bytes;

@@ -21,6 +21,8 @@ import {
   TRACEPARENT_HEADER,
 } from "./subjects.js";
 
+const encoder = new TextEncoder();
+
 export class JsCommitter {
   readonly #publisher: JsPublisher;
   readonly #subjects: Subjects;
@@ -55,16 +57,21 @@ export class JsCommitter {
     const recipients = new Set<string>();
     for (const message of batch) for (const agent of message.recipients) recipients.add(agent);
     await Promise.all([...recipients].map((agent) => this.#ensureInbox(agent)));
+    // One clock read per batch; each message's bytes are encoded once, shared by its copies
+    // (and kept by the publisher for a retry), not once per recipient.
+    const publishedAt = String(Date.now());
     return batch.map((message) => {
       const expires = String(message.expiresAt);
+      const data = message.recipients.length > 1 ? encoder.encode(message.raw) : message.raw;
       return Promise.all(
         message.recipients.map((agent) => {
+          // A fresh header set: `append` needs no search for an earlier value.
           const h = headers();
-          h.set("Nats-Msg-Id", message.id);
-          h.set(EXPIRES_HEADER, expires);
-          h.set(PUBLISHED_AT_HEADER, String(Date.now()));
-          if (message.traceparent !== undefined) h.set(TRACEPARENT_HEADER, message.traceparent);
-          return this.#publisher.publish(this.#subjects.inbox(agent), message.raw, h);
+          h.append("Nats-Msg-Id", message.id);
+          h.append(EXPIRES_HEADER, expires);
+          h.append(PUBLISHED_AT_HEADER, publishedAt);
+          if (message.traceparent !== undefined) h.append(TRACEPARENT_HEADER, message.traceparent);
+          return this.#publisher.publish(this.#subjects.inbox(agent), data, h);
         }),
       );
     });

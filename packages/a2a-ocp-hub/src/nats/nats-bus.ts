@@ -23,10 +23,10 @@ import type {
   EventNotifier,
   HubBus,
 } from "../bus.js";
-import type { DeliveryTrace } from "../telemetry.js";
 import { shareBudgets } from "./budget-share.js";
 import type { JetStreamStore } from "./jetstream-store.js";
 import { NATS_PUBLISH_RETRY_MS, NATS_RESUME_ATTEMPTS } from "./limits.js";
+import { liveDelivery } from "./live-delivery.js";
 import {
   FROM_HEADER,
   ID_HEADER,
@@ -35,9 +35,6 @@ import {
   type Subjects,
   TRACEPARENT_HEADER,
 } from "./subjects.js";
-
-/** Header of a message the server republished from a stream: its stream sequence. */
-const REPUBLISHED_SEQ_HEADER = "Nats-Sequence";
 
 export interface NatsBusOptions {
   connection: NatsConnection;
@@ -49,6 +46,12 @@ export interface NatsBusOptions {
   store: Pick<JetStreamStore, "watchSubscriptions"> &
     Partial<Pick<JetStreamStore, "republishes" | "lastDelivery">>;
   onError?: (error: unknown) => void;
+}
+
+/** A publication's JSON and its readable event payload. */
+interface ReadPublish {
+  publish: Record<string, unknown>;
+  event: EventPublishPayload;
 }
 
 interface Attached {
@@ -82,6 +85,8 @@ export class NatsBus implements HubBus {
   /** Stops sharing budgets with the other hubs (`shareBudgets`). */
   #stopSharing: (() => void) | undefined;
   readonly #lastDelivery: JetStreamStore["lastDelivery"] | undefined;
+  /** The publication read last (`#readPublishOnce`), by its exact bytes. */
+  #lastPublish: { bytes: Buffer; read: ReadPublish | undefined } | undefined;
 
   constructor(options: NatsBusOptions) {
     this.#nc = options.connection;
@@ -174,7 +179,7 @@ export class NatsBus implements HubBus {
       live: this.#nc.subscribe(this.#subjects.live(agentId), {
         callback: (error, msg) => {
           if (error !== null) return this.#onError(error);
-          sink(this.#liveDelivery(msg));
+          sink(liveDelivery(msg));
         },
       }),
     };
@@ -260,17 +265,6 @@ export class NatsBus implements HubBus {
     for (const { subs } of attached.events.values()) for (const sub of subs) sub.unsubscribe();
   }
 
-  #liveDelivery(msg: Msg): BusDelivery {
-    // Republished by the inbox stream (`Nats-Sequence`), or published by a hub of an older release.
-    const seq = msg.headers?.get(REPUBLISHED_SEQ_HEADER) || msg.headers?.get(SEQ_HEADER);
-    if (seq !== undefined && seq !== "" && /^[0-9]{1,16}$/.test(seq)) {
-      const delivery = { kind: "durable", seq: Number(seq), raw: msg.string() } as const;
-      const trace = receivedTrace(msg);
-      return trace === undefined ? delivery : { ...delivery, trace };
-    }
-    return { kind: "transient", bytes: Buffer.from(msg.data) };
-  }
-
   /**
    * Routes `subscription`'s patterns to the attached agent. A replacement
    * subscribes first and unsubscribes the old subjects after, so no event
@@ -310,7 +304,7 @@ export class NatsBus implements HubBus {
     const id = msg.headers?.get(ID_HEADER);
     if (id !== undefined && id !== "" && id === entry.lastEventId) return;
     const needsPayload = subscription.filters !== undefined || this.#notify !== undefined;
-    const read = needsPayload ? this.#readPublish(msg) : undefined;
+    const read = needsPayload ? this.#readPublishOnce(msg) : undefined;
     if (subscription.filters !== undefined) {
       if (read === undefined || !matchesFilters(subscription.filters, read.event)) return;
     }
@@ -326,10 +320,22 @@ export class NatsBus implements HubBus {
     attached.sink({ kind: "transient", bytes: Buffer.from(note, "utf8") });
   }
 
+  /**
+   * {@link NatsBus.#readPublish}, once per publication: each matching
+   * subscription of each agent attached here receives the same publication
+   * on a NATS subscription of its own, and the last one read is reused for
+   * the exact same bytes (never for other bytes, whatever their id).
+   */
+  #readPublishOnce(msg: Msg): ReadPublish | undefined {
+    const last = this.#lastPublish;
+    if (last?.bytes.equals(msg.data)) return last.read;
+    const read = this.#readPublish(msg);
+    this.#lastPublish = { bytes: Buffer.from(msg.data), read };
+    return read;
+  }
+
   /** A published `ocp.event.publish`: its JSON and its payload (inflated when compressed). */
-  #readPublish(
-    msg: Msg,
-  ): { publish: Record<string, unknown>; event: EventPublishPayload } | undefined {
+  #readPublish(msg: Msg): ReadPublish | undefined {
     try {
       const publish: unknown = JSON.parse(msg.string());
       if (!isJsonObject(publish)) return undefined;
@@ -362,16 +368,4 @@ export class NatsBus implements HubBus {
     this.#nc.publish(subject, message.bytes, { headers: h });
     return Promise.resolve();
   }
-}
-
-/** What a delivery taken from NATS carries: when it was published, and its trace context. */
-function receivedTrace(msg: Msg): DeliveryTrace | undefined {
-  const published = msg.headers?.get(PUBLISHED_AT_HEADER);
-  if (published === undefined || !/^[0-9]{1,16}$/.test(published)) return undefined;
-  const traceparent = msg.headers?.get(TRACEPARENT_HEADER);
-  return {
-    at: performance.now(),
-    publishedAt: Number(published),
-    ...(traceparent === undefined || traceparent === "" ? {} : { traceparent }),
-  };
 }

@@ -2,7 +2,7 @@
 import { headers } from "@nats-io/transport-node";
 import { OcpError } from "@ocp/types";
 import { describe, expect, it } from "vitest";
-import { parseJsAck } from "../../src/nats/js-publisher.js";
+import { parseJsAck, publishId } from "../../src/nats/js-publisher.js";
 
 const reply = (text: string, code?: number) => ({
   data: new TextEncoder().encode(text),
@@ -61,6 +61,32 @@ describe("parseJsAck", () => {
       '{"stream":7,"seq":7}',
     ]) {
       expect(refusal(parseJsAck(reply(text))).message).toMatch(/without stream and seq/);
+    }
+  });
+});
+
+describe("publishId", () => {
+  const prefix = "_INBOX.abc.";
+  it("reads the 1 to 15 digits after the prefix as the publish id", () => {
+    expect(publishId(`${prefix}0`, prefix.length)).toBe(0);
+    expect(publishId(`${prefix}42`, prefix.length)).toBe(42);
+    expect(publishId(`${prefix}999999999999999`, prefix.length)).toBe(999_999_999_999_999);
+  });
+
+  it("answers -1 for an empty, too long, signed, fractional or non-decimal token", () => {
+    for (const token of [
+      "",
+      "1234567890123456",
+      "-1",
+      "+1",
+      "1.5",
+      "1e3",
+      "0x1f",
+      "12a",
+      " 1",
+      "1 ",
+    ]) {
+      expect(publishId(`${prefix}${token}`, prefix.length)).toBe(-1);
     }
   });
 });

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { MAX_AGENT_URI_LENGTH, MAX_ID_LENGTH } from "../limits.js";
+import { AGENT_URI_PATTERN } from "../wire-patterns.js";
+
+export { AGENT_URI_PATTERN } from "../wire-patterns.js";
 
 /**
  * Building blocks shared by every payload. Objects are `z.looseObject`: a
@@ -7,9 +10,6 @@ import { MAX_AGENT_URI_LENGTH, MAX_ID_LENGTH } from "../limits.js";
  * dropped or refused, so a decoded message still holds every byte the
  * sender signed and a newer minor version's additions pass through.
  */
-
-/** Grammar of an agent URI: `a2a://` then URI characters, no whitespace. */
-export const AGENT_URI_PATTERN: RegExp = /^a2a:\/\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]+$/;
 
 /** An agent URI (`a2a://...`, §8.1). */
 export const AgentUriSchema = z

@@ -1,6 +1,13 @@
 import type { Check } from "../context.js";
 import { authorship, membership } from "./authority.js";
 import { slowConsumer } from "./backpressure.js";
+import {
+  federationFlood,
+  federationForged,
+  federationIdentity,
+  federationReplay,
+  federationWithheld,
+} from "./federation.js";
 import { lifecycle, registrationProof, senderBinding, subprotocolRequired } from "./lifecycle.js";
 import { capabilityNegotiation, discovery, rateLimits, sizeLimits } from "./limits.js";
 import { durableDelivery, eventNotifications, eventRouting, visibility } from "./routing.js";
@@ -28,6 +35,11 @@ export const HUB_CHECKS: readonly Check[] = [
   rateLimits,
   sizeLimits,
   slowConsumer,
+  federationForged,
+  federationReplay,
+  federationIdentity,
+  federationWithheld,
+  federationFlood,
 ];
 
 /** The names of every hub check. */

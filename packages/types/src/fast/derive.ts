@@ -52,11 +52,22 @@ class CheckCompiler {
   readonly constants: unknown[] = [];
   readonly functions: string[] = [];
   readonly names = new Map<z.ZodType, string>();
-  constructor(readonly fill: boolean) {}
+  /** What the compiler could not express, so answered `false` for: where the check is not exact. */
+  readonly unsure: string[] = [];
+  constructor(
+    readonly fill: boolean,
+    readonly constantName: (index: number) => string = (index) => `k[${index}]`,
+  ) {}
 
   constant(value: unknown): string {
     this.constants.push(value);
-    return `k[${this.constants.length - 1}]`;
+    return this.constantName(this.constants.length - 1);
+  }
+
+  /** `false` (or a body returning it) for what cannot be compiled, recorded in {@link unsure}. */
+  unknown(what: string, body = false): string {
+    this.unsure.push(what);
+    return body ? "return false;" : "false";
   }
 
   /** The name of a compiled function `(v) => boolean` for `schema`. */
@@ -99,8 +110,11 @@ class CheckCompiler {
         return `${this.function(schema, (d) => this.record(d))}(${v})`;
       case "union":
         return `${this.function(schema, (d) => this.union(schema, d))}(${v})`;
+      case "never":
+        return "false";
       default:
-        return "false"; // never, default outside an object, pipe, transform, lazy ...: the schema decides
+        // default outside an object, pipe, transform, lazy ...: the schema decides
+        return this.unknown(def.type);
     }
   }
 
@@ -116,7 +130,7 @@ class CheckCompiler {
 
   leaf(schema: z.ZodType, type: "string" | "number", v: string): string {
     const leaf = leafOf(schema);
-    if (leaf === undefined) return "false";
+    if (leaf === undefined) return this.unknown(`a ${type} check or format`);
     const parts =
       type === "string"
         ? [`typeof ${v} === "string"`]
@@ -141,7 +155,7 @@ class CheckCompiler {
     const refinement = refinementOf(schema);
     const catchall = def.catchall === undefined ? "strip" : defOf(def.catchall).type;
     if (refinement === "unknown" || !["strip", "never", "unknown"].includes(catchall)) {
-      return "return false;";
+      return this.unknown("an object refinement or catchall", true);
     }
     const lines = [`if (${PLAIN_OBJECT("v")}) return false;`];
     const shape = Object.entries(def.shape!);
@@ -188,7 +202,7 @@ class CheckCompiler {
 
   array(schema: z.ZodType, def: SchemaDef): string {
     const leaf = leafOf(schema);
-    if (leaf === undefined) return "return false;";
+    if (leaf === undefined) return this.unknown("an array check", true);
     const lines = [
       "if (!Array.isArray(v) || Object.getPrototypeOf(v) !== Array.prototype) return false;",
     ];
@@ -212,7 +226,7 @@ class CheckCompiler {
       key.patterns.length === 0 &&
       key.minLength === undefined &&
       key.maxLength === undefined;
-    if (!plainKey) return "return false;";
+    if (!plainKey) return this.unknown("a record key schema", true);
     const lines = [
       `if (${PLAIN_OBJECT("v")} || Object.hasOwn(v, "__proto__")) return false;`,
       // An enumerable symbol key fails the string key schema.
@@ -229,7 +243,9 @@ class CheckCompiler {
   union(schema: z.ZodType, def: SchemaDef): string {
     // A discriminated union parses the one variant its discriminator names; another union the
     // first option that accepts, which vouches for the value only when every option keeps it.
-    if (def.discriminator === undefined && !keepsValue(schema)) return "return false;";
+    if (def.discriminator === undefined && !keepsValue(schema)) {
+      return this.unknown("a union that reshapes", true);
+    }
     return `return ${def.options!.map((option) => this.expression(option, "v")).join(" || ")};`;
   }
 }
@@ -246,4 +262,41 @@ export function plainFormCheck(schema: z.ZodType, options: PlainFormOptions = {}
   const root = compiler.expression(schema, "v");
   const source = `${compiler.functions.join("\n")}\nreturn function check(v) { return ${root}; };`;
   return instantiate<PlainFormCheck>(source, compiler.constants) ?? (() => false);
+}
+
+/** The checks of several schemas as source, for a generator that writes them into a module. */
+export interface PlainFormSource {
+  /** Function declarations (`function f0(v) {...}`), shared by the roots. */
+  readonly functions: readonly string[];
+  /** Per root name, a boolean expression on `v`: whether it is in that schema's plain form. */
+  readonly roots: Readonly<Record<string, string>>;
+  /** The constants the source reads (patterns, enum sets, refinements), by index. */
+  readonly constants: readonly unknown[];
+  /** What could not be compiled (answered `false`): empty when every check is exact. */
+  readonly unsure: readonly string[];
+}
+
+/**
+ * The {@link plainFormCheck}s of `schemas` as JavaScript source (no `fill`),
+ * constants named by `constantName`: what a build step writes into a module,
+ * so that code that must not load zod (a browser bundle) checks values with
+ * checks still compiled from the schemas. The check of a root is exact (true
+ * if and only if the schema accepts the value and gives it back unchanged)
+ * when `unsure` is empty.
+ */
+export function plainFormSource(
+  schemas: Readonly<Record<string, z.ZodType>>,
+  constantName: (index: number) => string,
+): PlainFormSource {
+  const compiler = new CheckCompiler(false, constantName);
+  const roots: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    roots[name] = compiler.expression(schema, "v");
+  }
+  return {
+    functions: compiler.functions,
+    roots,
+    constants: compiler.constants,
+    unsure: compiler.unsure,
+  };
 }

@@ -17,7 +17,13 @@ export {
   type PlainResult,
   parseJsonFast,
 } from "./canonical.js";
-export { type PlainFormCheck, type PlainFormOptions, plainFormCheck } from "./derive.js";
+export {
+  type PlainFormCheck,
+  type PlainFormOptions,
+  type PlainFormSource,
+  plainFormCheck,
+  plainFormSource,
+} from "./derive.js";
 export { type WireWriter, wireWriter } from "./derive-writer.js";
 export {
   encodeFramesLine,
