@@ -58,6 +58,8 @@ export function federationShare(options: FederationShareOptions): FederationClus
 /** A peer's link as one hub of the cluster holds it or stands by. */
 interface Lease {
   revision: number | undefined;
+  /** A create or renewal not answered yet: the next tick waits for it. */
+  busy: boolean;
   acquired: () => void;
   lost: () => void;
 }
@@ -113,7 +115,7 @@ export class FederationCluster {
    * takes the lease (dial, forward), `lost` when it cannot renew it (stop).
    */
   contend(peerHubId: string, acquired: () => void, lost: () => void): void {
-    this.#held.set(peerHubId, { revision: undefined, acquired, lost });
+    this.#held.set(peerHubId, { revision: undefined, busy: false, acquired, lost });
     this.#timer ??= setInterval(() => this.#tick(), FEDERATION_LEASE_RENEW_MS);
     this.#timer.unref();
     this.#tick();
@@ -121,6 +123,8 @@ export class FederationCluster {
 
   #tick(): void {
     for (const [peer, lease] of this.#held) {
+      if (lease.busy) continue;
+      lease.busy = true;
       const key = agentToken(peer);
       const attempt =
         lease.revision === undefined
@@ -128,12 +132,18 @@ export class FederationCluster {
           : this.#leases.update(key, this.instance, lease.revision);
       attempt.then(
         (revision) => {
-          if (this.#closed) return;
+          lease.busy = false;
+          if (this.#closed) {
+            // Taken while closing: give it up at once.
+            this.#leases.delete(key, { previousSeq: revision }).catch(() => undefined);
+            return;
+          }
           const was = lease.revision;
           lease.revision = revision;
           if (was === undefined) lease.acquired();
         },
         () => {
+          lease.busy = false;
           // Another hub holds it (or NATS did not answer): stand by, try again next tick.
           if (lease.revision === undefined) return;
           lease.revision = undefined;
