@@ -8,7 +8,10 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { Kvm } from "@nats-io/kv";
+import { connect } from "@nats-io/transport-node";
+import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
+import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { tempDir, testHubOptions } from "@ocp/testkit";
 import { type NatsServer, startNatsServer } from "@ocp/testkit/nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,6 +116,44 @@ describe("the lease of a federated link among the hubs of a cluster", { timeout:
     // The lease was deleted, not left to expire: b took it at its next renewal tick.
     expect(Date.now() - closedAt).toBeLessThan(FEDERATION_LEASE_RENEW_MS + 2_000);
     expect(await dialAsGlobex(b.federation.url!)).toBe("linked");
+  });
+
+  it("what one hub learns is shared: a card globex vouched for and an inbound record reach the other hub; a forged or foreign card written to the bucket is not learned", async () => {
+    const a = await clusterHub(4);
+    const b = await clusterHub(5);
+    const peer = a.federation.config.peers[0]!;
+    const bob = generateIdentity("a2a://globex/bob");
+    const card = createAgentProfile(bob, { extra: { visibility: "public" } }, nativeEd25519);
+    expect(a.federation.registry.vouch(peer, card, () => false)).toMatchObject({
+      profile: { id: bob.id },
+    });
+    await until(() => b.federation.registry.get(bob.id) !== undefined, "b learns bob's card");
+    a.federation.registry.recordInbound(peer.hubId, "m-1", 7, Date.now() + 60_000, Date.now());
+    await until(() => b.federation.registry.inboundSeq(peer.hubId, "m-1") === 7, "the record");
+    // Whoever writes to the bucket directly: b checks each card as a peer's own vouching.
+    const nc = await connect({ servers: nats!.url });
+    const kv = await new Kvm(nc).open("OCP_lease_FED_CARDS");
+    const mallory = generateIdentity("a2a://acme/mallory");
+    const foreign = createAgentProfile(mallory, { extra: { visibility: "public" } }, nativeEd25519);
+    const eve = generateIdentity("a2a://globex/eve");
+    const forged = {
+      ...createAgentProfile(eve, { extra: { visibility: "public" } }, nativeEd25519),
+      name: "tampered",
+    };
+    await kv.put("foreign", JSON.stringify({ peer: peer.hubId, profile: foreign }));
+    await kv.put("forged", JSON.stringify({ peer: peer.hubId, profile: forged }));
+    const carol = generateIdentity("a2a://globex/carol");
+    const carolCard = createAgentProfile(carol, { extra: { visibility: "public" } }, nativeEd25519);
+    await kv.put("carol", JSON.stringify({ peer: peer.hubId, profile: carolCard }));
+    await until(
+      () => b.federation.registry.get(carol.id) !== undefined,
+      "the honest one after them",
+    );
+    expect(b.federation.registry.get(mallory.id)).toBeUndefined();
+    expect(b.federation.registry.get(eve.id)).toBeUndefined();
+    await nc.close();
+    await b.close();
+    await a.close();
   });
 
   it("a hub on a JetStream store whose federation lacks the cluster options cannot federate (federation_unsupported)", async () => {
