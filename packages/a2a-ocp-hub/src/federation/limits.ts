@@ -1,7 +1,5 @@
-/**
- * Every limit of hub-to-hub federation, each a named constant with a finite
- * default (docs/reference.md, "Federation limits").
- */
+// Every limit of hub-to-hub federation, each a named constant with a finite
+// default (docs/reference.md, "Federation limits").
 
 /** First delay before a lost or failed hub link is dialled again, ms (doubled per failure, with jitter). */
 export const FEDERATION_BACKOFF_BASE_MS = 250;
