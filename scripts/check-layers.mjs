@@ -38,7 +38,7 @@ export const LAYERS = [
   ["@ocp/conformance", "@ocp/a2a-ocp-client"],
   // The compatibility suite tests hubs and agents over the wire and imports neither.
   ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent", "@ocp/test-suite"],
-  // The hub's dashboard: it reads a hub through `hub.observe()`, typed by the hub's own types.
+  // The hub's dashboard: it reads a hub through `hub.observe()`, which it types itself.
   ["@ocp/a2a-ocp-dashboard"],
   // The specification's §10.5 client: the agent runtime on a hub connection, one object.
   ["@ocp/a2a-compat", "@ocp/client"],
@@ -73,8 +73,6 @@ export const OPTIONAL_PEERS = {
     "@ocp/a2a-ocp-dashboard": { files: ["src/cli-dashboard.ts"], lazy: ["src/cli.ts"] },
   },
   "@ocp/a2a-compat": { express: { files: ["src/server.ts", "src/server-entry.ts"], lazy: [] } },
-  // The hub's event and stats types, imported as types only (the hub loads the dashboard).
-  "@ocp/a2a-ocp-dashboard": { "@ocp/a2a-ocp-hub": { files: ["src/events.ts"], lazy: [] } },
   // The shared token counter (`@ocp/types/tokens`, used by `./kit`); never by the root entry.
   "@ocp/types": {
     "gpt-tokenizer": {

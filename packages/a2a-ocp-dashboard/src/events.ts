@@ -1,46 +1,46 @@
 /**
- * The hub events the dashboard reads: those of `OCPHub.observe()` from
- * `@ocp/a2a-ocp-hub`, imported as types only (the hub is an optional peer:
- * the hub loads this package, never the other way round, and nothing of the
- * hub is loaded at run time). Each shape is the hub's own, narrowed to the
- * members the dashboard reads, so a member the hub renames or retypes fails
- * the dashboard's build instead of drifting.
+ * The hub events the dashboard reads: the shape of `OCPHub.observe()` from
+ * `@ocp/a2a-ocp-hub`, declared here structurally so that this package needs
+ * nothing from the hub at run time (the hub loads this package, not the
+ * other way round).
  */
-import type {
-  AgentLeftEvent,
-  AgentRegisteredEvent,
-  HubStats,
-  MessageAcceptedEvent,
-  MessageRefusedEvent,
-} from "@ocp/a2a-ocp-hub";
 
-/** A message the hub accepted, as the dashboard reads it. */
-export type AcceptedEvent = Pick<
-  MessageAcceptedEvent,
-  "kind" | "at" | "id" | "type" | "from" | "verified" | "payload" | "recipients" | "excluded"
->;
-
-/** The events the dashboard reads; every `HubEvent` of the hub is one. */
 export type DashboardHubEvent =
-  | AgentRegisteredEvent
-  | AgentLeftEvent
-  | AcceptedEvent
-  | MessageRefusedEvent;
+  | { kind: "agent.registered"; at: number; agentId: string }
+  | { kind: "agent.left"; at: number; agentId: string }
+  | {
+      kind: "message.accepted";
+      at: number;
+      id: string;
+      type: string;
+      from: string;
+      verified: boolean;
+      payload: unknown;
+      recipients?: number | undefined;
+      excluded: number;
+    }
+  | {
+      kind: "message.refused";
+      at: number;
+      from: string;
+      code: string;
+      message: string;
+      id?: string | undefined;
+    };
 
 /** The counters the dashboard samples once a second (`OCPHub.stats()`). */
-export type DashboardHubStats = Pick<
-  HubStats,
-  | "connected"
-  | "known"
-  | "accepted"
-  | "rejected"
-  | "delivered"
-  | "committed"
-  | "slowConsumerCloses"
-  | "peakOutboundBytes"
-> &
+export interface DashboardHubStats {
+  connected: number;
+  known: number;
+  accepted: number;
+  rejected: number;
+  delivered: number;
+  committed: number;
+  slowConsumerCloses: number;
+  peakOutboundBytes: number;
   /** Whether the hub's store can be reached (absent: a hub that does not say; read as reachable). */
-  Partial<Pick<HubStats, "storeConnected">>;
+  storeConnected?: boolean;
+}
 
 /** What the dashboard needs of a hub: an `OCPHub` is one. */
 export interface ObservableHub {
@@ -48,3 +48,6 @@ export interface ObservableHub {
   stats(): DashboardHubStats;
   connectedAgents(): string[];
 }
+
+/** A message the hub accepted. */
+export type AcceptedEvent = Extract<DashboardHubEvent, { kind: "message.accepted" }>;

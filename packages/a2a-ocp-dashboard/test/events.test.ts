@@ -2,10 +2,10 @@ import type { HubEvent, HubStats, OCPHub } from "@ocp/a2a-ocp-hub";
 import { describe, expectTypeOf, it } from "vitest";
 import type { DashboardHubEvent, DashboardHubStats, ObservableHub } from "../src/events.js";
 
-// The dashboard's event and stats types are the hub's own, narrowed to what it reads and
-// imported as types only (the hub is an optional peer: nothing of it loads at run time). These
-// assertions hold the narrowing to the hub: `pnpm typecheck` fails when the hub adds an event
-// kind the dashboard does not take, or an OCPHub stops being an ObservableHub.
+// The dashboard declares what it reads of a hub structurally (the hub loads the dashboard,
+// so the dashboard needs nothing from the hub at run time or in its published types). These
+// assertions hold that declaration to the hub's own types: `pnpm typecheck` fails when the
+// hub adds an event kind, renames a member or changes a type the dashboard reads.
 describe("the dashboard's view of a hub", () => {
   it("takes every event a hub emits, reads stats a hub gives, and an OCPHub is an ObservableHub", () => {
     expectTypeOf<HubEvent>().toExtend<DashboardHubEvent>();
