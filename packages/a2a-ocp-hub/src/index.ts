@@ -10,7 +10,7 @@
 
 export { SqliteAuditLog, type SqliteAuditLogOptions } from "./audit-sqlite.js";
 export type { BusDelivery, BusSink, ClusterBroadcast, ClusterRouting, HubBus } from "./bus.js";
-export { type HubStats, OCPHub } from "./hub.js";
+export { OCPHub } from "./hub.js";
 export { loadHubIdentity } from "./hub-identity.js";
 /**
  * Every limit of `@ocp/a2a-ocp-hub`, by name (`LIMITS.NAME`): the finite defaults the
@@ -35,6 +35,7 @@ export type {
 } from "./observe.js";
 export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
+export type { HubStats } from "./stats.js";
 export type {
   CommitOutcome,
   ExpiredDelivery,
