@@ -117,7 +117,9 @@ class CgpHttpClient implements CgpHttpProvider {
         "malformed_reply",
         `provider "${this.id}" answered an invalid envelope: ${decoded.error}`,
         {
-          status: reply.status,
+          details: {
+            status: reply.status,
+          },
         },
       );
     }
@@ -139,7 +141,7 @@ class CgpHttpClient implements CgpHttpProvider {
       throw httpError(
         status >= 200 && status <= 299 ? "malformed_reply" : "http_status",
         `provider "${this.id}" answered HTTP ${status} with a body that is not JSON`,
-        { status, body: excerpt(text) },
+        { details: { status, body: excerpt(text) } },
       );
     }
     return { status, value: json.value };

@@ -87,7 +87,9 @@ class HttpClient {
         "malformed_reply",
         `provider "${this.id}" answered the handshake with "${reply.type}"`,
         {
-          type: reply.type,
+          details: {
+            type: reply.type,
+          },
         },
       );
     }
@@ -95,7 +97,7 @@ class HttpClient {
       throw httpError(
         "incompatible_version",
         `provider "${this.id}" speaks ${reply.protocol_version}, not a version of the family of ${PROTOCOL_VERSION} (H3)`,
-        { ours: PROTOCOL_VERSION, theirs: reply.protocol_version },
+        { details: { ours: PROTOCOL_VERSION, theirs: reply.protocol_version } },
       );
     }
     return new RemoteProvider(this, {
@@ -132,9 +134,11 @@ class HttpClient {
     if (status === 401 || status === 403) throw this.path.unauthorized(status, wire);
     if (status < 200 || status > 299) {
       throw httpError("http_status", `provider "${this.id}" answered HTTP ${status}`, {
-        status,
-        ...wire,
-        ...(envelope === undefined ? { body: excerpt(text) } : {}),
+        details: {
+          status,
+          ...wire,
+          ...(envelope === undefined ? { body: excerpt(text) } : {}),
+        },
       });
     }
     if (envelope === undefined) {
@@ -150,9 +154,11 @@ class HttpClient {
         "malformed_reply",
         `provider "${this.id}" answered a body that is ${reason}`,
         {
-          status,
-          reason,
-          body: excerpt(text),
+          details: {
+            status,
+            reason,
+            body: excerpt(text),
+          },
         },
       );
     }

@@ -176,7 +176,7 @@ export class PostPath {
     return httpError(
       "unauthorized",
       `provider "${this.id}" refused the credentials (HTTP ${status})`,
-      { status, ...details },
+      { details: { status, ...details } },
     );
   }
 
@@ -185,7 +185,7 @@ export class PostPath {
     return httpError(
       "malformed_reply",
       `provider "${this.id}" answered a ${asked} with "${type}"`,
-      { type },
+      { details: { type } },
     );
   }
 
@@ -213,14 +213,16 @@ export class PostPath {
       httpError(
         "body_too_large",
         `provider "${this.id}" answered a body over ${this.limits.body} bytes`,
-        { limit: this.limits.body, status },
+        { details: { limit: this.limits.body, status } },
       ),
     timeout: (timeoutMs) =>
       httpError("timeout", `provider "${this.id}" did not answer within ${timeoutMs} ms`, {
-        timeoutMs,
+        details: {
+          timeoutMs,
+        },
       }),
     aborted: (signal) =>
-      httpError("aborted", `query to provider "${this.id}" was aborted`, {}, signal.reason),
+      httpError("aborted", `query to provider "${this.id}" was aborted`, { cause: signal.reason }),
   };
 
   /** Only the origin and the error code: nothing of the request (C8). */
@@ -229,7 +231,7 @@ export class PostPath {
     return httpError(
       "connection_failed",
       `cannot reach provider "${this.id}" at ${origin}${typeof code === "string" ? ` (${code})` : ""}`,
-      { origin, ...(typeof code === "string" ? { cause: code } : {}) },
+      { details: { origin, ...(typeof code === "string" ? { cause: code } : {}) } },
     );
   }
 }

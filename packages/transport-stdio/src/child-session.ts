@@ -99,12 +99,10 @@ export class ChildSession<H, R> {
       onLine,
       onOverflow: (error) =>
         this.fail(
-          stdioError(
-            "line_too_long",
-            `provider "${this.id}": ${error.message}`,
-            { ...error.details },
-            error,
-          ),
+          stdioError("line_too_long", `provider "${this.id}": ${error.message}`, {
+            details: { ...error.details },
+            cause: error,
+          }),
         ),
     });
     this.#child = spawnInGroup(options);
@@ -198,17 +196,15 @@ export class ChildSession<H, R> {
 
   /** `malformed_reply` for a line that is not what was due. */
   malformed(why: string, reason: string, cause?: unknown): StdioError {
-    return stdioError(
-      "malformed_reply",
-      `provider "${this.id}" sent a malformed reply: ${why}`,
-      { reason },
+    return stdioError("malformed_reply", `provider "${this.id}" sent a malformed reply: ${why}`, {
+      details: { reason },
       cause,
-    );
+    });
   }
 
   /** `malformed_reply` for an envelope of a type the request does not expect. */
   unexpected(type: string, said: string): StdioError {
-    return stdioError("malformed_reply", `provider "${this.id}" ${said}`, { type });
+    return stdioError("malformed_reply", `provider "${this.id}" ${said}`, { details: { type } });
   }
 
   /**
@@ -265,8 +261,7 @@ export class ChildSession<H, R> {
       stdioError(
         "spawn_failed",
         `cannot start provider "${this.id}" (${command}): ${cause.message}`,
-        { command },
-        cause,
+        { details: { command }, cause },
       ),
     );
     this.#exit = { code: null, signal: null };
@@ -290,7 +285,7 @@ export class ChildSession<H, R> {
       stdioError(
         "provider_crashed",
         `provider "${this.id}" exited (${exit.signal ?? `code ${exit.code}`})${reason === undefined ? "" : `: ${reason}`}`,
-        { exitCode: exit.code, signal: exit.signal, stderr: stderr.slice(-1024) },
+        { details: { exitCode: exit.code, signal: exit.signal, stderr: stderr.slice(-1024) } },
       ),
     );
     this.#child.stdout?.destroy();

@@ -112,7 +112,7 @@ class StdioConnection implements StdioProvider {
       return stdioError(
         "incompatible_version",
         `provider "${this.id}" speaks ${reply.protocol_version}, not a version of the family of ${PROTOCOL_VERSION} (H3)`,
-        { ours: PROTOCOL_VERSION, theirs: reply.protocol_version },
+        { details: { ours: PROTOCOL_VERSION, theirs: reply.protocol_version } },
       );
     }
     this.#info = reply.provider;
