@@ -1,22 +1,20 @@
 import type { QueryOptions } from "@ocp/types";
 import {
+  type CgpHandshakeAck as Ack,
   CGP_PROTOCOL_VERSION,
-  type CgpEnvelope,
   type CgpReplyEnvelope,
   cgpRemoteError,
   checkCgpAck,
   decodeCgpEnvelope,
+  type CgpQuery as Query,
+  type CgpQueryResult as Result,
+  type CgpVerifyRequest as VerifyRequest,
+  type CgpVerifyResponse as VerifyResponse,
 } from "@ocp/types/cgp";
 import { parseJsonFast } from "@ocp/types/fast";
 import { httpError } from "./errors.js";
 import { type ConnectHttpProviderOptions, excerpt, PostPath } from "./post-path.js";
 import { checkProviderUrl } from "./url.js";
-
-type Ack = Extract<CgpEnvelope, { type: "handshake_ack" }>;
-type Query = Extract<CgpEnvelope, { type: "query" }>["query"];
-type Result = Extract<CgpEnvelope, { type: "frames" }>["result"];
-type VerifyRequest = Extract<CgpEnvelope, { type: "verify" }>["request"];
-type VerifyResponse = Extract<CgpEnvelope, { type: "verified" }>["response"];
 
 /**
  * How to reach a remote `contextgraph/1` provider: the options of

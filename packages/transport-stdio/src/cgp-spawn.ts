@@ -1,20 +1,18 @@
 import type { QueryOptions } from "@ocp/types";
 import {
+  type CgpHandshakeAck as Ack,
   CGP_PROTOCOL_VERSION,
-  type CgpEnvelope,
   type CgpReplyEnvelope,
   cgpRemoteError,
   checkCgpAck,
   decodeCgpLine,
+  type CgpQuery as Query,
+  type CgpQueryResult as Result,
+  type CgpVerifyRequest as VerifyRequest,
+  type CgpVerifyResponse as VerifyResponse,
 } from "@ocp/types/cgp";
 import { type ChildExit, ChildSession, type SpawnStdioProviderOptions } from "./child-session.js";
 import { type StdioError, stdioError } from "./errors.js";
-
-type Ack = Extract<CgpEnvelope, { type: "handshake_ack" }>;
-type Query = Extract<CgpEnvelope, { type: "query" }>["query"];
-type Result = Extract<CgpEnvelope, { type: "frames" }>["result"];
-type VerifyRequest = Extract<CgpEnvelope, { type: "verify" }>["request"];
-type VerifyResponse = Extract<CgpEnvelope, { type: "verified" }>["response"];
 
 /** How to start a `contextgraph/1` provider child: the options of `spawnStdioProvider`. */
 export type SpawnCgpStdioProviderOptions = SpawnStdioProviderOptions;

@@ -117,7 +117,8 @@ export function parseJsonText(
   return { ok: true, value };
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON value, as `toWire` writes it. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * The empty lists the reference leaves off the wire, per envelope type:
