@@ -11,7 +11,8 @@ import {
   type CgpVerifyRequest as VerifyRequest,
   type CgpVerifyResponse as VerifyResponse,
 } from "@ocp/types/cgp";
-import { type ChildExit, ChildSession, type SpawnStdioProviderOptions } from "./child-session.js";
+import { ChildProvider } from "./child-provider.js";
+import type { ChildExit, SpawnStdioProviderOptions } from "./child-session.js";
 import { type StdioError, stdioError } from "./errors.js";
 
 /** How to start a `contextgraph/1` provider child: the options of `spawnStdioProvider`. */
@@ -50,24 +51,12 @@ export async function spawnCgpStdioProvider(
   return connection;
 }
 
-class CgpStdioConnection implements CgpStdioProvider {
+class CgpStdioConnection
+  extends ChildProvider<unknown, CgpReplyEnvelope>
+  implements CgpStdioProvider
+{
   readonly family = "contextgraph/1" as const;
-  readonly #session: ChildSession<unknown, CgpReplyEnvelope>;
   #ack: Ack | undefined;
-
-  constructor(options: SpawnCgpStdioProviderOptions) {
-    this.#session = new ChildSession(options, (line) => this.#onLine(line));
-  }
-
-  get id(): string {
-    return this.#session.id;
-  }
-  get pid(): number {
-    return this.#session.pid;
-  }
-  get exited(): Promise<ChildExit> {
-    return this.#session.exited;
-  }
   get protocolVersion(): string {
     return this.#ack?.protocol_version ?? CGP_PROTOCOL_VERSION;
   }
@@ -77,15 +66,9 @@ class CgpStdioConnection implements CgpStdioProvider {
   get capabilities(): Ack["capabilities"] {
     return this.#ack!.capabilities;
   }
-  get correlated(): boolean {
-    return this.#session.correlated;
-  }
-  stderr(): string {
-    return this.#session.stderr();
-  }
 
   handshake(): Promise<void> {
-    return this.#session.handshake(
+    return this.session.handshake(
       `${JSON.stringify({ type: "handshake", protocol_version: CGP_PROTOCOL_VERSION })}\n`,
       (reply) => {
         const checked = checkCgpAck(reply, this.id, stdioError);
@@ -116,22 +99,22 @@ class CgpStdioConnection implements CgpStdioProvider {
     body: object,
     options: QueryOptions,
   ): Promise<CgpReplyEnvelope> {
-    return this.#session.request(
+    return this.session.request(
       options,
       () => (id) => `${JSON.stringify({ type, ...(id === undefined ? {} : { id }), ...body })}\n`,
     );
   }
 
   #unexpected(type: string, asked: string): StdioError {
-    return this.#session.unexpected(type, `answered a ${asked} with "${type}"`);
+    return this.session.unexpected(type, `answered a ${asked} with "${type}"`);
   }
 
   shutdown(): Promise<void> {
-    return this.#session.shutdown(`${JSON.stringify({ type: "shutdown" })}\n`);
+    return this.session.shutdown(`${JSON.stringify({ type: "shutdown" })}\n`);
   }
 
-  #onLine(line: string): void {
-    const session = this.#session;
+  protected onLine(line: string): void {
+    const session = this.session;
     const requests = session.requests;
     if (requests === undefined) {
       // The handshake reply is judged whole (another family's ack is H3, not garbage).

@@ -14,12 +14,8 @@ import {
   versionsCompatible,
 } from "@ocp/types";
 import { decodeLineFast, encodeQueryJson, writeQueryLine } from "@ocp/types/fast";
-import {
-  type ChildExit,
-  ChildSession,
-  type HandshakeVerdict,
-  type SpawnStdioProviderOptions,
-} from "./child-session.js";
+import { ChildProvider } from "./child-provider.js";
+import type { ChildExit, HandshakeVerdict, SpawnStdioProviderOptions } from "./child-session.js";
 import { fromErrorEnvelope, stdioError } from "./errors.js";
 
 export type { ChildExit, SpawnStdioProviderOptions } from "./child-session.js";
@@ -50,30 +46,14 @@ export async function spawnStdioProvider(
   return connection;
 }
 
-class StdioConnection implements StdioProvider {
-  readonly #session: ChildSession<Envelope, ContextQueryResult>;
+class StdioConnection extends ChildProvider<Envelope, ContextQueryResult> implements StdioProvider {
   #info: ProviderInfo | undefined;
   #capabilities: Capabilities | undefined;
   #version = "";
 
   constructor(options: SpawnStdioProviderOptions) {
     // OCP_EXTENSIONS asks for our extensions out of band: the handshake stays the reference's.
-    this.#session = new ChildSession(
-      { ...options, env: { [EXTENSIONS_ENV]: EXTENSIONS.join(","), ...options.env } },
-      (line) => this.#onLine(line),
-    );
-  }
-
-  get id(): string {
-    return this.#session.id;
-  }
-
-  get pid(): number {
-    return this.#session.pid;
-  }
-
-  get exited(): Promise<ChildExit> {
-    return this.#session.exited;
+    super({ ...options, env: { [EXTENSIONS_ENV]: EXTENSIONS.join(","), ...options.env } });
   }
 
   get info(): ProviderInfo {
@@ -88,16 +68,8 @@ class StdioConnection implements StdioProvider {
     return this.#version;
   }
 
-  get correlated(): boolean {
-    return this.#session.correlated;
-  }
-
-  stderr(): string {
-    return this.#session.stderr();
-  }
-
   handshake(): Promise<void> {
-    return this.#session.handshake(
+    return this.session.handshake(
       encodeLine({ type: "handshake", protocol_version: PROTOCOL_VERSION }),
       (reply) => this.#checkAck(reply),
     );
@@ -106,7 +78,7 @@ class StdioConnection implements StdioProvider {
   #checkAck(reply: Envelope): HandshakeVerdict {
     if (reply.type === "error") return fromErrorEnvelope(reply, this.id);
     if (reply.type !== "handshake_ack") {
-      return this.#session.unexpected(reply.type, `answered the handshake with "${reply.type}"`);
+      return this.session.unexpected(reply.type, `answered the handshake with "${reply.type}"`);
     }
     if (!versionsCompatible(PROTOCOL_VERSION, reply.protocol_version)) {
       return stdioError(
@@ -122,7 +94,7 @@ class StdioConnection implements StdioProvider {
   }
 
   query(query: ContextQuery, options: QueryOptions = {}): Promise<ContextQueryResult> {
-    return this.#session.request(options, () => {
+    return this.session.request(options, () => {
       const payload =
         encodeQueryJson(query) ?? JSON.stringify(toWire({ type: "query", query }).query);
       // The envelope around the encoded query, written from the envelope schema's member order.
@@ -131,11 +103,11 @@ class StdioConnection implements StdioProvider {
   }
 
   shutdown(): Promise<void> {
-    return this.#session.shutdown(encodeLine({ type: "shutdown" }));
+    return this.session.shutdown(encodeLine({ type: "shutdown" }));
   }
 
-  #onLine(line: string): void {
-    const session = this.#session;
+  protected onLine(line: string): void {
+    const session = this.session;
     const decoded = decodeLineFast(line);
     const queries = session.requests;
     if (queries === undefined) {
@@ -164,6 +136,6 @@ class StdioConnection implements StdioProvider {
   }
 
   #malformed(cause: Error & { code: string }) {
-    return this.#session.malformed(cause.message, cause.code, cause);
+    return this.session.malformed(cause.message, cause.code, cause);
   }
 }
