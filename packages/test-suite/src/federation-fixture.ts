@@ -23,13 +23,16 @@ import {
 import { loadIdentity, nativeEd25519, saveIdentity } from "@ocp/a2a-ocp-messaging/node";
 import { attemptRegistration, type Control, type Peer } from "./raw.js";
 
+/** The fixture's two peer hubs: `peer` misbehaves, `honest` shows the link is unaffected. */
+export type FixturePeerName = "peer" | "honest";
+
 /** The fixture's two peer hubs. */
-export const FIXTURE_PEERS = {
+export const FIXTURE_PEERS: Readonly<
+  Record<FixturePeerName, { readonly hubId: string; readonly prefix: string }>
+> = {
   peer: { hubId: "a2a://ocp-test-peer-hub", prefix: "a2a://ocp-test-peer/" },
   honest: { hubId: "a2a://ocp-test-honest-hub", prefix: "a2a://ocp-test-honest/" },
-} as const;
-
-export type FixturePeerName = keyof typeof FIXTURE_PEERS;
+};
 
 /** What the federation checks need: the hub's link address and the fixture's keys. */
 export interface FederationTarget {

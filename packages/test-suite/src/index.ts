@@ -12,6 +12,7 @@ export { HUB_CHECK_NAMES, HUB_CHECKS } from "./checks/index.js";
 export { NODE_CARRIERS } from "./checks/routing.js";
 export { type Parsed, parseArgs, USAGE } from "./cli-args.js";
 export { type Check, CheckContext, type Verdict } from "./context.js";
+export type { FederationTarget, FixturePeerName } from "./federation-fixture.js";
 export {
   AGENT_MISBEHAVE_MODES,
   type AgentMisbehaveMode,
