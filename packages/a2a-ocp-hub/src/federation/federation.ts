@@ -34,6 +34,7 @@ import {
   PeerLink,
 } from "./link.js";
 import { linkContext } from "./link-context.js";
+import { type CrossingSeen, type FederationListener, FederationObservers } from "./observer.js";
 import { FederatedStore } from "./outbox.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
 
@@ -67,6 +68,7 @@ export class Federation {
   readonly #local = new Set<string>();
   readonly #windows = new Map<string, BudgetWindow>();
   readonly #decompress = createDecompressor();
+  readonly #observers: FederationObservers;
   #server: WsServer | undefined;
   #hub: OCPHub | undefined;
   #stopObserving: (() => void) | undefined;
@@ -91,6 +93,7 @@ export class Federation {
       }
     }
     this.#budget = budget;
+    this.#observers = new FederationObservers(this.#decompress, this.#onError);
     const inner = new SqliteStore({
       path: options.dbPath,
       ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
@@ -102,18 +105,26 @@ export class Federation {
       withheld: (stored, agent) => this.#withheld(stored, agent),
       committed: (crossed, withheld) => {
         for (const w of withheld) {
-          this.#audit({
-            event: "refused",
-            ...describe(w.stored),
-            to: [w.agent],
-            code: "federation_withheld",
-            reason: w.reason,
-          });
+          const peer = this.registry.get(w.agent)?.peer ?? w.agent;
+          this.#audit(
+            {
+              event: "refused",
+              ...describe(w.stored),
+              to: [w.agent],
+              code: "federation_withheld",
+              reason: w.reason,
+            },
+            { peer, direction: "out", source: w.stored.raw },
+          );
         }
         const peers = new Set<string>();
         for (const c of crossed) {
           for (const peer of c.peers) peers.add(peer);
-          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
+          const entry = { event: "delivered", ...describe(c.stored), to: c.peers } as const;
+          this.#audit(entry);
+          for (const peer of c.peers) {
+            this.#observers.entry(entry, { peer, direction: "out", source: c.stored.raw });
+          }
         }
         for (const peer of peers) this.#links.get(peer)?.pump();
       },
@@ -193,13 +204,17 @@ export class Federation {
         authenticate: (announcement, nonce) => {
           const verified = verifyHello(announcement, nonce, this.config.peers);
           if ("refused" in verified) {
-            this.#audit({
-              event: "refused",
-              from: describeHello(announcement),
-              to: [identity.id],
-              code: verified.refused.split(":")[0],
-              reason: verified.refused,
-            });
+            const from = describeHello(announcement);
+            this.#audit(
+              {
+                event: "refused",
+                from,
+                to: [identity.id],
+                code: verified.refused.split(":")[0],
+                reason: verified.refused,
+              },
+              { peer: from, direction: "in" },
+            );
             return { refused: verified.refused, kind: "authentication" };
           }
           return {
@@ -218,13 +233,16 @@ export class Federation {
       const dialer = new Dialer(peer, identity, {
         onLink: (connection) => this.#link(peer, connection, true),
         onRefused: (reason) =>
-          this.#audit({
-            event: "refused",
-            from: peer.hubId,
-            to: [identity.id],
-            code: "federation_unknown_peer",
-            reason,
-          }),
+          this.#audit(
+            {
+              event: "refused",
+              from: peer.hubId,
+              to: [identity.id],
+              code: "federation_unknown_peer",
+              reason,
+            },
+            { peer: peer.hubId, direction: "in" },
+          ),
         ...(hub.options.transport?.maxPayloadBytes === undefined
           ? {}
           : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
@@ -254,12 +272,19 @@ export class Federation {
     };
   }
 
-  #audit(entry: Omit<AuditEntry, "at">): void {
+  /** Calls `listener` with each link change and each crossing or refusal at the boundary (observer.ts). */
+  observe(listener: FederationListener): () => void {
+    return this.#observers.listen(listener);
+  }
+
+  /** Appends `entry` to the hub's audit log and, when `seen` says whose it is, shows it to observers. */
+  #audit(entry: Omit<AuditEntry, "at">, seen?: CrossingSeen): void {
     try {
       this.#hub?.options.audit?.append({ at: Date.now(), ...entry });
     } catch (error) {
       this.#onError(error);
     }
+    if (seen !== undefined) this.#observers.entry(entry, seen);
   }
 
   /** Why `stored`, committed by this hub, may not reach `agent` of a peer organisation. */
@@ -281,14 +306,18 @@ export class Federation {
     const wire = JSON.parse(raw) as WireMessage; // Text this hub checked already.
     if (wire.type !== "ocp.collective.query" || !this.#local.has(wire.from)) return;
     const stored = { id: wire.id, sender: wire.from, raw, expiresAt: 0, recipients: [] };
+    const seen = { peer: peer.hubId, direction: "out", source: wire } as const;
     const audit = (reason: string) =>
-      this.#audit({
-        event: "refused",
-        ...describe(stored),
-        to: [peer.hubId],
-        code: "federation_withheld",
-        reason,
-      });
+      this.#audit(
+        {
+          event: "refused",
+          ...describe(stored),
+          to: [peer.hubId],
+          code: "federation_withheld",
+          reason,
+        },
+        seen,
+      );
     this.store.inner.agent(wire.from).then((sender) => {
       if (sender === undefined || !cardCrosses(sender)) {
         audit(`the card of ${wire.from} is not public: other organisations cannot verify it`);
@@ -302,7 +331,7 @@ export class Federation {
         return;
       }
       if (this.#links.get(peer.hubId)?.sendQuery(raw) === true) {
-        this.#audit({ event: "delivered", ...describe(stored), to: [peer.hubId] });
+        this.#audit({ event: "delivered", ...describe(stored), to: [peer.hubId] }, seen);
       }
     }, this.#onError);
   }
@@ -320,12 +349,15 @@ export class Federation {
       budget: this.#budget,
       windows: this.#windows,
       onError: this.#onError,
-      audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
+      audit: (entry: Omit<AuditEntry, "at">, seen: CrossingSeen) => this.#audit(entry, seen),
     };
     const link = new PeerLink(peer, connection, linkContext(peer, hub, parts), dialled);
     this.#links.set(peer.hubId, link);
+    this.#observers.link(peer.hubId, true);
     connection.once("close", () => {
-      if (this.#links.get(peer.hubId) === link) this.#links.delete(peer.hubId);
+      if (this.#links.get(peer.hubId) !== link) return;
+      this.#links.delete(peer.hubId);
+      this.#observers.link(peer.hubId, false);
     });
   }
 }
