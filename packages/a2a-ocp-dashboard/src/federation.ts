@@ -9,6 +9,7 @@
  * {@link nodeView}: the dashboard's one rule of what content it shows.
  */
 import { nodeView, type RedactionPolicy } from "./redact.js";
+import type { StateLimits } from "./state.js";
 import type { NodeView } from "./views.js";
 
 /** What the federation tells its observers (`FederationEvent` of the hub). */
@@ -71,17 +72,9 @@ export interface FederationView {
   crossings: CrossingView[];
 }
 
-/** Bounds of the federation model. */
-export interface FederationLimits {
-  /** Crossings kept (the newest). */
-  crossings: number;
-  /** Events queued between flushes; beyond it they are counted as dropped. */
-  queue: number;
-}
-
-export const DEFAULT_FEDERATION_LIMITS: FederationLimits = { crossings: 200, queue: 10_000 };
-
+/** Text fields are cut at this many characters. */
 const TEXT = 200;
+/** At most this many nodes and recipients are shown of one crossing. */
 const NODES_PER_CROSSING = 20;
 const RECIPIENTS_PER_CROSSING = 10;
 const cut = (value: unknown): string | undefined =>
@@ -106,7 +99,7 @@ function nodesOf(payload: unknown, policy: RedactionPolicy): NodeView[] {
 export class FederationBook {
   readonly #federation: ObservableFederation;
   readonly #policy: RedactionPolicy;
-  readonly #limits: FederationLimits;
+  readonly #limits: Pick<StateLimits, "crossings" | "queue">;
   readonly #peers = new Map<string, PeerView>();
   readonly #crossings: CrossingView[] = [];
   #queue: DashboardFederationEvent[] = [];
@@ -117,11 +110,11 @@ export class FederationBook {
   constructor(
     federation: ObservableFederation,
     policy: RedactionPolicy,
-    limits: Partial<FederationLimits> = {},
+    limits: Pick<StateLimits, "crossings" | "queue">,
   ) {
     this.#federation = federation;
     this.#policy = policy;
-    this.#limits = { ...DEFAULT_FEDERATION_LIMITS, ...limits };
+    this.#limits = limits;
     this.refresh();
   }
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { decideAccess, fromAnotherOrigin, isLoopback } from "./access.js";
 import type { ObservableHub } from "./events.js";
 import { FederationBook, type ObservableFederation } from "./federation.js";
-import { DashboardState, type StateLimits } from "./state.js";
+import { DashboardState, DEFAULT_LIMITS, type StateLimits } from "./state.js";
 
 export interface DashboardOptions {
   /** Interface to listen on; default `127.0.0.1`. Anything not loopback needs `token`. */
@@ -99,7 +99,9 @@ export async function startDashboard(
     defaultVisibility: options.defaultVisibility ?? "workspace",
   };
   const state = new DashboardState(policy, options.limits);
-  const book = options.federation && new FederationBook(options.federation, policy);
+  const book =
+    options.federation &&
+    new FederationBook(options.federation, policy, { ...DEFAULT_LIMITS, ...options.limits });
   const stopFederation = book && options.federation?.observe((event) => book.push(event));
   const snapshot = () => ({ ...state.snapshot(), ...(book && { federation: book.view() }) });
   const stopObserving = hub.observe((event) => state.push(event));
