@@ -33,7 +33,7 @@ import { dirname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { checkEnginesOf } from "./check-engines.mjs";
-import { checkReadmeLengths } from "./check-readmes.mjs";
+import { checkReadmeLengths, checkReadmeLimits } from "./check-readmes.mjs";
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
@@ -198,6 +198,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       problems.push(...checkDeclarations({ dir }).problems, ...checkSourceMaps({ dir }).problems);
   problems.push(...checkEnginesOf(publishedPackages(root)).problems);
   problems.push(...checkReadmeLengths({ root }).problems);
+  problems.push(...checkReadmeLimits({ root }).problems);
   for (const problem of problems) process.stdout.write(`${problem}\n`);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

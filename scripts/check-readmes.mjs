@@ -48,3 +48,26 @@ export function checkReadmeLengths({ root, max = README_MAX_LINES }) {
   }
   return { readmes: readmes.length, problems };
 }
+
+/**
+ * One problem per package whose root entry exports its limits as the
+ * `LIMITS` object (`export * as LIMITS` in src/index.ts) and whose README
+ * does not name that object: a reader learns there where the limits are.
+ */
+export function checkReadmeLimits({ root }) {
+  const problems = [];
+  const dir = join(root, "packages");
+  if (!existsSync(dir)) return { problems };
+  for (const name of readdirSync(dir).sort()) {
+    const index = join(dir, name, "src", "index.ts");
+    const readme = join(dir, name, "README.md");
+    if (!existsSync(index) || !existsSync(readme)) continue;
+    if (!/export \* as LIMITS from/.test(readFileSync(index, "utf8"))) continue;
+    if (!readFileSync(readme, "utf8").includes("`LIMITS`")) {
+      problems.push(
+        `packages/${name}/README.md: does not name the \`LIMITS\` object its root entry exports`,
+      );
+    }
+  }
+  return { problems };
+}

@@ -135,8 +135,7 @@ export async function createA2AClient(
     throw a2aError(
       "card_unavailable",
       `the card at ${url} could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
-      { url },
-      error,
+      { details: { url }, cause: error },
     );
   }
   const audience = options.audience ?? (typeof raw["id"] === "string" ? raw["id"] : undefined);

@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory } from "@ocp/types";
 
 /** Codes of the errors of the A2A compatibility layer (listed in the package README). */
 export const A2A_ERROR_CODES = {
@@ -16,14 +16,5 @@ export const A2A_ERROR_CODES = {
 
 export type A2AErrorCode = keyof typeof A2A_ERROR_CODES;
 
-export function a2aError(
-  code: A2AErrorCode,
-  message: string,
-  details?: Record<string, unknown>,
-  cause?: unknown,
-): OcpError<A2AErrorCode> {
-  return new OcpError(code, message, {
-    ...(details === undefined ? {} : { details }),
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
+/** Raises an A2A compatibility error: only an {@link A2AErrorCode} compiles. */
+export const a2aError: ErrorFactory<A2AErrorCode> = errorFactory<A2AErrorCode>();

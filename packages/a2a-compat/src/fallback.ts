@@ -104,7 +104,9 @@ export class CardResolver {
     if (known !== undefined) return this.#accept(agentId, `lookup:${agentId}`, known);
     const location = await this.#options.locate?.(agentId);
     if (location === undefined)
-      throw a2aError("card_unavailable", `no card location is known for ${agentId}`, { agentId });
+      throw a2aError("card_unavailable", `no card location is known for ${agentId}`, {
+        details: { agentId },
+      });
     const url = location.endsWith(".json")
       ? location
       : `${location.replace(/\/+$/, "")}/${AGENT_CARD_PATH}`;
@@ -126,8 +128,7 @@ export class CardResolver {
       throw a2aError(
         "card_unavailable",
         `the card of ${agentId} could not be fetched from ${url}: ${error instanceof Error ? error.message : String(error)}`,
-        { agentId, url },
-        error,
+        { details: { agentId, url }, cause: error },
       );
     }
     const json = parseJsonText(text);
@@ -135,8 +136,7 @@ export class CardResolver {
       throw a2aError(
         "card_unavailable",
         `the card at ${url} is not I-JSON: ${json.error.message}`,
-        { agentId, url },
-        json.error,
+        { details: { agentId, url }, cause: json.error },
       );
     }
     return this.#accept(agentId, url, json.value);
@@ -148,13 +148,13 @@ export class CardResolver {
       throw a2aError(
         "card_unavailable",
         `the card at ${url} is not an agent card: ${parsed.error.issues[0]?.message ?? "invalid"}`,
-        { agentId, url },
+        { details: { agentId, url } },
       );
     if (parsed.data.id !== undefined && parsed.data.id !== agentId) {
       throw a2aError(
         "card_unavailable",
         `the card at ${url} belongs to ${parsed.data.id}, not ${agentId}`,
-        { agentId, url },
+        { details: { agentId, url } },
       );
     }
     const card: ResolvedCard = {
@@ -224,7 +224,7 @@ function deadlineIn(type: KnownMessageType, payload: unknown, now: number): numb
   throw a2aError(
     "invalid_option",
     `${type} lives until the deadline of the proposal or query it answers: pass options.deadline`,
-    { type },
+    { details: { type } },
   );
 }
 
@@ -258,7 +258,7 @@ export class A2AFallback {
       throw a2aError(
         "no_a2a_equivalent",
         `${to} does not speak a2a+ocp and ${type} has no A2A task equivalent`,
-        { to, type },
+        { details: { to, type } },
       );
     return this.#sendA2A(resolved, type as TaskMessageType, payload);
   }
@@ -320,8 +320,7 @@ export class A2AFallback {
       throw a2aError(
         "a2a_task_failed",
         `${task} to ${to} failed: ${error instanceof Error ? error.message : String(error)}`,
-        { to, task },
-        error,
+        { details: { to, task }, cause: error },
       );
     }
     const state = isTask(result)
@@ -339,7 +338,7 @@ export class A2AFallback {
       throw a2aError(
         "a2a_task_failed",
         `${task} to ${to} ended ${TaskState[state]}: ${replyText(result)}`,
-        { to, task, state: TaskState[state] },
+        { details: { to, task, state: TaskState[state] } },
       );
     }
     for (const value of replyValues(result)) {
@@ -347,8 +346,10 @@ export class A2AFallback {
       if (output.success) return { path: "a2a", task, reply: output.data, result };
     }
     throw a2aError("invalid_reply", `the reply of ${to} to ${task} carries no valid output`, {
-      to,
-      task,
+      details: {
+        to,
+        task,
+      },
     });
   }
 }

@@ -155,7 +155,9 @@ export class FeatureNegotiator {
     const timeoutMs = this.#options.timeoutMs ?? NEGOTIATION_TIMEOUT_MS;
     const answer = this.#waiters.wait(message.id, timeoutMs, () =>
       a2aError("negotiation_failed", `no capability.confirm from ${peer} within ${timeoutMs} ms`, {
-        peer,
+        details: {
+          peer,
+        },
       }),
     );
     try {
@@ -163,12 +165,10 @@ export class FeatureNegotiator {
     } catch (error) {
       this.#waiters.reject(
         message.id,
-        a2aError(
-          "negotiation_failed",
-          `capability.announce to ${peer} was not sent`,
-          { peer },
-          error,
-        ),
+        a2aError("negotiation_failed", `capability.announce to ${peer} was not sent`, {
+          details: { peer },
+          cause: error,
+        }),
       );
     }
     const confirm = await answer;
@@ -176,12 +176,14 @@ export class FeatureNegotiator {
       throw a2aError(
         "negotiation_failed",
         `capability.confirm came from ${confirm.from}, not ${peer}`,
-        { peer },
+        { details: { peer } },
       );
     if (!versionsCompatible(confirm.payload.version, PROTOCOL_VERSION)) {
       throw a2aError("negotiation_failed", `${peer} speaks ${confirm.payload.version}`, {
-        peer,
-        version: confirm.payload.version,
+        details: {
+          peer,
+          version: confirm.payload.version,
+        },
       });
     }
     // Only features this agent announced count, whatever the peer claims.

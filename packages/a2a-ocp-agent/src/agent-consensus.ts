@@ -90,7 +90,7 @@ export class ConsensusService {
         `votingPeriod ${payload.votingPeriod} s is longer than a message may live ` +
           `(MAX_VOTING_PERIOD_SECONDS = ${MAX_VOTING_PERIOD_SECONDS} s): agents offline ` +
           "during the vote would never receive the proposal",
-        { votingPeriod: payload.votingPeriod, max: MAX_VOTING_PERIOD_SECONDS },
+        { details: { votingPeriod: payload.votingPeriod, max: MAX_VOTING_PERIOD_SECONDS } },
       );
     }
     const proposalId = payload.proposalId ?? `prop-${globalThis.crypto.randomUUID()}`;

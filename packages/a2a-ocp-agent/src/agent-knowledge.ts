@@ -200,7 +200,7 @@ export class KnowledgeService {
           throw agentError(
             "update_skipped",
             `update from ${m.from}: ${skipped.map((s) => `${s.id} (${s.reason})`).join(", ")}`,
-            { skipped },
+            { details: { skipped } },
           );
         return;
       }

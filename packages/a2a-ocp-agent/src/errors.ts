@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory } from "@ocp/types";
 
 /** Codes of the errors the agent runtime raises (listed in the package README). */
 export const AGENT_ERROR_CODES = {
@@ -45,11 +45,5 @@ export const AGENT_ERROR_CODES = {
 /** A stable code of an agent runtime error. */
 export type AgentErrorCode = keyof typeof AGENT_ERROR_CODES;
 
-/** Creates an agent runtime error. */
-export function agentError(
-  code: AgentErrorCode,
-  message: string,
-  details?: Record<string, unknown>,
-): OcpError<AgentErrorCode> {
-  return new OcpError(code, message, details === undefined ? {} : { details });
-}
+/** Raises an agent runtime error: only an {@link AgentErrorCode} compiles. */
+export const agentError: ErrorFactory<AgentErrorCode> = errorFactory<AgentErrorCode>();

@@ -35,7 +35,7 @@ function stored(ctx: AgentContext, kind: ItemKind, id: string): VersionedItem | 
 }
 
 function refuse(reason: RefusalReason, message: string, id: string): never {
-  throw agentError(reason, message, { itemId: id });
+  throw agentError(reason, message, { details: { itemId: id } });
 }
 
 /** Plans the local write of nodes or edges of one kind; throws on the first refused item. */

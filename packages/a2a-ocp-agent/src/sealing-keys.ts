@@ -71,7 +71,7 @@ export class RecipientKeys {
         throw agentError(
           "sealing_key_unknown",
           `no verified profile of ${agentId} publishes an encryption key`,
-          { agentId },
+          { details: { agentId } },
         );
       }
       return { agentId, publicKey: entry.key };

@@ -61,7 +61,7 @@ export function sealingPlan(
         throw agentError(
           "sealed_recipient_not_allowed",
           `${agent} may not read a private node this message carries`,
-          { agent },
+          { details: { agent } },
         );
       }
     }

@@ -68,7 +68,7 @@ export class Opener {
       throw agentError(
         "sealed_signature_invalid",
         `the signature of sealed message ${message.id} does not cover its sealed bytes (${signed.error.code})`,
-        { ...details, code: signed.error.code },
+        { details: { ...details, code: signed.error.code } },
       );
     }
     const declared = sealedEnvelopeOf(message);
@@ -76,14 +76,14 @@ export class Opener {
       throw agentError(
         "sealed_envelope_invalid",
         `sealed message ${message.id} declares no ocpSealed`,
-        details,
+        { details },
       );
     }
     if (!message.payload.recipientKeys.some((k) => k.agentId === this.#agentId)) {
       throw agentError(
         "sealed_not_for_us",
         `sealed message ${message.id} is sealed for others, not ${this.#agentId}`,
-        details,
+        { details },
       );
     }
     const now = this.#now();
@@ -105,7 +105,7 @@ export class Opener {
       throw agentError(
         "sealed_tampered",
         `sealed message ${message.id} does not decrypt with this agent's keys: changed in transit, or sealed for a key it does not hold`,
-        details,
+        { details },
       );
     }
     const carried = sealedAccessOf(opened.type, opened.from, opened.payload);
@@ -113,7 +113,7 @@ export class Opener {
       throw agentError(
         "sealed_access_mismatch",
         `sealed message ${message.id} carries other access fields than it declared`,
-        details,
+        { details },
       );
     }
     return opened;

@@ -14,6 +14,7 @@ import {
   formatTraceparent,
   type TraceParent,
 } from "@ocp/a2a-ocp-messaging/internal";
+import { resolveTracer } from "@ocp/types/internal";
 import {
   context,
   ROOT_CONTEXT,
@@ -34,13 +35,7 @@ export class ClientTracer {
   confirmed = false;
 
   constructor(tracing: ClientTracing | undefined) {
-    const provider =
-      tracing === true
-        ? trace.getTracerProvider()
-        : typeof tracing === "object"
-          ? tracing.tracerProvider
-          : undefined;
-    this.tracer = provider?.getTracer("@ocp/a2a-ocp-client");
+    this.tracer = resolveTracer(tracing, () => trace.getTracerProvider(), "@ocp/a2a-ocp-client");
   }
 
   /** Whether to ask the hub for trace contexts. */

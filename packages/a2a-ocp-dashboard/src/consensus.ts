@@ -7,10 +7,9 @@
  * `ocp.consensus.timeout`, or the deadline passing.
  */
 import type { AcceptedEvent } from "./events.js";
+import { text as str } from "./read.js";
 import type { ProposalView } from "./views.js";
 
-const str = (value: unknown): string | undefined =>
-  typeof value === "string" ? value.slice(0, 200) : undefined;
 const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
 /**

@@ -9,13 +9,9 @@
  * Content passes through {@link nodeView}.
  */
 import type { AcceptedEvent } from "./events.js";
+import { record as obj, text as str } from "./read.js";
 import { contradicts, nodeView, type RedactionPolicy } from "./redact.js";
 import type { GraphView, KnowledgeView, NodeView } from "./views.js";
-
-const str = (value: unknown): string | undefined =>
-  typeof value === "string" ? value.slice(0, 200) : undefined;
-const obj = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 
 /** At most this many nodes and edges are read from one message. */
 const PER_MESSAGE = { nodes: 50, edges: 100 };

@@ -5,7 +5,7 @@
  * command line. See the README, "Security".
  */
 
-export { decideAccess, isLoopback } from "./access.js";
+export { type AccessDecision, decideAccess, isLoopback } from "./access.js";
 export { decide, ProposalBook } from "./consensus.js";
 export type {
   AcceptedEvent,

@@ -6,6 +6,7 @@
  * visibility reads as the hub's default (`workspace` unless told otherwise),
  * and a value that is not one of the four levels is hidden (fail closed).
  */
+import { isRecord, text } from "./read.js";
 import type { NodeView } from "./views.js";
 
 export interface RedactionPolicy {
@@ -17,15 +18,11 @@ export interface RedactionPolicy {
 
 const SHOWN = new Set(["public", "team"]);
 const LEVELS = new Set(["public", "team", "workspace", "private"]);
-const MAX_TEXT = 200;
-
-const text = (value: unknown): string | undefined =>
-  typeof value === "string" ? value.slice(0, MAX_TEXT) : undefined;
 
 /** The view of one node as the page may see it; `undefined` when it is not a node at all. */
 export function nodeView(value: unknown, policy: RedactionPolicy): NodeView | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const node = value as Record<string, unknown>;
+  if (!isRecord(value)) return undefined;
+  const node = value;
   const id = text(node["id"] ?? node["nodeId"]);
   if (id === undefined) return undefined;
   const raw = node["visibility"];
@@ -34,10 +31,7 @@ export function nodeView(value: unknown, policy: RedactionPolicy): NodeView | un
   const shown =
     LEVELS.has(visibility) && (SHOWN.has(visibility) || policy.showAllVisibilities === true);
   const metadata = node["metadata"];
-  const domain =
-    typeof metadata === "object" && metadata !== null
-      ? text((metadata as Record<string, unknown>)["domain"])
-      : undefined;
+  const domain = isRecord(metadata) ? text(metadata["domain"]) : undefined;
   return {
     id,
     author: text(node["createdBy"]) ?? "",
@@ -51,8 +45,7 @@ export function nodeView(value: unknown, policy: RedactionPolicy): NodeView | un
 
 /** Whether a node's content names a contradiction (`metadata.contradicts`). */
 export function contradicts(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const metadata = (value as Record<string, unknown>)["metadata"];
-  if (typeof metadata !== "object" || metadata === null) return undefined;
-  return text((metadata as Record<string, unknown>)["contradicts"]);
+  if (!isRecord(value)) return undefined;
+  const metadata = value["metadata"];
+  return isRecord(metadata) ? text(metadata["contradicts"]) : undefined;
 }

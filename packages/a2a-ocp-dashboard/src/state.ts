@@ -10,6 +10,7 @@ import { ProposalBook } from "./consensus.js";
 import type { AcceptedEvent, DashboardHubEvent, DashboardHubStats } from "./events.js";
 import { KnowledgeGraph } from "./graph.js";
 import { QueryBook } from "./queries.js";
+import { record as obj, text as str } from "./read.js";
 import type { RedactionPolicy } from "./redact.js";
 import type { AgentView, Delta, KnowledgeView, RefusalView, Snapshot } from "./views.js";
 
@@ -68,10 +69,6 @@ export function refusalReason(code: string): string {
   }
 }
 
-const str = (value: unknown): string | undefined =>
-  typeof value === "string" ? value.slice(0, 200) : undefined;
-const obj = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 const pushBounded = <T>(list: T[], item: T, max: number) => {
   list.push(item);
   if (list.length > max) list.splice(0, list.length - max);

@@ -74,8 +74,9 @@ Options:
                          when absent; refused when group or others may access it);
                          without it the hub has a new key at every start
   --federate FILE        link with the peer hubs of other organisations this JSON file
-                         lists (docs/federation.md); needs --identity, not --nats.
-                         Without it the hub accepts no hub link
+                         lists (docs/federation.md); needs --identity (with --nats,
+                         one shared by the cluster's hubs, and --db for each hub's
+                         federation tables). Without it the hub accepts no hub link
   --audit-retention D    keep the audit log (in --db) for D: 30s, 10m, 2h, 7d (default 7d)
   --no-audit             keep no audit log (with --nats, one is kept only when --db is given)
   --dashboard            serve the live dashboard (needs @ocp/a2a-ocp-dashboard)
@@ -270,10 +271,11 @@ async function main(): Promise<void> {
   if (o.nats === undefined && natsOnly.some((name) => values[name] !== undefined)) {
     usageError(`--${natsOnly.join(", --")} need --nats`);
   }
-  if (o.federate !== undefined && (o.identity === undefined || o.nats !== undefined)) {
-    usageError(
-      "--federate needs --identity (the key peer hubs know) and does not work with --nats",
-    );
+  if (o.federate !== undefined && o.identity === undefined) {
+    usageError("--federate needs --identity (the key peer hubs know)");
+  }
+  if (o.federate !== undefined && o.nats !== undefined && values["db"] === undefined) {
+    usageError("--federate with --nats needs --db (this hub's file for the federation tables)");
   }
   const limits: Record<string, number> = {};
   if (o["messages-per-minute"] !== undefined) limits["messages"] = o["messages-per-minute"];
@@ -315,6 +317,8 @@ async function main(): Promise<void> {
           o.db,
           o.synchronous,
           onError,
+          cluster &&
+            (await loadNats()).federationShare({ ...cluster, replicas: o["nats-replicas"] ?? 1 }),
         );
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),

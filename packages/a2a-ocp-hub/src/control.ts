@@ -93,8 +93,8 @@ function jsonSafe(details: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Spends one refusal of `session`'s agent (not for `store_failed`, the hub's
- * own failure). Past the budget, answers the refused frame `rate_limited` (or
+ * Spends one refusal of `session`'s agent (not for `store_failed` or
+ * `hub_closing`, the hub's own failure or state). Past the budget, answers the refused frame `rate_limited` (or
  * closes the connection), audits only the window's first such refusal, and
  * returns true.
  */
@@ -104,7 +104,7 @@ export function refusedOverBudget(
   code: string,
   o: { now: number; raw: string | undefined; id: string | undefined; audit: (why: string) => void },
 ): boolean {
-  if (code === "store_failed") return false;
+  if (code === "store_failed" || code === "hub_closing") return false;
   const over = budgets.take(session.agentId, "refused", o.now);
   if (over === undefined) return false;
   const why = `too much refused traffic: at most ${over.limit} per agent`;

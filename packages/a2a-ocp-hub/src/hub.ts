@@ -18,6 +18,7 @@ import { pacerFor, RecipientLimits } from "./agent-limits.js";
 import { AgentBudgets } from "./budget.js";
 import type { HubBus } from "./bus.js";
 import { checkInbound, type HubCheckOptions, hubStages, mustVerify } from "./check.js";
+import { refusedWhileClosing } from "./closing.js";
 import { learnProfile, profileOf } from "./cluster.js";
 import {
   type AckInit,
@@ -43,8 +44,6 @@ import { assertRetention, type HubStore } from "./store.js";
 import { type ApplyContext, holdSubscription, planSubscription } from "./subscription-messages.js";
 import { SubscriptionTable } from "./subscriptions.js";
 import { HubTelemetry } from "./telemetry.js";
-
-export type { HubStats } from "./stats.js";
 
 interface Known {
   profile: AgentProfile;
@@ -309,6 +308,7 @@ export class OCPHub {
   }
 
   #onMessage(session: AgentSession, frame: string): void {
+    if (refusedWhileClosing(this.#closing, frame, this.#reject.bind(this, session, frame))) return;
     const arrived = this.#telemetry.arrive(frame, (c, m) => this.#reject(session, frame, c, m));
     if (arrived === undefined) return; // An `ocp.hub.send` frame that cannot be read: refused.
     const { raw, arrival } = arrived;

@@ -8,10 +8,21 @@
  * at `./internal`, which semver does not cover.
  */
 
+export type { ChainVerdict } from "./audit-chain.js";
 export { SqliteAuditLog, type SqliteAuditLogOptions } from "./audit-sqlite.js";
-export type { BusDelivery, BusSink, ClusterBroadcast, ClusterRouting, HubBus } from "./bus.js";
-export { type HubStats, OCPHub } from "./hub.js";
+export type { BudgetKind, BudgetSpend } from "./budget.js";
+export type {
+  BusDelivery,
+  BusSink,
+  ClusterBroadcast,
+  ClusterRouting,
+  EventNotifier,
+  HubBus,
+  SharedBudgets,
+} from "./bus.js";
+export { OCPHub } from "./hub.js";
 export { loadHubIdentity } from "./hub-identity.js";
+export type { HubSelf } from "./hub-self.js";
 /**
  * Every limit of `@ocp/a2a-ocp-hub`, by name (`LIMITS.NAME`): the finite defaults the
  * package enforces, each documented where it is defined (`src/limits.ts`) and
@@ -20,6 +31,7 @@ export { loadHubIdentity } from "./hub-identity.js";
  */
 export * as LIMITS from "./limits.js";
 export { MemoryBus } from "./memory-bus.js";
+export type { HubMetrics } from "./metrics.js";
 export {
   type HubMetricsServer,
   type HubMetricsServerOptions,
@@ -35,6 +47,7 @@ export type {
 } from "./observe.js";
 export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
+export type { HubStats } from "./stats.js";
 export type {
   CommitOutcome,
   ExpiredDelivery,
@@ -42,3 +55,5 @@ export type {
   PendingDelivery,
   StoredMessage,
 } from "./store.js";
+export type { SubscriptionTable } from "./subscriptions.js";
+export type { DeliveryTrace, HubTracing } from "./telemetry.js";

@@ -25,6 +25,7 @@ import {
   parseTraceparent,
   type TraceParent,
 } from "@ocp/a2a-ocp-messaging/internal";
+import { resolveTracer } from "@ocp/types/internal";
 import {
   type Context,
   ROOT_CONTEXT,
@@ -100,13 +101,7 @@ export class HubTelemetry {
   readonly #open = new Map<string, { span: Span; context: Context }>();
 
   constructor(owner: object, tracing: HubTracing | undefined) {
-    const provider =
-      tracing === true
-        ? trace.getTracerProvider()
-        : typeof tracing === "object"
-          ? tracing.tracerProvider
-          : undefined;
-    this.tracer = provider?.getTracer("@ocp/a2a-ocp-hub");
+    this.tracer = resolveTracer(tracing, () => trace.getTracerProvider(), "@ocp/a2a-ocp-hub");
     owners.set(owner, this);
   }
 

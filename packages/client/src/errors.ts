@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory } from "@ocp/types";
 
 /** Codes of the errors `@ocp/client` raises itself (listed in the README). */
 export const CLIENT_ERROR_CODES = {
@@ -10,7 +10,5 @@ export const CLIENT_ERROR_CODES = {
 /** A stable code of an `@ocp/client` error. */
 export type ClientErrorCode = keyof typeof CLIENT_ERROR_CODES;
 
-/** Creates an `@ocp/client` error. */
-export function clientError(code: ClientErrorCode, message: string): OcpError<ClientErrorCode> {
-  return new OcpError(code, message);
-}
+/** Raises an `@ocp/client` error: only a {@link ClientErrorCode} compiles. */
+export const clientError: ErrorFactory<ClientErrorCode> = errorFactory<ClientErrorCode>();

@@ -15,7 +15,15 @@ export {
   auditResult,
   type CostViolation,
 } from "./audit.js";
-export { type Citation, type ComposeOptions, type Composition, compose } from "./compose.js";
+export {
+  type Citation,
+  type ComposeOptions,
+  type Composition,
+  compose,
+  type DroppedFrame,
+  type DropReason,
+} from "./compose.js";
+export type { Connected } from "./connect.js";
 export {
   type ConsentGrant,
   type ConsentReceipt,
@@ -25,14 +33,17 @@ export {
 export type { HostError, HostErrorCode } from "./errors.js";
 export type { HostEventName, HostEvents, HostListener, ProviderTransport } from "./events.js";
 export type {
+  AcceptedFrame,
   CgpLiarViolation,
   FanOutResult,
+  HeldAside,
   LegFailure,
   LegFailureReason,
   LegOutcome,
   Liar,
   ProviderUsage,
   SkippedProvider,
+  Trim,
 } from "./fanout.js";
 export { Host } from "./host.js";
 export type { LegOptions } from "./leg.js";
@@ -47,6 +58,7 @@ export type { HostOptions } from "./options.js";
 export {
   type Grantor,
   ReceiptLedger,
+  type ReceiptSubject,
   type ScopeGrant,
   type ScopeRecord,
   type ScopeRevocation,
@@ -58,5 +70,7 @@ export type {
   QueryCallOptions,
   ShutdownReport,
 } from "./registry.js";
+export type { DroppedHeld, ReuseDropReason, ReuseVerdict } from "./reuse.js";
 export { type CgpSession, FAMILIES, type FamilyOptions, type RefusedOffer } from "./session.js";
 export { countTokens } from "./tokens.js";
+export type { HostTracing } from "./tracing.js";

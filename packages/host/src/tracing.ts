@@ -5,6 +5,8 @@
  * W3C `traceparent` goes out as a request header; over stdio nothing is
  * added: the ocp/1 wire stays byte for byte what it is without tracing.
  */
+
+import { resolveTracer } from "@ocp/types/internal";
 import {
   context,
   type Span,
@@ -21,13 +23,7 @@ export type HostTracing = boolean | { tracerProvider: TracerProvider };
 
 /** The host's tracer; `undefined` when tracing is off. */
 export function hostTracer(tracing: HostTracing | undefined): Tracer | undefined {
-  const provider =
-    tracing === true
-      ? trace.getTracerProvider()
-      : typeof tracing === "object"
-        ? tracing.tracerProvider
-        : undefined;
-  return provider?.getTracer("@ocp/host");
+  return resolveTracer(tracing, () => trace.getTracerProvider(), "@ocp/host");
 }
 
 /** One leg's span and the `traceparent` its transport may send. */

@@ -26,7 +26,7 @@ export async function ensureConsent(server: McpServer, gate: ConsentGate): Promi
       "consent_required",
       `consent_required: provider "${name}" is egress (your goal leaves this machine) and no consent was given; ` +
         `restart ocp-to-mcp with --grant "${name}", or use an MCP client that supports elicitation`,
-      { provider: name },
+      { details: { provider: name } },
     );
   }
   const answer = await server.server
@@ -54,7 +54,7 @@ export async function ensureConsent(server: McpServer, gate: ConsentGate): Promi
       throw bridgeError(
         "consent_declined",
         `consent_declined: no answer to the consent request for "${name}": ${(error as Error).message}`,
-        { provider: name },
+        { details: { provider: name } },
       );
     });
   if (answer.action === "accept" && answer.content?.allow === true) {
@@ -64,6 +64,6 @@ export async function ensureConsent(server: McpServer, gate: ConsentGate): Promi
   throw bridgeError(
     "consent_declined",
     `consent_declined: the user did not allow sending goals to "${name}" (${answer.action})`,
-    { provider: name },
+    { details: { provider: name } },
   );
 }

@@ -1,4 +1,11 @@
-import { isOcpError, OcpError, type WireErrorCode } from "@ocp/types";
+import {
+  type ErrorFactory,
+  errorFactory,
+  isOcpError,
+  type OcpError,
+  type WireErrorCode,
+  wireError,
+} from "@ocp/types";
 
 /** Stable codes of every {@link OcpError} this package raises (see the README table). */
 export const BRIDGE_ERROR_CODES = {
@@ -21,14 +28,8 @@ export const BRIDGE_ERROR_CODES = {
 export type BridgeErrorCode = keyof typeof BRIDGE_ERROR_CODES;
 export type BridgeError = OcpError<BridgeErrorCode>;
 
-export function bridgeError(
-  code: BridgeErrorCode,
-  message: string,
-  details: Record<string, unknown> = {},
-  cause?: unknown,
-): BridgeError {
-  return new OcpError(code, message, { details, cause });
-}
+/** Raises a bridge error: only a {@link BridgeErrorCode} compiles. */
+export const bridgeError: ErrorFactory<BridgeErrorCode> = errorFactory<BridgeErrorCode>();
 
 const WIRE: Record<BridgeErrorCode, WireErrorCode> = {
   usage: "bad_request",
@@ -54,11 +55,11 @@ const WIRE: Record<BridgeErrorCode, WireErrorCode> = {
 export function toWireError(error: unknown): OcpError<WireErrorCode> {
   if (isOcpError(error) && error.code in WIRE) {
     const code = error.code as BridgeErrorCode;
-    return new OcpError(WIRE[code], `${code}: ${error.message}`, {
+    return wireError(WIRE[code], `${code}: ${error.message}`, {
       cause: error,
-      details: error.details as Record<string, unknown>,
+      details: { ...error.details },
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new OcpError("internal", message, { cause: error });
+  return wireError("internal", message, { cause: error });
 }

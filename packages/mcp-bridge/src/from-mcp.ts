@@ -111,7 +111,7 @@ async function requireCapability(
   throw bridgeError(
     "mcp_unsupported",
     `the MCP server ${name} declares no ${needed} capability; ${what}${hint}`,
-    { server: name, capability: needed },
+    { details: { server: name, capability: needed } },
   );
 }
 
@@ -182,7 +182,7 @@ export class McpProvider implements ContextProvider {
       throw bridgeError(
         "tool_error",
         `MCP server has no tool "${name}" (it has: ${listed.tools.map((t) => t.name).join(", ") || "none"})`,
-        { tool: name },
+        { details: { tool: name } },
       );
     }
     const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
@@ -193,7 +193,9 @@ export class McpProvider implements ContextProvider {
       Object.keys(properties).find((key) => properties[key]?.type === "string");
     if (argument === undefined) {
       throw bridgeError("tool_error", `tool "${name}" takes no string argument for the goal`, {
-        tool: name,
+        details: {
+          tool: name,
+        },
       });
     }
     this.#tool = { name, argument };
@@ -215,7 +217,9 @@ export class McpProvider implements ContextProvider {
         });
       if (!("content" in result) || !Array.isArray(result.content)) {
         throw bridgeError("mcp_malformed", `tool "${name}" answered without a content array`, {
-          tool: name,
+          details: {
+            tool: name,
+          },
         });
       }
       return toolFrames(result as CallToolResult, query, { tool: name, by: this.#by });

@@ -88,8 +88,7 @@ export class McpSession {
       throw bridgeError(
         "connect_failed",
         `cannot connect to MCP server ${name}: ${(cause as Error).message}${stderrNote(stderr)}`,
-        { target: name },
-        cause,
+        { details: { target: name }, cause },
       );
     }
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.onInvalidate());
@@ -127,15 +126,16 @@ export class McpSession {
       return bridgeError(
         "mcp_too_large",
         `MCP server ${name} answered ${what} with a message over MAX_MCP_LINE_BYTES (${overflow} bytes); the connection was closed`,
-        { target: name, limit: "MAX_MCP_LINE_BYTES", bytes: overflow },
-        error,
+        { details: { target: name, limit: "MAX_MCP_LINE_BYTES", bytes: overflow }, cause: error },
       );
     }
     const tail = stderrNote(connection?.stderr() ?? "");
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout) {
         return bridgeError("mcp_timeout", `MCP server ${name} did not answer ${what} in time`, {
-          target: name,
+          details: {
+            target: name,
+          },
         });
       }
       if (error.code === ErrorCode.ConnectionClosed) {
@@ -143,23 +143,20 @@ export class McpSession {
         return bridgeError(
           "mcp_crashed",
           `MCP server ${name} closed the connection during ${what}${tail}`,
-          { target: name },
-          error,
+          { details: { target: name }, cause: error },
         );
       }
       return bridgeError(
         "mcp_error",
         `MCP server ${name} answered ${what} with error ${error.code}: ${error.message}`,
-        { target: name, code: error.code },
-        error,
+        { details: { target: name, code: error.code }, cause: error },
       );
     }
     if (error instanceof Error && (error.name === "ZodError" || "issues" in error)) {
       return bridgeError(
         "mcp_malformed",
         `MCP server ${name} answered ${what} with a result that fails the MCP schema: ${summarizeIssues(error)}`,
-        { target: name },
-        error,
+        { details: { target: name }, cause: error },
       );
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -168,7 +165,9 @@ export class McpSession {
       "mcp_crashed",
       `MCP server ${name} failed during ${what}: ${message}${tail}`,
       {
-        target: name,
+        details: {
+          target: name,
+        },
       },
     );
   }

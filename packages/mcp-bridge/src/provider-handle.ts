@@ -108,8 +108,7 @@ export class ProviderHandle {
       throw bridgeError(
         "connect_failed",
         `cannot connect to Open Context provider ${what}: ${(error as Error).message}`,
-        { target: what, code: (error as { code?: unknown }).code },
-        error,
+        { details: { target: what, code: (error as { code?: unknown }).code }, cause: error },
       );
     }
   }

@@ -168,8 +168,7 @@ export function createOcpMcpServer(options: OcpMcpServerOptions): McpServer {
         throw bridgeError(
           "provider_failed",
           `provider_failed${code}: ${(error as Error).message}`,
-          {},
-          error,
+          { cause: error },
         );
       }
       // Through the host, the answer was already judged by its family's rulebook (never mixed).

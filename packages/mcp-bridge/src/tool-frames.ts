@@ -28,7 +28,9 @@ export function toolFrames(
       .join(" ")
       .slice(0, 500);
     throw bridgeError("tool_error", `tool "${source.tool}" failed: ${message || "(no message)"}`, {
-      tool: source.tool,
+      details: {
+        tool: source.tool,
+      },
     });
   }
   const packer = new BudgetPacker(query.max_tokens, query.max_frames);

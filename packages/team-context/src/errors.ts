@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory } from "@ocp/types";
 
 /**
  * Codes of the errors this package raises (listed in the README). The wire
@@ -16,11 +16,6 @@ export const TEAM_CONTEXT_ERROR_CODES = {
 /** A stable code of a team-context error. */
 export type TeamContextErrorCode = keyof typeof TEAM_CONTEXT_ERROR_CODES;
 
-/** Creates a team-context error. */
-export function teamContextError(
-  code: TeamContextErrorCode,
-  message: string,
-  details?: Record<string, unknown>,
-): OcpError<TeamContextErrorCode> {
-  return new OcpError(code, message, details === undefined ? {} : { details });
-}
+/** Raises a team-context error: only a {@link TeamContextErrorCode} compiles. */
+export const teamContextError: ErrorFactory<TeamContextErrorCode> =
+  errorFactory<TeamContextErrorCode>();

@@ -8,7 +8,6 @@ import {
   EXTENSIONS,
   EXTENSIONS_HEADER,
   encodeJson,
-  isOcpError,
   PROTOCOL_VERSION,
   type ProviderInfo,
   type QueryOptions,
@@ -20,38 +19,11 @@ import {
   parseJsonFast,
   writeQueryJson,
 } from "@ocp/types/fast";
-import { Deadlines } from "@ocp/types/internal";
-import { Pool } from "undici";
-import { fromErrorEnvelope, type HttpError, httpError } from "./errors.js";
-import { Exchange, type ExchangeFailures } from "./exchange.js";
-import { PROTOCOL_VERSION_HEADER } from "./headers.js";
-import {
-  BODY_EXCERPT_CHARS,
-  HANDSHAKE_TIMEOUT_MS,
-  KEEP_ALIVE_TIMEOUT_MS,
-  MAX_BODY_BYTES,
-  MAX_CONNECTIONS,
-  positiveLimit,
-  REQUEST_TIMEOUT_MS,
-} from "./limits.js";
+import { fromErrorEnvelope, httpError } from "./errors.js";
+import { type ConnectHttpProviderOptions, excerpt, PostPath } from "./post-path.js";
 import { checkProviderUrl } from "./url.js";
 
-/** A version-00 W3C `traceparent`: only this goes out as a header (never a CR or LF). */
-const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
-
-export interface ConnectHttpProviderOptions {
-  /** Host-chosen id of the provider. */
-  readonly id: string;
-  /** `https://...`, or `http://` to a loopback host only. The path is the endpoint. */
-  readonly url: string | URL;
-  /** Bearer token sent as `Authorization`; never logged, never in an error or `inspect`. */
-  readonly token?: string;
-  readonly requestTimeoutMs?: number;
-  readonly handshakeTimeoutMs?: number;
-  readonly maxBodyBytes?: number;
-  readonly connections?: number;
-  readonly keepAliveTimeoutMs?: number;
-}
+export type { ConnectHttpProviderOptions } from "./post-path.js";
 
 /** A remote provider seen as a {@link ContextProvider}. */
 export interface HttpProvider extends ContextProvider {
@@ -94,61 +66,20 @@ interface Session {
 
 class HttpClient {
   readonly id: string;
-  readonly url: URL;
-  readonly #path: string;
-  readonly #pool: Pool;
-  readonly #headers: Record<string, string>;
-  readonly #limits: { request: number; handshake: number; body: number };
-  /** One timer for every exchange in flight; it does not hold the process open (a request in flight does). */
-  readonly #deadlines = new Deadlines({ holdsProcess: false });
-  #closed = false;
+  readonly path: PostPath;
 
   constructor(options: ConnectHttpProviderOptions, url: URL) {
     this.id = options.id;
-    this.url = url;
-    this.#path = `${url.pathname}${url.search}`;
-    this.#limits = {
-      request: positiveLimit("requestTimeoutMs", options.requestTimeoutMs, REQUEST_TIMEOUT_MS),
-      handshake: positiveLimit(
-        "handshakeTimeoutMs",
-        options.handshakeTimeoutMs,
-        HANDSHAKE_TIMEOUT_MS,
-      ),
-      body: positiveLimit("maxBodyBytes", options.maxBodyBytes, MAX_BODY_BYTES),
-    };
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json",
+    this.path = new PostPath(options, url, PROTOCOL_VERSION, {
       // Our extensions, asked for out of band: the envelopes stay the reference's (X-CORR, X-CODE).
       [EXTENSIONS_HEADER]: EXTENSIONS.join(","),
-      // The session's family on every request: a server shared by hosts of both families answers each in its own.
-      [PROTOCOL_VERSION_HEADER]: PROTOCOL_VERSION,
-    };
-    if (options.token !== undefined) {
-      // RFC 6750 token characters only: a CR or LF could forge headers. The token is not echoed.
-      if (!/^[\x21-\x7e]+$/.test(options.token)) {
-        throw new RangeError("token must be non-empty visible ASCII");
-      }
-      headers.authorization = `Bearer ${options.token}`;
-    }
-    this.#headers = headers;
-    this.#pool = new Pool(url.origin, {
-      connections: positiveLimit("connections", options.connections, MAX_CONNECTIONS),
-      keepAliveTimeout: positiveLimit(
-        "keepAliveTimeoutMs",
-        options.keepAliveTimeoutMs,
-        KEEP_ALIVE_TIMEOUT_MS,
-      ),
-      headersTimeout: this.#limits.request,
-      bodyTimeout: this.#limits.request,
-      connect: { timeout: this.#limits.handshake },
     });
   }
 
   async handshake(): Promise<HttpProvider> {
     const reply = await this.exchange(
       { type: "handshake", protocol_version: PROTOCOL_VERSION },
-      this.#limits.handshake,
+      this.path.limits.handshake,
     );
     if (reply.type === "error") throw fromErrorEnvelope(reply, this.id);
     if (reply.type !== "handshake_ack") {
@@ -156,7 +87,9 @@ class HttpClient {
         "malformed_reply",
         `provider "${this.id}" answered the handshake with "${reply.type}"`,
         {
-          type: reply.type,
+          details: {
+            type: reply.type,
+          },
         },
       );
     }
@@ -164,7 +97,7 @@ class HttpClient {
       throw httpError(
         "incompatible_version",
         `provider "${this.id}" speaks ${reply.protocol_version}, not a version of the family of ${PROTOCOL_VERSION} (H3)`,
-        { ours: PROTOCOL_VERSION, theirs: reply.protocol_version },
+        { details: { ours: PROTOCOL_VERSION, theirs: reply.protocol_version } },
       );
     }
     return new RemoteProvider(this, {
@@ -174,14 +107,6 @@ class HttpClient {
     });
   }
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  get requestTimeoutMs(): number {
-    return this.#limits.request;
-  }
-
   /** POSTs one envelope and returns the one envelope answered, or a typed error. */
   async exchange(
     envelope: EnvelopeInit,
@@ -189,61 +114,16 @@ class HttpClient {
     signal?: AbortSignal,
     traceparent?: string,
   ): Promise<Envelope> {
-    if (signal?.aborted) throw this.#aborted(signal);
+    if (signal?.aborted) throw this.path.failures.aborted(signal);
     // A plain query leaves without the encoder's schema pass, byte for byte the same.
     const plain =
       envelope.type === "query" && envelope.id === undefined
         ? encodeQueryJson(envelope.query as ContextQuery)
         : undefined;
     const body = plain === undefined ? encodeJson(envelope) : writeQueryJson(undefined, plain);
-    const exchange = new Exchange(
-      this.#deadlines,
-      timeoutMs,
-      this.#limits.body,
-      this.#failures,
-      signal,
-    );
-    try {
-      this.#pool.dispatch(
-        {
-          path: this.#path,
-          method: "POST",
-          headers:
-            traceparent !== undefined && TRACEPARENT.test(traceparent)
-              ? { ...this.#headers, traceparent }
-              : this.#headers,
-          body,
-          // undici's own bounds, past the deadline: the deadline fails the exchange first.
-          headersTimeout: timeoutMs + UNDICI_SLACK_MS,
-          bodyTimeout: timeoutMs + UNDICI_SLACK_MS,
-        },
-        exchange,
-      );
-      const reply = await exchange.promise;
-      return this.#envelopeOf(reply.status, reply.text);
-    } catch (error) {
-      if (isOcpError(error)) throw error;
-      const code = (error as { code?: unknown } | undefined)?.code;
-      if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-        throw this.#failures.timeout(timeoutMs);
-      }
-      throw this.#transportError(error);
-    }
+    const reply = await this.path.post(body, timeoutMs, signal, traceparent);
+    return this.#envelopeOf(reply.status, reply.text);
   }
-
-  readonly #failures: ExchangeFailures = {
-    tooLarge: (status) =>
-      httpError(
-        "body_too_large",
-        `provider "${this.id}" answered a body over ${this.#limits.body} bytes`,
-        { limit: this.#limits.body, status },
-      ),
-    timeout: (timeoutMs) =>
-      httpError("timeout", `provider "${this.id}" did not answer within ${timeoutMs} ms`, {
-        timeoutMs,
-      }),
-    aborted: (signal) => this.#aborted(signal),
-  };
 
   #envelopeOf(status: number, text: string): Envelope {
     const json = parseJsonFast(text);
@@ -251,21 +131,14 @@ class HttpClient {
     const envelope = decoded?.ok ? decoded.value : undefined;
     const wire =
       envelope?.type === "error" ? { code: envelope.code, message: envelope.message } : {};
-    if (status === 401 || status === 403) {
-      throw httpError(
-        "unauthorized",
-        `provider "${this.id}" refused the credentials (HTTP ${status})`,
-        {
-          status,
-          ...wire,
-        },
-      );
-    }
+    if (status === 401 || status === 403) throw this.path.unauthorized(status, wire);
     if (status < 200 || status > 299) {
       throw httpError("http_status", `provider "${this.id}" answered HTTP ${status}`, {
-        status,
-        ...wire,
-        ...(envelope === undefined ? { body: excerpt(text) } : {}),
+        details: {
+          status,
+          ...wire,
+          ...(envelope === undefined ? { body: excerpt(text) } : {}),
+        },
       });
     }
     if (envelope === undefined) {
@@ -281,39 +154,20 @@ class HttpClient {
         "malformed_reply",
         `provider "${this.id}" answered a body that is ${reason}`,
         {
-          status,
-          reason,
-          body: excerpt(text),
+          details: {
+            status,
+            reason,
+            body: excerpt(text),
+          },
         },
       );
     }
     return envelope;
   }
 
-  #transportError(cause: unknown): HttpError {
-    const code = (cause as { code?: unknown } | undefined)?.code;
-    return httpError(
-      "connection_failed",
-      `cannot reach provider "${this.id}" at ${this.url.origin}${typeof code === "string" ? ` (${code})` : ""}`,
-      { origin: this.url.origin, ...(typeof code === "string" ? { cause: code } : {}) },
-    );
+  close(): Promise<void> {
+    return this.path.close();
   }
-
-  #aborted(signal: AbortSignal): HttpError {
-    return httpError("aborted", `query to provider "${this.id}" was aborted`, {}, signal.reason);
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.#pool.close();
-  }
-}
-
-/** How much later than the deadline undici's own header and body timeouts fire. */
-const UNDICI_SLACK_MS = 1_000;
-
-function excerpt(text: string): string {
-  return text.length <= BODY_EXCERPT_CHARS ? text : `${text.slice(0, BODY_EXCERPT_CHARS)}…`;
 }
 
 class RemoteProvider implements HttpProvider {
@@ -329,7 +183,7 @@ class RemoteProvider implements HttpProvider {
   constructor(client: HttpClient, session: Session) {
     this.#client = client;
     this.id = client.id;
-    this.url = `${client.url.origin}${client.url.pathname}`;
+    this.url = client.path.endpoint;
     this.declaredInfo = session.info;
     // C4: whatever it declares, a remote provider is egress.
     this.info = { ...session.info, data_flow: { ...session.info.data_flow, egress: true } };
@@ -338,10 +192,9 @@ class RemoteProvider implements HttpProvider {
   }
 
   async query(query: ContextQuery, options: QueryOptions = {}): Promise<ContextQueryResult> {
-    if (this.#shutdown !== undefined || this.#client.closed) {
-      throw httpError("closed", `provider "${this.id}" was shut down`);
-    }
-    const timeoutMs = positiveLimit("timeoutMs", options.timeoutMs, this.#client.requestTimeoutMs);
+    const path = this.#client.path;
+    path.assertOpen(this.#shutdown !== undefined);
+    const timeoutMs = path.timeoutOf(options.timeoutMs);
     const { signal, traceparent } = options;
     const reply = await this.#client.exchange(
       { type: "query", query },
@@ -351,13 +204,7 @@ class RemoteProvider implements HttpProvider {
     );
     if (reply.type === "frames") return reply.result;
     if (reply.type === "error") throw fromErrorEnvelope(reply, this.id);
-    throw httpError(
-      "malformed_reply",
-      `provider "${this.id}" answered a query with "${reply.type}"`,
-      {
-        type: reply.type,
-      },
-    );
+    throw path.unexpected(reply.type, "query");
   }
 
   /**
@@ -366,13 +213,7 @@ class RemoteProvider implements HttpProvider {
    * provider already gone is not an error (there is nothing left to tear down).
    */
   shutdown(): Promise<void> {
-    this.#shutdown ??= this.#client
-      .exchange({ type: "shutdown" }, this.#client.requestTimeoutMs)
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => this.#client.close());
+    this.#shutdown ??= this.#client.path.shutdown(encodeJson({ type: "shutdown" }));
     return this.#shutdown;
   }
 }

@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory, type OcpError } from "@ocp/types";
 
 /** Stable codes of every {@link OcpError} this package raises (see the README table). */
 export type HttpErrorCode =
@@ -18,14 +18,8 @@ export type HttpErrorCode =
 /** An error raised by this package. Its message and details never hold the bearer token. */
 export type HttpError = OcpError<HttpErrorCode>;
 
-export function httpError(
-  code: HttpErrorCode,
-  message: string,
-  details: Record<string, unknown> = {},
-  cause?: unknown,
-): HttpError {
-  return new OcpError(code, message, { details, cause });
-}
+/** Raises an HTTP transport error: only an {@link HttpErrorCode} compiles. */
+export const httpError: ErrorFactory<HttpErrorCode> = errorFactory<HttpErrorCode>();
 
 /** The local error for an `error` envelope: one mapping for every transport. */
 export { fromErrorEnvelope } from "@ocp/types";

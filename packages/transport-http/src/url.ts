@@ -19,14 +19,16 @@ export function checkProviderUrl(input: string | URL): URL | HttpError {
   try {
     url = new URL(input);
   } catch (cause) {
-    return httpError("invalid_url", "provider URL is not a valid absolute URL", {}, cause);
+    return httpError("invalid_url", "provider URL is not a valid absolute URL", { cause });
   }
   if (url.username !== "" || url.password !== "") {
     return httpError(
       "invalid_url",
       "provider URL must not carry credentials; use the token option",
       {
-        host: url.host,
+        details: {
+          host: url.host,
+        },
       },
     );
   }
@@ -36,10 +38,12 @@ export function checkProviderUrl(input: string | URL): URL | HttpError {
     return httpError(
       "insecure_url",
       `refusing plain http to ${url.host}: a provider off this machine needs https (TLS)`,
-      { host: url.host },
+      { details: { host: url.host } },
     );
   }
   return httpError("invalid_url", `unsupported protocol ${url.protocol} for a provider URL`, {
-    protocol: url.protocol,
+    details: {
+      protocol: url.protocol,
+    },
   });
 }

@@ -1,47 +1,22 @@
-import type { ChildProcess } from "node:child_process";
-import { positiveLimit, type QueryOptions } from "@ocp/types";
+import type { QueryOptions } from "@ocp/types";
 import {
+  type CgpHandshakeAck as Ack,
   CGP_PROTOCOL_VERSION,
-  type CgpEnvelope,
   type CgpReplyEnvelope,
   cgpRemoteError,
   checkCgpAck,
   decodeCgpLine,
+  type CgpQuery as Query,
+  type CgpQueryResult as Result,
+  type CgpVerifyRequest as VerifyRequest,
+  type CgpVerifyResponse as VerifyResponse,
 } from "@ocp/types/cgp";
-import { settlesWithin } from "@ocp/types/internal";
-import { type ChildCommand, spawnInGroup } from "./child.js";
-import { Correlator } from "./correlator.js";
-import { crashReason } from "./crash-reason.js";
+import { ChildProvider } from "./child-provider.js";
+import type { ChildExit, SpawnStdioProviderOptions } from "./child-session.js";
 import { type StdioError, stdioError } from "./errors.js";
-import {
-  EXIT_DRAIN_MS,
-  HANDSHAKE_TIMEOUT_MS,
-  MAX_IN_FLIGHT,
-  MAX_STDERR_BYTES,
-  QUERY_TIMEOUT_MS,
-  SHUTDOWN_GRACE_MS,
-} from "./limits.js";
-import { LineBatch } from "./line-batch.js";
-import { LineSplitter } from "./line-splitter.js";
-import { killGroup, trackGroup, untrackGroup } from "./process-groups.js";
-import { TailBuffer } from "./tail-buffer.js";
 
-type Ack = Extract<CgpEnvelope, { type: "handshake_ack" }>;
-type Query = Extract<CgpEnvelope, { type: "query" }>["query"];
-type Result = Extract<CgpEnvelope, { type: "frames" }>["result"];
-type VerifyRequest = Extract<CgpEnvelope, { type: "verify" }>["request"];
-type VerifyResponse = Extract<CgpEnvelope, { type: "verified" }>["response"];
-
-export interface SpawnCgpStdioProviderOptions extends ChildCommand {
-  /** Host-chosen id of the provider. */
-  readonly id: string;
-  readonly maxLineBytes?: number;
-  readonly handshakeTimeoutMs?: number;
-  readonly queryTimeoutMs?: number;
-  readonly shutdownGraceMs?: number;
-  readonly maxStderrBytes?: number;
-  readonly maxInFlight?: number;
-}
+/** How to start a `contextgraph/1` provider child: the options of `spawnStdioProvider`. */
+export type SpawnCgpStdioProviderOptions = SpawnStdioProviderOptions;
 
 /** A `contextgraph/1` provider child: the CGP session the host drives. */
 export interface CgpStdioProvider {
@@ -58,7 +33,7 @@ export interface CgpStdioProvider {
   verify(request: VerifyRequest, options?: QueryOptions): Promise<VerifyResponse>;
   shutdown(): Promise<void>;
   stderr(): string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly exited: Promise<ChildExit>;
 }
 
 /**
@@ -76,88 +51,12 @@ export async function spawnCgpStdioProvider(
   return connection;
 }
 
-class CgpStdioConnection implements CgpStdioProvider {
-  readonly id: string;
-  readonly pid: number;
+class CgpStdioConnection
+  extends ChildProvider<unknown, CgpReplyEnvelope>
+  implements CgpStdioProvider
+{
   readonly family = "contextgraph/1" as const;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   #ack: Ack | undefined;
-  readonly #child: ChildProcess;
-  readonly #stderr: TailBuffer;
-  readonly #limits: { handshake: number; query: number; grace: number; inFlight: number };
-  readonly #handshake: Correlator<unknown>;
-  #requests: Correlator<CgpReplyEnvelope> | undefined;
-  #failure: StdioError | undefined;
-  #shutdown: Promise<void> | undefined;
-  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  readonly #outbox = new LineBatch((text) => {
-    const stdin = this.#child.stdin;
-    if (stdin === null || stdin.destroyed || stdin.writableEnded) return;
-    stdin.write(text);
-  });
-  #resolveExited!: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void;
-
-  constructor(options: SpawnCgpStdioProviderOptions) {
-    this.id = options.id;
-    this.#limits = {
-      handshake: positiveLimit(
-        "handshakeTimeoutMs",
-        options.handshakeTimeoutMs,
-        HANDSHAKE_TIMEOUT_MS,
-      ),
-      query: positiveLimit("queryTimeoutMs", options.queryTimeoutMs, QUERY_TIMEOUT_MS),
-      grace: positiveLimit("shutdownGraceMs", options.shutdownGraceMs, SHUTDOWN_GRACE_MS),
-      inFlight: positiveLimit("maxInFlight", options.maxInFlight, MAX_IN_FLIGHT),
-    };
-    this.#stderr = new TailBuffer(
-      positiveLimit("maxStderrBytes", options.maxStderrBytes, MAX_STDERR_BYTES),
-    );
-    this.#handshake = new Correlator({ correlated: false, maxInFlight: 1, peer: this.id });
-    this.exited = new Promise((resolve) => {
-      this.#resolveExited = resolve;
-    });
-    const splitter = new LineSplitter({
-      maxLineBytes: options.maxLineBytes,
-      onLine: (line) => this.#onLine(line),
-      onOverflow: (error) =>
-        this.#fail(
-          stdioError("line_too_long", `provider "${this.id}": ${error.message}`, {
-            ...error.details,
-          }),
-        ),
-    });
-    this.#child = spawnInGroup(options);
-    this.pid = this.#child.pid ?? -1;
-    const { stdin, stdout, stderr } = this.#child;
-    stdin!.on("error", () => {});
-    stdout!.on("data", (chunk: Buffer) => splitter.push(chunk));
-    stderr!.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
-    this.#child.on("error", (cause) => {
-      if (this.pid !== -1) return;
-      this.#fail(
-        stdioError(
-          "spawn_failed",
-          `cannot start provider "${this.id}" (${options.command}): ${cause.message}`,
-          { command: options.command },
-          cause,
-        ),
-      );
-      this.#exit = { code: null, signal: null };
-      this.#resolveExited(this.#exit);
-    });
-    if (this.pid === -1) return;
-    trackGroup(this.pid);
-    this.#child.on("exit", (code, signal) => {
-      this.#exit = { code, signal };
-      killGroup(this.pid);
-      untrackGroup(this.pid);
-      setTimeout(() => this.#finish(), EXIT_DRAIN_MS).unref();
-    });
-    this.#child.on("close", () => this.#finish());
-    this.#child.unref();
-    for (const stream of [stdin, stdout, stderr]) (stream as { unref?: () => void }).unref?.();
-  }
-
   get protocolVersion(): string {
     return this.#ack?.protocol_version ?? CGP_PROTOCOL_VERSION;
   }
@@ -167,39 +66,17 @@ class CgpStdioConnection implements CgpStdioProvider {
   get capabilities(): Ack["capabilities"] {
     return this.#ack!.capabilities;
   }
-  get correlated(): boolean {
-    return this.#ack?.capabilities.correlation === true;
-  }
-  stderr(): string {
-    return this.#stderr.toString();
-  }
 
-  async handshake(): Promise<void> {
-    let reply: unknown;
-    try {
-      reply = await this.#handshake.request(
-        () =>
-          this.#write(
-            `${JSON.stringify({ type: "handshake", protocol_version: CGP_PROTOCOL_VERSION })}\n`,
-          ),
-        { timeoutMs: this.#limits.handshake },
-      );
-    } catch (error) {
-      await this.#abort(error as StdioError);
-      throw error;
-    }
-    const checked = checkCgpAck(reply, this.id, stdioError);
-    if (!checked.ok) {
-      await this.#abort(checked.error as StdioError);
-      throw checked.error;
-    }
-    this.#ack = checked.ack;
-    this.#requests = new Correlator({
-      correlated: this.correlated,
-      maxInFlight: this.#limits.inFlight,
-      peer: this.id,
-    });
-    if (this.#failure !== undefined) this.#requests.close(this.#failure);
+  handshake(): Promise<void> {
+    return this.session.handshake(
+      `${JSON.stringify({ type: "handshake", protocol_version: CGP_PROTOCOL_VERSION })}\n`,
+      (reply) => {
+        const checked = checkCgpAck(reply, this.id, stdioError);
+        if (!checked.ok) return checked.error as StdioError;
+        this.#ack = checked.ack;
+        return { correlated: checked.ack.capabilities.correlation === true };
+      },
+    );
   }
 
   query(query: Query, options: QueryOptions = {}): Promise<Result> {
@@ -216,139 +93,56 @@ class CgpStdioConnection implements CgpStdioProvider {
     });
   }
 
+  /** §3.2: an id only to a provider that declared correlation. */
   #request(
     type: "query" | "verify",
     body: object,
     options: QueryOptions,
   ): Promise<CgpReplyEnvelope> {
-    const requests = this.#requests;
-    if (requests === undefined) {
-      return Promise.reject(stdioError("closed", `provider "${this.id}" is not ready`));
-    }
-    let timeoutMs: number;
-    try {
-      timeoutMs = positiveLimit("timeoutMs", options.timeoutMs, this.#limits.query);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    // §3.2: an id only to a provider that declared correlation.
-    return requests.request(
-      (id) =>
-        this.#write(`${JSON.stringify({ type, ...(id === undefined ? {} : { id }), ...body })}\n`),
-      { timeoutMs, signal: options.signal },
+    return this.session.request(
+      options,
+      () => (id) => `${JSON.stringify({ type, ...(id === undefined ? {} : { id }), ...body })}\n`,
     );
   }
 
   #unexpected(type: string, asked: string): StdioError {
-    return stdioError(
-      "malformed_reply",
-      `provider "${this.id}" answered a ${asked} with "${type}"`,
-      { type },
-    );
+    return this.session.unexpected(type, `answered a ${asked} with "${type}"`);
   }
 
   shutdown(): Promise<void> {
-    this.#shutdown ??= this.#shutdownOnce();
-    return this.#shutdown;
+    return this.session.shutdown(`${JSON.stringify({ type: "shutdown" })}\n`);
   }
 
-  async #shutdownOnce(): Promise<void> {
-    this.#fail(stdioError("closed", `provider "${this.id}" was shut down`));
-    if (this.#exit === undefined && this.pid !== -1) {
-      try {
-        this.#write(`${JSON.stringify({ type: "shutdown" })}\n`);
-        this.#outbox.flush();
-        this.#child.stdin?.end();
-      } catch {
-        // stdin already closed: the group kill below still runs.
-      }
-      await settlesWithin(this.exited, this.#limits.grace);
-    }
-    if (this.pid !== -1) killGroup(this.pid);
-    await settlesWithin(this.exited, this.#limits.grace);
-  }
-
-  #write(line: string): void {
-    const stdin = this.#child.stdin;
-    if (stdin === null || stdin.destroyed || stdin.writableEnded) {
-      throw stdioError("closed", `cannot write to provider "${this.id}": its stdin is closed`);
-    }
-    this.#outbox.push(line);
-  }
-
-  #onLine(line: string): void {
-    const requests = this.#requests;
+  protected onLine(line: string): void {
+    const session = this.session;
+    const requests = session.requests;
     if (requests === undefined) {
       // The handshake reply is judged whole (another family's ack is H3, not garbage).
-      let value: unknown;
       try {
-        value = JSON.parse(line);
+        session.handshakeReply({ ok: true, value: JSON.parse(line) });
       } catch (cause) {
-        this.#handshake.reject(undefined, this.#malformed("not JSON", cause));
-        return;
+        session.handshakeReply({
+          ok: false,
+          error: session.malformed("not JSON", "not JSON", cause),
+        });
       }
-      this.#handshake.resolve(undefined, value);
       return;
     }
     const decoded = decodeCgpLine(line);
     if (!decoded.ok) {
-      requests.rejectUnattributed(this.#malformed(decoded.error));
+      requests.rejectUnattributed(session.malformed(decoded.error, decoded.error));
       return;
     }
     const envelope = decoded.envelope;
-    const id = this.correlated ? (envelope as { id?: string }).id : undefined;
+    const id = session.correlated ? (envelope as { id?: string }).id : undefined;
     if (envelope.type === "frames" || envelope.type === "verified") {
       requests.resolve(id, envelope as CgpReplyEnvelope);
     } else if (envelope.type === "error") {
       const error = cgpRemoteError(envelope, this.id, stdioError);
-      if (this.correlated && id === undefined) requests.rejectUnattributed(error);
+      if (session.correlated && id === undefined) requests.rejectUnattributed(error);
       else requests.reject(id, error);
     } else {
       requests.rejectUnattributed(this.#unexpected(envelope.type, "request"));
     }
-  }
-
-  #malformed(why: string, cause?: unknown): StdioError {
-    return stdioError(
-      "malformed_reply",
-      `provider "${this.id}" sent a malformed reply: ${why}`,
-      { reason: why },
-      cause,
-    );
-  }
-
-  #fail(error: StdioError): void {
-    if (this.#failure !== undefined) return;
-    this.#failure = error;
-    this.#handshake.close(error);
-    this.#requests?.close(error);
-    if (error.code === "line_too_long") {
-      this.#child.stdout?.destroy();
-      if (this.pid !== -1) killGroup(this.pid);
-    }
-  }
-
-  #finish(): void {
-    const exit = this.#exit;
-    if (exit === undefined) return;
-    const stderr = this.stderr();
-    const reason = crashReason(stderr);
-    this.#fail(
-      stdioError(
-        "provider_crashed",
-        `provider "${this.id}" exited (${exit.signal ?? `code ${exit.code}`})${reason === undefined ? "" : `: ${reason}`}`,
-        { exitCode: exit.code, signal: exit.signal, stderr: stderr.slice(-1024) },
-      ),
-    );
-    this.#child.stdout?.destroy();
-    this.#child.stderr?.destroy();
-    this.#resolveExited(exit);
-  }
-
-  async #abort(error: StdioError): Promise<void> {
-    this.#fail(error);
-    if (this.pid !== -1) killGroup(this.pid);
-    this.#shutdown = settlesWithin(this.exited, this.#limits.grace).then(() => {});
-    await this.#shutdown;
   }
 }

@@ -170,12 +170,9 @@ export class Correlator<T> {
       try {
         entry.send(entry.id);
       } catch (cause) {
-        const error = stdioError(
-          "closed",
-          `cannot write to provider "${this.#options.peer}"`,
-          {},
+        const error = stdioError("closed", `cannot write to provider "${this.#options.peer}"`, {
           cause,
-        );
+        });
         if (entry.id !== undefined) this.#byId.delete(entry.id);
         else this.#inOrder.splice(this.#inOrder.indexOf(entry), 1);
         this.#settle(entry);
@@ -189,7 +186,7 @@ export class Correlator<T> {
     const error = stdioError(
       "timeout",
       `provider "${this.#options.peer}" did not answer within ${timeoutMs} ms`,
-      { timeoutMs, state: entry.state },
+      { details: { timeoutMs, state: entry.state } },
     );
     this.#abandon(entry, error);
   }
@@ -217,21 +214,16 @@ export class Correlator<T> {
   }
 
   #abortError(signal: AbortSignal): OcpError<StdioErrorCode> {
-    return stdioError(
-      "aborted",
-      `query to provider "${this.#options.peer}" was aborted`,
-      {},
-      signal.reason,
-    );
+    return stdioError("aborted", `query to provider "${this.#options.peer}" was aborted`, {
+      cause: signal.reason,
+    });
   }
 
   #closedError(): OcpError<StdioErrorCode> {
     const closed = this.#closed!;
-    return stdioError(
-      "closed",
-      `provider "${this.#options.peer}" is closed: ${closed.message}`,
-      { reason: closed.code },
-      closed,
-    );
+    return stdioError("closed", `provider "${this.#options.peer}" is closed: ${closed.message}`, {
+      details: { reason: closed.code },
+      cause: closed,
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory, type OcpError } from "@ocp/types";
 
 /** Stable codes of every {@link OcpError} this package raises (see the README table). */
 export type StdioErrorCode =
@@ -15,14 +15,8 @@ export type StdioErrorCode =
 /** An error raised by this package. */
 export type StdioError = OcpError<StdioErrorCode>;
 
-export function stdioError(
-  code: StdioErrorCode,
-  message: string,
-  details: Record<string, unknown> = {},
-  cause?: unknown,
-): StdioError {
-  return new OcpError(code, message, { details, cause });
-}
+/** Raises a stdio transport error: only a {@link StdioErrorCode} compiles. */
+export const stdioError: ErrorFactory<StdioErrorCode> = errorFactory<StdioErrorCode>();
 
 /** The local error for an `error` envelope: one mapping for every transport. */
 export { fromErrorEnvelope } from "@ocp/types";

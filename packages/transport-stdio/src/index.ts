@@ -3,6 +3,7 @@ export {
   type SpawnCgpStdioProviderOptions,
   spawnCgpStdioProvider,
 } from "./cgp-spawn.js";
+export type { ChildCommand } from "./child.js";
 export {
   Correlator,
   type CorrelatorOptions,

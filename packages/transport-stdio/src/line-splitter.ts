@@ -1,4 +1,5 @@
-import { OcpError, positiveLimit } from "@ocp/types";
+import { type OcpError, positiveLimit } from "@ocp/types";
+import { stdioError } from "./errors.js";
 import { MAX_LINE_BYTES } from "./limits.js";
 
 export interface LineSplitterOptions {
@@ -126,7 +127,7 @@ export class LineSplitter {
 
   #overflow(received: number): void {
     this.#onOverflow(
-      new OcpError(
+      stdioError(
         "line_too_long",
         `NDJSON line longer than ${this.maxLineBytes} bytes (at least ${received} received)`,
         { details: { limit: this.maxLineBytes, received } },

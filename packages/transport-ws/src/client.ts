@@ -204,7 +204,9 @@ export class WsClient extends EventEmitter<WsClientEvents> {
         code: 1006,
         reason: failure?.message ?? "connection failed",
         initiator: "remote",
-        error: wsError("closed", `could not connect: ${failure?.message ?? "closed"}`, {}, failure),
+        error: wsError("closed", `could not connect: ${failure?.message ?? "closed"}`, {
+          cause: failure,
+        }),
       });
     };
     ws.on("error", onError);
@@ -286,7 +288,7 @@ export class WsClient extends EventEmitter<WsClientEvents> {
               connection.abort(
                 CLOSE_CODES.INTERNAL_ERROR,
                 "announce failed",
-                wsError("internal", "the announce callback threw", {}, error),
+                wsError("internal", "the announce callback threw", { cause: error }),
               ),
           );
         return;
@@ -346,7 +348,7 @@ export class WsClient extends EventEmitter<WsClientEvents> {
           connection.abort(
             CLOSE_CODES.INTERNAL_ERROR,
             "onReconnected failed",
-            wsError("internal", "the onReconnected callback threw", {}, error),
+            wsError("internal", "the onReconnected callback threw", { cause: error }),
           ),
       );
   }
@@ -374,8 +376,7 @@ export class WsClient extends EventEmitter<WsClientEvents> {
           "unreachable",
           `no registration after ${this.limits.reconnectMaxAttempts} attempts`,
           {
-            attempts: this.limits.reconnectMaxAttempts,
-            last: info.reason,
+            details: { attempts: this.limits.reconnectMaxAttempts, last: info.reason },
           },
         ),
       });
@@ -411,8 +412,7 @@ export class WsClient extends EventEmitter<WsClientEvents> {
               code ?? "closed",
               `connection ended before registration: ${info.code} ${info.reason}`,
               {
-                code: info.code,
-                reason: info.reason,
+                details: { code: info.code, reason: info.reason },
               },
             ),
       );

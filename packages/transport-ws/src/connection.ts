@@ -22,7 +22,7 @@ import type {
 } from "./connection-types.js";
 import { CLOSE_CODES, CONTROL_TYPES, closeReason, isSendableCloseCode } from "./constants.js";
 import { type Classified, classify, encodeControl } from "./control.js";
-import { type WsError, wsError } from "./errors.js";
+import { closeCodeOf, type WsError, wsError } from "./errors.js";
 import { encodeRecords, frameMessages } from "./framing.js";
 import { Heartbeat } from "./heartbeat.js";
 import type { Limits } from "./limits.js";
@@ -369,10 +369,10 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   #onSocketError(error: Error & { code?: string }): void {
     const mapped = error.code === undefined ? undefined : WS_ERROR_CODES[error.code];
-    const wrapped = wsError(mapped ?? "internal", error.message, { socketCode: error.code }, error);
+    const details = { socketCode: error.code };
+    const wrapped = wsError(mapped ?? "internal", error.message, { details, cause: error });
     if (mapped !== undefined && this.#local === undefined) {
-      const code = wrapped.details["closeCode"] as number;
-      this.#local = { code, reason: error.message, error: wrapped };
+      this.#local = { code: closeCodeOf(wrapped)!, reason: error.message, error: wrapped };
     }
     this.#socketError ??= wrapped;
   }

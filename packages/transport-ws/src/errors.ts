@@ -1,4 +1,4 @@
-import { OcpError } from "@ocp/types";
+import { type ErrorFactory, errorFactory, type OcpError } from "@ocp/types";
 import { CLOSE_CODES } from "./constants.js";
 
 /**
@@ -47,19 +47,20 @@ export type WsErrorCode = keyof typeof ERROR_CLOSE_CODES;
 /** An error raised or reported by this package. `details.closeCode` is the close code to use, if any. */
 export type WsError = OcpError<WsErrorCode>;
 
-/** The one error helper: an {@link OcpError} with `code` and `details.closeCode` filled in. */
-export function wsError(
-  code: WsErrorCode,
-  message: string,
-  details: Record<string, unknown> = {},
-  cause?: unknown,
-): WsError {
+const raise = errorFactory<WsErrorCode>();
+
+/**
+ * The one error helper: a typed {@link OcpError} (only a {@link WsErrorCode}
+ * compiles) with `details.closeCode` filled in from {@link ERROR_CLOSE_CODES}.
+ */
+export const wsError: ErrorFactory<WsErrorCode> = (code, message, options = {}) => {
   const closeCode = ERROR_CLOSE_CODES[code];
-  return new OcpError(code, message, {
+  const details = options.details ?? {};
+  return raise(code, message, {
+    ...options,
     details: closeCode === undefined ? details : { closeCode, ...details },
-    cause,
   });
-}
+};
 
 /** The close code to use for `error`, if it is one of ours and ends a connection. */
 export function closeCodeOf(error: WsError): number | undefined {

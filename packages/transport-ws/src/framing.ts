@@ -59,7 +59,7 @@ export function encodeRecords(
       throw wsError(
         "payload_too_large",
         `a record of ${body.length} bytes does not fit in a frame of at most ${limits.maxPayloadBytes} bytes`,
-        { bytes: recordSize, limit: limits.maxPayloadBytes },
+        { details: { bytes: recordSize, limit: limits.maxPayloadBytes } },
       );
     }
     if (size + recordSize > limits.maxPayloadBytes || parts.length / 2 >= limits.maxBatchRecords) {
@@ -87,8 +87,10 @@ export function decodeRecords(frame: Buffer, limits: FramingLimits): DecodeRecor
         "payload_too_large",
         `binary frame of ${frame.length} bytes exceeds the limit`,
         {
-          bytes: frame.length,
-          limit: limits.maxPayloadBytes,
+          details: {
+            bytes: frame.length,
+            limit: limits.maxPayloadBytes,
+          },
         },
       ),
     };
@@ -106,7 +108,9 @@ export function decodeRecords(frame: Buffer, limits: FramingLimits): DecodeRecor
           "too_many_records",
           `binary frame carries more than ${limits.maxBatchRecords} records`,
           {
-            limit: limits.maxBatchRecords,
+            details: {
+              limit: limits.maxBatchRecords,
+            },
           },
         ),
       };
@@ -114,7 +118,9 @@ export function decodeRecords(frame: Buffer, limits: FramingLimits): DecodeRecor
     if (frame.length - offset < RECORD_HEADER_BYTES) {
       return {
         ok: false,
-        error: wsError("invalid_record", `truncated length prefix at byte ${offset}`, { offset }),
+        error: wsError("invalid_record", `truncated length prefix at byte ${offset}`, {
+          details: { offset },
+        }),
       };
     }
     const length = frame.readUInt32BE(offset);
@@ -122,7 +128,7 @@ export function decodeRecords(frame: Buffer, limits: FramingLimits): DecodeRecor
     if (length === 0) {
       return {
         ok: false,
-        error: wsError("invalid_record", `empty record at byte ${offset}`, { offset }),
+        error: wsError("invalid_record", `empty record at byte ${offset}`, { details: { offset } }),
       };
     }
     if (length > frame.length - offset) {
@@ -131,7 +137,7 @@ export function decodeRecords(frame: Buffer, limits: FramingLimits): DecodeRecor
         error: wsError(
           "invalid_record",
           `record declares ${length} bytes but ${frame.length - offset} remain`,
-          { offset, declared: length },
+          { details: { offset, declared: length } },
         ),
       };
     }

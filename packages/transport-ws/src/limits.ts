@@ -107,28 +107,36 @@ export function resolveLimits(options: LimitOptions = {}): Limits {
     if (value === undefined) continue;
     if (!Number.isSafeInteger(value) || value <= 0) {
       throw wsError("invalid_limit", `${name} must be a positive integer (got ${String(value)})`, {
-        limit: name,
-        value,
+        details: {
+          limit: name,
+          value,
+        },
       });
     }
     limits[name] = value;
   }
   if (limits.lowWaterBytes >= limits.highWaterBytes) {
     throw wsError("invalid_limit", "lowWaterBytes must be below highWaterBytes", {
-      limit: "lowWaterBytes",
-      value: limits.lowWaterBytes,
+      details: {
+        limit: "lowWaterBytes",
+        value: limits.lowWaterBytes,
+      },
     });
   }
   if (limits.highWaterBytes > limits.maxOutboundBufferBytes) {
     throw wsError("invalid_limit", "highWaterBytes must not exceed maxOutboundBufferBytes", {
-      limit: "highWaterBytes",
-      value: limits.highWaterBytes,
+      details: {
+        limit: "highWaterBytes",
+        value: limits.highWaterBytes,
+      },
     });
   }
   if (limits.reconnectBaseMs > limits.reconnectMaxMs) {
     throw wsError("invalid_limit", "reconnectBaseMs must not exceed reconnectMaxMs", {
-      limit: "reconnectBaseMs",
-      value: limits.reconnectBaseMs,
+      details: {
+        limit: "reconnectBaseMs",
+        value: limits.reconnectBaseMs,
+      },
     });
   }
   return limits;

@@ -95,7 +95,7 @@ export class Outbound {
       throw wsError(
         "payload_too_large",
         `message of ${bytes} bytes exceeds maxPayloadBytes (${limits.maxPayloadBytes})`,
-        { bytes, limit: limits.maxPayloadBytes },
+        { details: { bytes, limit: limits.maxPayloadBytes } },
       );
     }
     const buffered = this.#ws.bufferedAmount;
@@ -105,10 +105,12 @@ export class Outbound {
           "slow_consumer",
           `outbound buffer would exceed ${limits.maxOutboundBufferBytes} bytes`,
           {
-            queuedBytes: this.#queuedBytes,
-            bufferedAmount: buffered,
-            bytes,
-            limit: limits.maxOutboundBufferBytes,
+            details: {
+              queuedBytes: this.#queuedBytes,
+              bufferedAmount: buffered,
+              bytes,
+              limit: limits.maxOutboundBufferBytes,
+            },
           },
         ),
       );

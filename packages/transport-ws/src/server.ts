@@ -157,7 +157,9 @@ export class WsServer extends EventEmitter<WsServerEvents> {
         CLOSE_CODES.TOO_MANY_CONNECTIONS,
         "too many connections",
         wsError("too_many_connections", `server holds ${this.limits.maxConnections} connections`, {
-          limit: this.limits.maxConnections,
+          details: {
+            limit: this.limits.maxConnections,
+          },
         }),
       );
       return;
@@ -223,7 +225,7 @@ export class WsServer extends EventEmitter<WsServerEvents> {
             connection.abort(
               CLOSE_CODES.INTERNAL_ERROR,
               "authentication failed internally",
-              wsError("internal", "the authenticate callback threw", {}, error),
+              wsError("internal", "the authenticate callback threw", { cause: error }),
             );
           },
         );
@@ -277,7 +279,7 @@ export class WsServer extends EventEmitter<WsServerEvents> {
       closeCode,
       reason,
       encodeControl(CONTROL_TYPES.REFUSED, { reason, code: closeCode }),
-      wsError(code, `announcement refused: ${reason}`, { reason }),
+      wsError(code, `announcement refused: ${reason}`, { details: { reason } }),
     );
   }
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type Envelope, type EnvelopeInit, EnvelopeSchema } from "./envelope.js";
-import { OcpError, typesError } from "./errors.js";
+import { type OcpError, typesError } from "./errors.js";
 import { scanJsonText } from "./ijson.js";
 
 /** The outcome of decoding: a value, or a typed error. Never a throw. */
@@ -56,7 +56,7 @@ export function decodeEnvelope(value: unknown): DecodeResult {
   const type = describeType(value);
   return {
     ok: false,
-    error: new OcpError(
+    error: typesError(
       "invalid_envelope",
       `not a valid OCP envelope${type === undefined ? "" : ` of type "${excerpt(type)}"`}: ${describeIssues(parsed.error)}`,
       { details: { type, issues: parsed.error.issues } },
@@ -75,7 +75,7 @@ export function decodeLine(line: string): DecodeResult {
   if (text.includes("\n")) {
     return {
       ok: false,
-      error: new OcpError("embedded_newline", "an NDJSON line holds exactly one message"),
+      error: typesError("embedded_newline", "an NDJSON line holds exactly one message"),
     };
   }
   const parsed = parseJsonText(text);
@@ -98,7 +98,7 @@ export function parseJsonText(
   } catch (cause) {
     return {
       ok: false,
-      error: new OcpError("invalid_json", `not JSON: ${excerpt(JSON.stringify(text))}`, { cause }),
+      error: typesError("invalid_json", `not JSON: ${excerpt(JSON.stringify(text))}`, { cause }),
     };
   }
   if (typeof value === "object" && value !== null) {
@@ -106,7 +106,7 @@ export function parseJsonText(
     if (problem?.kind === "duplicate_key") {
       return {
         ok: false,
-        error: new OcpError(
+        error: typesError(
           "invalid_json",
           `duplicate member name "${excerpt(problem.key)}" at ${excerpt(problem.path)} (I-JSON, RFC 7493 §2.3, forbids it)`,
           { details: { duplicateKey: problem.key, path: problem.path } },
@@ -117,7 +117,8 @@ export function parseJsonText(
   return { ok: true, value };
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON value, as `toWire` writes it. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
  * The empty lists the reference leaves off the wire, per envelope type:

@@ -23,6 +23,7 @@ export {
   describeIssues,
   encodeJson,
   encodeLine,
+  type Json,
   toWire,
 } from "./codec.js";
 export {
@@ -103,6 +104,7 @@ export {
   type ContextQueryResultInit,
   ContextQueryResultSchema,
   ContextQuerySchema,
+  type CostCarrier,
   respectsBudget,
   respectsFrameLimit,
   StrictContextQueryResultSchema,

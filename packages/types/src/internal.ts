@@ -16,3 +16,4 @@ export { toJsonSchema } from "./json-schema.js";
 export { NonEmptyStringSchema, U32_MAX, U32Schema } from "./primitives.js";
 export { allowedTokens, ruleOf } from "./rules.js";
 export { settlesWithin } from "./settles-within.js";
+export { resolveTracer, type TracingOption } from "./tracer.js";

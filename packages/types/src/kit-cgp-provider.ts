@@ -17,7 +17,7 @@ import {
 import { fingerprintDimensions } from "./cgp/formats.js";
 import { cgpHandshakeViolations } from "./cgp/handshake.js";
 import type { Representation } from "./cgp/vocabulary.js";
-import { OcpError } from "./errors.js";
+import { errorFactory, type OcpError } from "./errors.js";
 import { CGP_PROTOCOL_VERSION, type ProtocolFamily } from "./family.js";
 import type { ContextProvider, QueryOptions } from "./provider.js";
 
@@ -99,8 +99,10 @@ export interface CheckedDeclarations {
   readonly verify: boolean;
 }
 
+const kitError = errorFactory<KitErrorCode>();
+
 function invalid(rule: string, message: string): OcpError<KitErrorCode> {
-  return new OcpError("invalid_provider", `${rule}: ${message}`, { details: { rule } });
+  return kitError("invalid_provider", `${rule}: ${message}`, { details: { rule } });
 }
 
 /**

@@ -37,7 +37,8 @@ export const StrictContextQueryResultSchema = ContextQueryResultSchema.extend({
   frames: z.array(StrictContextFrameSchema),
 }).meta({ id: "ContextQueryResult" });
 
-type CostCarrier = { frames: ReadonlyArray<{ token_cost: number }> };
+/** Anything with costed frames: a result, or the frames a host kept of one. */
+export type CostCarrier = { frames: ReadonlyArray<{ token_cost: number }> };
 
 /** Sum of `token_cost` over the returned frames. */
 export function totalTokenCost(result: CostCarrier): number {

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cgpRemoteError, checkCgpAck } from "../src/cgp/index.js";
 import { foreignError } from "../src/index.js";
 
-const makeError = (code: string, message: string, details?: Record<string, unknown>) =>
-  foreignError(code, message, details === undefined ? {} : { details });
+const makeError = foreignError;
 
 const ack = (protocolVersion: string) => ({
   type: "handshake_ack",

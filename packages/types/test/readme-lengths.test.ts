@@ -100,3 +100,32 @@ describe("README length (scripts/check-readmes.mjs)", () => {
     expect(lineCount("a\n\n")).toBe(2);
   });
 });
+
+const { checkReadmeLimits } = (await import(
+  pathToFileURL(join(root, "scripts", "check-readmes.mjs")).href
+)) as { checkReadmeLimits: (options: { root: string }) => { problems: string[] } };
+
+describe("README names the LIMITS object (scripts/check-readmes.mjs)", () => {
+  it("every package whose root exports LIMITS names it in its README", () => {
+    expect(checkReadmeLimits({ root }).problems).toEqual([]);
+  });
+
+  it("names a package README that lost the sentence naming LIMITS", () => {
+    const copy = mkdtempSync(join(tmpdir(), "ocp-readme-limits-"));
+    copies.push(copy);
+    mkdirSync(join(copy, "packages", "host", "src"), { recursive: true });
+    cpSync(
+      join(root, "packages", "host", "src", "index.ts"),
+      join(copy, "packages", "host", "src", "index.ts"),
+    );
+    writeFileSync(
+      join(copy, "packages", "host", "README.md"),
+      "# @ocp/host\n\nLimits: see docs.\n",
+    );
+    expect(checkReadmeLimits({ root: copy }).problems).toEqual([
+      "packages/host/README.md: does not name the `LIMITS` object its root entry exports",
+    ]);
+    writeFileSync(join(copy, "packages", "host", "README.md"), "Every limit is in `LIMITS`.\n");
+    expect(checkReadmeLimits({ root: copy }).problems).toEqual([]);
+  });
+});

@@ -15,7 +15,9 @@ export const FEDERATION_ERROR_CODES = {
     "federation: a peer hub went over its per-organisation rate or byte budget",
   federation_frame_invalid: "federation: a hub-to-hub frame is malformed or of an unknown type",
   federation_unsupported:
-    "federation: the hub's store cannot hold a federation outbox (only the SQLite store can, for now)",
+    "federation: the hub's store cannot hold a federation outbox (a JetStream store without the cluster options)",
+  federation_standby:
+    "federation: clustered hubs: a hub link offered to a hub of the cluster that does not hold that peer's link (another one does)",
 } as const;
 
 export type FederationErrorCode = keyof typeof FEDERATION_ERROR_CODES;

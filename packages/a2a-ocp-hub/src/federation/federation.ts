@@ -20,12 +20,15 @@ import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 import { CLOSE_CODES, type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
 import { hubError } from "../errors.js";
 import type { OCPHub } from "../hub.js";
+import type { FederationClusterOptions } from "../nats/federation-share.js";
 import { readablePayload } from "../readable.js";
 import { SqliteStore } from "../sqlite-store.js";
 import type { StoredMessage } from "../store.js";
 import { verifyHello, welcome } from "./auth.js";
+import { clusterOutbox, type JoinedCluster, joinCluster } from "./cluster-outbox.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
+import { describe, describeHello } from "./describe.js";
 import { Dialer } from "./dial.js";
 import {
   type BudgetWindow,
@@ -43,6 +46,8 @@ export interface FederationOptions {
   config: FederationConfig;
   /** The hub's SQLite file: the outbox and the federation tables live in it (a file, not `:memory:`). */
   dbPath: string;
+  /** A hub of a NATS cluster: the outbox is its JetStream store, one hub at a time holds each link (src/nats/federation-share.ts). */
+  cluster?: FederationClusterOptions;
   synchronous?: "FULL" | "NORMAL";
   /** Lower a peer's budget per window (never 0 or Infinity); limits.ts defaults. */
   budget?: Partial<FederationBudget>;
@@ -74,6 +79,8 @@ export class Federation {
   #stopObserving: (() => void) | undefined;
   readonly #detach: Array<() => void> = [];
   #closing: Promise<void> | undefined;
+  readonly #clusterOptions: FederationClusterOptions | undefined;
+  #cluster: JoinedCluster | undefined;
 
   constructor(options: FederationOptions) {
     if (options.dbPath === ":memory:" || options.dbPath === "") {
@@ -94,15 +101,19 @@ export class Federation {
     }
     this.#budget = budget;
     this.#observers = new FederationObservers(this.#decompress, this.#onError);
-    const inner = new SqliteStore({
-      path: options.dbPath,
-      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
-    });
+    this.#clusterOptions = options.cluster;
+    const inner =
+      options.cluster?.store ??
+      new SqliteStore({
+        path: options.dbPath,
+        ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+      });
     this.registry = new FederationRegistry(options.dbPath);
     this.store = new FederatedStore(inner, this.registry);
     // From the first commit on (before `start` too): what is queued for a peer waits for its link.
     this.store.useHooks({
       withheld: (stored, agent) => this.#withheld(stored, agent),
+      agent: (profile) => this.#cluster?.agent(profile),
       committed: (crossed, withheld) => {
         for (const w of withheld) {
           const peer = this.registry.get(w.agent)?.peer ?? w.agent;
@@ -160,7 +171,7 @@ export class Federation {
     if (hub.store !== this.store) {
       throw hubError(
         "federation_unsupported",
-        "the hub must be built with federation.store (SQLite); a JetStream store cannot federate yet",
+        "the hub must be built with federation.store (for a JetStream store, give the federation its cluster options)",
       );
     }
     const identity = hub.self.identity;
@@ -173,6 +184,19 @@ export class Federation {
     }
     this.#hub = hub;
     for (const profile of await this.store.inner.agents()) this.#local.add(profile.id);
+    if (this.#clusterOptions !== undefined) {
+      this.#cluster = await joinCluster(this.#clusterOptions, {
+        config: this.config,
+        registry: this.registry,
+        store: this.store,
+        local: this.#local,
+        hubId: identity.id,
+        links: this.#links,
+        onError: this.#onError,
+        notice: (text) => process.stderr.write(`ocp-hub: federation: ${text}\n`),
+        dial: (peer) => (this.#closing === undefined ? this.#dialer(peer) : undefined),
+      });
+    }
     this.#stopObserving = hub.observe((event) => {
       if (event.kind !== "agent.registered") return;
       this.#local.add(event.agentId);
@@ -217,6 +241,10 @@ export class Federation {
             );
             return { refused: verified.refused, kind: "authentication" };
           }
+          if (this.#cluster !== undefined && !this.#cluster.holds(verified.peer.hubId)) {
+            const refused = `federation_standby: another hub of this cluster holds the link of ${verified.peer.hubId}`;
+            return { refused, kind: "authentication" };
+          }
           return {
             agentId: verified.peer.hubId,
             registration: { fedWelcome: welcome(identity, verified.challenge) },
@@ -229,27 +257,33 @@ export class Federation {
       });
     }
     for (const peer of this.config.peers) {
-      if (peer.url === undefined) continue;
-      const dialer = new Dialer(peer, identity, {
-        onLink: (connection) => this.#link(peer, connection, true),
-        onRefused: (reason) =>
-          this.#audit(
-            {
-              event: "refused",
-              from: peer.hubId,
-              to: [identity.id],
-              code: "federation_unknown_peer",
-              reason,
-            },
-            { peer: peer.hubId, direction: "in" },
-          ),
-        ...(hub.options.transport?.maxPayloadBytes === undefined
-          ? {}
-          : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
-      });
+      if (peer.url === undefined || this.#cluster !== undefined) continue;
+      const dialer = this.#dialer(peer);
       this.#dialers.push(dialer);
       dialer.start();
     }
+  }
+
+  #dialer(peer: FederationPeer): Dialer {
+    const identity = this.#hub!.self.identity;
+    const hub = this.#hub!;
+    return new Dialer(peer, identity, {
+      onLink: (connection) => this.#link(peer, connection, true),
+      onRefused: (reason) =>
+        this.#audit(
+          {
+            event: "refused",
+            from: peer.hubId,
+            to: [identity.id],
+            code: "federation_unknown_peer",
+            reason,
+          },
+          { peer: peer.hubId, direction: "in" },
+        ),
+      ...(hub.options.transport?.maxPayloadBytes === undefined
+        ? {}
+        : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
+    });
   }
 
   /** Stops dialling and accepting and closes every link; call before `hub.close()`. */
@@ -257,6 +291,7 @@ export class Federation {
     this.#closing ??= (async () => {
       this.#stopObserving?.();
       for (const detach of this.#detach.splice(0)) detach();
+      await this.#cluster?.close();
       await Promise.all(this.#dialers.map((d) => d.stop()));
       for (const link of this.#links.values()) link.close();
       await this.#server?.close(CLOSE_CODES.GOING_AWAY, "hub shutting down");
@@ -277,7 +312,6 @@ export class Federation {
     return this.#observers.listen(listener);
   }
 
-  /** Appends `entry` to the hub's audit log and, when `seen` says whose it is, shows it to observers. */
   #audit(entry: Omit<AuditEntry, "at">, seen?: CrossingSeen): void {
     try {
       this.#hub?.options.audit?.append({ at: Date.now(), ...entry });
@@ -350,6 +384,9 @@ export class Federation {
       windows: this.#windows,
       onError: this.#onError,
       audit: (entry: Omit<AuditEntry, "at">, seen: CrossingSeen) => this.#audit(entry, seen),
+      ...(this.#cluster === undefined
+        ? {}
+        : { outbox: (p: string) => clusterOutbox(this.store.inner, p, this.#onError) }),
     };
     const link = new PeerLink(peer, connection, linkContext(peer, hub, parts), dialled);
     this.#links.set(peer.hubId, link);
@@ -360,23 +397,4 @@ export class Federation {
       this.#observers.link(peer.hubId, false);
     });
   }
-}
-
-/** The audit's view of a committed message: its id, sender and top-level `type` (not a node's). */
-function describe(stored: StoredMessage): { id: string; from: string; type?: string } {
-  let type: string | undefined;
-  try {
-    const value: unknown = JSON.parse(stored.raw);
-    if (typeof value === "object" && value !== null && "type" in value) {
-      type = typeof value.type === "string" ? value.type.slice(0, 128) : undefined;
-    }
-  } catch {
-    // A committed message was parsed when it was accepted; a sealed or odd one is audited without a type.
-  }
-  return { id: stored.id, from: stored.sender, ...(type === undefined ? {} : { type }) };
-}
-
-function describeHello(value: unknown): string {
-  const hubId = (value as { payload?: { hubId?: unknown } } | null)?.payload?.hubId;
-  return typeof hubId === "string" ? hubId.slice(0, 512) : "(unknown hub)";
 }

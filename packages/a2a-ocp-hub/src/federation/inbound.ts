@@ -18,7 +18,7 @@ import type { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 import { checkInbound, type HubCheckOptions } from "../check.js";
 import { readablePayload } from "../readable.js";
 import { checkPayloadRules } from "../sealed.js";
-import type { SqliteStore } from "../sqlite-store.js";
+import type { HubStore } from "../store.js";
 import type { FederationPeer } from "./config.js";
 import { withheldFrom } from "./crossing.js";
 import type { FederationRegistry } from "./registry.js";
@@ -27,7 +27,7 @@ export interface InboundContext {
   readonly peer: FederationPeer;
   readonly registry: FederationRegistry;
   /** The hub's own store (not the outbox): what arrives is committed for local agents only. */
-  readonly store: SqliteStore;
+  readonly store: HubStore;
   readonly check: HubCheckOptions;
   /** This hub's agents. */
   readonly local: () => Iterable<string>;

@@ -1,7 +1,5 @@
-/**
- * Every limit of hub-to-hub federation, each a named constant with a finite
- * default (docs/reference.md, "Federation limits").
- */
+// Every limit of hub-to-hub federation, each a named constant with a finite
+// default (docs/reference.md, "Federation limits").
 
 /** First delay before a lost or failed hub link is dialled again, ms (doubled per failure, with jitter). */
 export const FEDERATION_BACKOFF_BASE_MS = 250;
@@ -35,3 +33,16 @@ export const FEDERATION_MAX_CARDS_PER_FRAME = 256;
 
 /** Most peer hubs one federate file may list. */
 export const FEDERATION_MAX_PEERS = 64;
+
+/**
+ * How long a hub of a NATS cluster holds a peer's link without renewing its
+ * lease, ms: when the holder dies, another hub of the cluster takes the link
+ * within this (plus a dial's backoff).
+ */
+export const FEDERATION_LEASE_TTL_MS = 5_000;
+
+/** How often the holder of a peer's link renews its lease, and the other hubs of the cluster try to take it, ms. */
+export const FEDERATION_LEASE_RENEW_MS = 1_000;
+
+/** How often the hub holding a peer's link reads its outbox for what other hubs of the cluster committed, ms. */
+export const FEDERATION_CLUSTER_PUMP_MS = 200;

@@ -29,10 +29,13 @@ export interface FederationParts {
   readonly onError: (error: unknown) => void;
   /** Audits `entry` and shows it to the federation's observers as `seen` says. */
   readonly audit: (entry: Omit<AuditEntry, "at">, seen: CrossingSeen) => void;
+  /** A cluster's outbox of `peer` (cluster-outbox.ts); the SQLite outbox rows when absent. */
+  readonly outbox?: (peer: string) => Pick<LinkContext, "pending" | "answered">;
 }
 
 export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationParts): LinkContext {
   const inner = f.store.inner;
+  const outbox = f.outbox?.(peer.hubId);
   const now = Date.now;
   const inbound: InboundContext = {
     peer,
@@ -74,8 +77,10 @@ export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationPart
         },
         () => hub.bus.attached(),
       ),
-    pending: async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now()),
-    answered: (seq) => f.registry.forwarded(peer.hubId, seq),
+    pending:
+      outbox?.pending ??
+      (async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now())),
+    answered: outbox?.answered ?? ((seq) => f.registry.forwarded(peer.hubId, seq)),
     refused: (r) =>
       f.audit(
         {

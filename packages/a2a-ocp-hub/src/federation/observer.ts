@@ -48,7 +48,11 @@ export type FederationListener = (event: FederationEvent) => void;
 /** Where a crossing's payload comes from: committed text of this hub, or a message it accepted. */
 export type CrossingSource = string | WireMessage | undefined;
 
-/** Whose an audit entry is, for observers: the peer hub, the direction, the message (its payload). */
+/**
+ * Whose an audit entry is, for observers: the peer hub, the direction, the
+ * message (its payload). The federation audits every entry and shows those
+ * it knows this of to its observers.
+ */
 export interface CrossingSeen {
   peer: string;
   direction: "in" | "out";

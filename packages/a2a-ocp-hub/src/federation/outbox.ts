@@ -14,7 +14,6 @@
  * of its own.
  */
 import type { AgentProfile, EventSubscription } from "@ocp/a2a-ocp-messaging";
-import type { SqliteStore } from "../sqlite-store.js";
 import type {
   CommitOutcome,
   ExpiredDelivery,
@@ -24,10 +23,15 @@ import type {
 } from "../store.js";
 import type { FederationRegistry, RemoteAgent } from "./registry.js";
 
+/** The store the outbox wraps: one that looks up a single profile (SQLite, JetStream). */
+export type FederatedInner = HubStore & Required<Pick<HubStore, "agent">>;
+
 /** What the outbox asks of the federation. */
 export interface OutboxHooks {
   /** Why `stored` may not reach `agent`; `undefined` when it may. */
   withheld(stored: StoredMessage, agent: RemoteAgent): Promise<string | undefined>;
+  /** A profile the shared store reports (an agent registered at another hub of a cluster). */
+  agent?(profile: AgentProfile): void;
   /** After a commit: what crossed (for each message, the peers it is queued for) and what was withheld. */
   committed(
     crossed: ReadonlyArray<{ stored: StoredMessage; peers: readonly string[] }>,
@@ -36,14 +40,23 @@ export interface OutboxHooks {
 }
 
 export class FederatedStore implements HubStore {
-  readonly inner: SqliteStore;
+  /** The SQLite store, or a cluster's JetStream store (src/nats/federation-share.ts). */
+  readonly inner: FederatedInner;
   readonly #registry: FederationRegistry;
   #hooks: OutboxHooks | undefined;
   #watch: ((profile: AgentProfile) => void) | undefined;
 
-  constructor(inner: SqliteStore, registry: FederationRegistry) {
+  constructor(inner: FederatedInner, registry: FederationRegistry) {
     this.inner = inner;
     this.#registry = registry;
+  }
+
+  get connected(): boolean | undefined {
+    return this.inner.connected;
+  }
+
+  get retentionMs(): number | undefined {
+    return this.inner.retentionMs;
   }
 
   /** Set by the federation when it is built, before the hub commits anything. */
@@ -117,6 +130,10 @@ export class FederatedStore implements HubStore {
 
   async watchAgents(listener: (profile: AgentProfile) => void): Promise<void> {
     this.#watch = listener;
+    await this.inner.watchAgents?.((profile) => {
+      this.#hooks?.agent?.(profile);
+      listener(profile);
+    });
   }
 
   saveSubscription(subscription: EventSubscription): Promise<void> {

@@ -49,8 +49,15 @@ export class FederationRegistry {
     inbound: Database.Statement;
     record: Database.Statement;
     sweep: Database.Statement;
-    forward: Database.Statement;
   };
+  #forward: Database.Statement | undefined;
+  /** Set on a hub of a NATS cluster: what this hub learns is shared with the others (src/nats/federation-share.ts). */
+  sharing:
+    | {
+        card(peer: string, profile: AgentProfile): void;
+        inbound(peer: string, id: string, seq: number, expiresAt: number): void;
+      }
+    | undefined;
 
   /** Opens (or creates) the federation tables in `path`, the hub's SQLite file. */
   constructor(path: string) {
@@ -69,8 +76,6 @@ export class FederationRegistry {
         "INSERT OR IGNORE INTO federation_inbound (peer, id, seq, expires_at) VALUES (?, ?, ?, ?)",
       ),
       sweep: db.prepare("DELETE FROM federation_inbound WHERE expires_at <= ?"),
-      // The outbox rows are the store's deliveries addressed to the peer hub (outbox.ts).
-      forward: db.prepare("DELETE FROM deliveries WHERE agent = ? AND seq = ?"),
     };
     for (const row of db.prepare("SELECT peer, profile FROM federation_agents").all() as Array<{
       peer: string;
@@ -131,6 +136,7 @@ export class FederationRegistry {
       return { code: "federation_spoofed", reason: `${peer.hubId} vouched for too many agents` };
     }
     this.#statements.save.run(profile.id, peer.hubId, JSON.stringify(profile));
+    this.sharing?.card(peer.hubId, profile);
     return this.#remember(peer.hubId, profile);
   }
 
@@ -142,12 +148,26 @@ export class FederationRegistry {
   /** Records that message `id`, forwarded by `peer` as `seq`, was committed here. */
   recordInbound(peer: string, id: string, seq: number, expiresAt: number, now: number): void {
     this.#statements.record.run(peer, id, seq, expiresAt);
+    this.sharing?.inbound(peer, id, seq, expiresAt);
     if (seq % 256 === 0) this.#statements.sweep.run(now);
+  }
+
+  /** What another hub of the cluster shared (src/nats/federation-share.ts): applied here, not shared again. */
+  applyShared<T>(apply: () => T): T {
+    const sharing = this.sharing;
+    this.sharing = undefined;
+    try {
+      return apply();
+    } finally {
+      this.sharing = sharing;
+    }
   }
 
   /** The peer answered outbox entry `seq` (acknowledged or refused for good): it leaves the outbox. */
   forwarded(peer: string, seq: number): void {
-    this.#statements.forward.run(peer, seq);
+    // The outbox rows are the SQLite store's deliveries addressed to the peer hub (outbox.ts).
+    this.#forward ??= this.#db.prepare("DELETE FROM deliveries WHERE agent = ? AND seq = ?");
+    this.#forward.run(peer, seq);
   }
 
   close(): void {

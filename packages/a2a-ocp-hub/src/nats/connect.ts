@@ -7,6 +7,9 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { hubError } from "../errors.js";
 import { JetStreamStore } from "./jetstream-store.js";
+
+export { federationShare } from "./federation-share.js";
+
 import {
   NATS_CONNECT_TIMEOUT_MS,
   NATS_MAX_PINGS_OUT,

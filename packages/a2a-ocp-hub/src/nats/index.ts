@@ -1,4 +1,10 @@
 export { connectNats, type NatsCluster, type NatsClusterOptions } from "./connect.js";
+export {
+  FederationCluster,
+  type FederationClusterOptions,
+  type FederationShareOptions,
+  federationShare,
+} from "./federation-share.js";
 export { JetStreamStore, type JetStreamStoreOptions } from "./jetstream-store.js";
 export * from "./limits.js";
 export { NatsBus, type NatsBusOptions } from "./nats-bus.js";

@@ -4,7 +4,7 @@
  * envelope (X1/X2). Both transports (stdio and HTTP) judge replies through
  * these, each with its own error factory, so the two read the wire alike.
  */
-import type { OcpError } from "../errors.js";
+import type { OcpError, OcpErrorOptions } from "../errors.js";
 import { familyOfVersion } from "../family.js";
 import { decodeCgpEnvelope } from "./decode.js";
 import type { CgpEnvelope } from "./envelope.js";
@@ -15,11 +15,11 @@ type Ack = Extract<CgpEnvelope, { type: "handshake_ack" }>;
 /** A reply to a request of a CGP session: frames, a verdict list or an error. */
 export type CgpReplyEnvelope = Extract<CgpEnvelope, { type: "frames" | "verified" | "error" }>;
 
-/** Builds a transport's own typed error for one of the reply failures. */
+/** Builds a transport's own typed error for one of the reply failures: its `errorFactory`. */
 export type CgpReplyErrorFactory<E extends OcpError> = (
   code: "incompatible_version" | "malformed_reply" | "provider_error",
   message: string,
-  details?: Record<string, unknown>,
+  options?: OcpErrorOptions,
 ) => E;
 
 /**
@@ -43,7 +43,7 @@ export function checkCgpAck<E extends OcpError>(
         error: makeError(
           "incompatible_version",
           `provider "${providerId}" speaks ${raw.protocol_version}, not a version of the family of ${offered} (H3)`,
-          { ours: offered, theirs: raw.protocol_version },
+          { details: { ours: offered, theirs: raw.protocol_version } },
         ),
       };
     }
@@ -67,7 +67,7 @@ export function checkCgpAck<E extends OcpError>(
       error: makeError(
         "malformed_reply",
         `provider "${providerId}" answered the handshake with "${envelope.type}"`,
-        { type: envelope.type },
+        { details: { type: envelope.type } },
       ),
     };
   }
@@ -90,9 +90,11 @@ export function cgpRemoteError<E extends OcpError>(
     code === "incompatible_version" ? "incompatible_version" : "provider_error",
     `provider "${providerId}" answered error (${code}): ${envelope.message}`,
     {
-      code,
-      ...(typeof envelope.code === "string" ? { wireCode: envelope.code } : {}),
-      message: envelope.message,
+      details: {
+        code,
+        ...(typeof envelope.code === "string" ? { wireCode: envelope.code } : {}),
+        message: envelope.message,
+      },
     },
   );
 }
