@@ -13,6 +13,11 @@ export type {
   DashboardHubStats,
   ObservableHub,
 } from "./events.js";
+export type {
+  DashboardFederationEvent,
+  FederationView,
+  ObservableFederation,
+} from "./federation.js";
 export { QueryBook } from "./queries.js";
 export { contradicts, nodeView, type RedactionPolicy } from "./redact.js";
 export { type Dashboard, type DashboardOptions, startDashboard } from "./server.js";

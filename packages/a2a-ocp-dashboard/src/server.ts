@@ -11,7 +11,8 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { decideAccess, fromAnotherOrigin, isLoopback } from "./access.js";
 import type { ObservableHub } from "./events.js";
-import { DashboardState, type StateLimits } from "./state.js";
+import { FederationBook, type ObservableFederation } from "./federation.js";
+import { DashboardState, DEFAULT_LIMITS, type StateLimits } from "./state.js";
 
 export interface DashboardOptions {
   /** Interface to listen on; default `127.0.0.1`. Anything not loopback needs `token`. */
@@ -29,6 +30,8 @@ export interface DashboardOptions {
   /** How often the hub's counters are sampled, ms (default 1000). */
   sampleIntervalMs?: number;
   limits?: Partial<StateLimits>;
+  /** The hub's federation, when it has one: adds the Federation view (federation.ts). */
+  federation?: ObservableFederation;
   /** The built page (`index.html`, `app.js`, `app.css`); default the package's `dist/web`. */
   assetsDir?: string;
 }
@@ -91,13 +94,16 @@ export async function startDashboard(
     );
   }
   const assets = loadAssets(assetsDirectory(options.assetsDir));
-  const state = new DashboardState(
-    {
-      showAllVisibilities: options.showAllVisibilities === true,
-      defaultVisibility: options.defaultVisibility ?? "workspace",
-    },
-    options.limits,
-  );
+  const policy = {
+    showAllVisibilities: options.showAllVisibilities === true,
+    defaultVisibility: options.defaultVisibility ?? "workspace",
+  };
+  const state = new DashboardState(policy, options.limits);
+  const book =
+    options.federation &&
+    new FederationBook(options.federation, policy, { ...DEFAULT_LIMITS, ...options.limits });
+  const stopFederation = book && options.federation?.observe((event) => book.push(event));
+  const snapshot = () => ({ ...state.snapshot(), ...(book && { federation: book.view() }) });
   const stopObserving = hub.observe((event) => state.push(event));
   state.seed(hub.connectedAgents());
   state.sample(hub.stats());
@@ -112,12 +118,16 @@ export async function startDashboard(
   };
   /** Applies queued events and pushes the changes to every open page. */
   const push = () => {
-    const delta = state.flush();
+    const federation = book?.flush();
+    const delta = federation ? { ...state.flush(), federation } : state.flush();
     if (delta === undefined) return;
     for (const res of streams) send(res, "delta", delta);
   };
   const flush = setInterval(push, options.flushIntervalMs ?? 250);
-  const sample = setInterval(() => state.sample(hub.stats()), options.sampleIntervalMs ?? 1000);
+  const sample = setInterval(() => {
+    state.sample(hub.stats());
+    book?.refresh();
+  }, options.sampleIntervalMs ?? 1000);
   const heartbeat = setInterval(() => {
     for (const res of streams) res.write(": keep-alive\n\n");
   }, HEARTBEAT_MS);
@@ -155,13 +165,13 @@ export async function startDashboard(
       });
       streams.add(res);
       req.once("close", () => streams.delete(res));
-      send(res, "snapshot", state.snapshot());
+      send(res, "snapshot", snapshot());
       return;
     }
     if (url.pathname === "/snapshot.json") {
       push();
       res.writeHead(200, { "content-type": "application/json", ...SECURITY_HEADERS, ...cookie });
-      res.end(req.method === "HEAD" ? undefined : JSON.stringify(state.snapshot()));
+      res.end(req.method === "HEAD" ? undefined : JSON.stringify(snapshot()));
       return;
     }
     const name = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
@@ -193,6 +203,7 @@ export async function startDashboard(
     close() {
       closing ??= new Promise<void>((resolve) => {
         stopObserving();
+        stopFederation?.();
         for (const timer of [flush, sample, heartbeat]) clearInterval(timer);
         for (const res of streams) res.end();
         streams.clear();

@@ -26,6 +26,8 @@ export interface StateLimits {
   seriesPoints: number;
   /** Events queued between flushes; beyond it events are counted as dropped. */
   queue: number;
+  /** Federation crossings and refusals kept (the newest; federation.ts). */
+  crossings: number;
 }
 
 export const DEFAULT_LIMITS: StateLimits = {
@@ -37,6 +39,7 @@ export const DEFAULT_LIMITS: StateLimits = {
   queries: 100,
   seriesPoints: 120,
   queue: 100_000,
+  crossings: 200,
 };
 
 /** A connected agent with no message for this long shows as away. */

@@ -1,4 +1,5 @@
 /** What the dashboard page receives: plain JSON, no payload beyond these fields. */
+import type { FederationView } from "./federation.js";
 
 export type Presence = "online" | "away" | "offline";
 
@@ -146,6 +147,8 @@ export interface Snapshot {
   queries: QueryView[];
   refusals: RefusalView[];
   health: HealthView;
+  /** Present only when the hub federates (`startDashboard(hub, { federation })`). */
+  federation?: FederationView;
 }
 
 /** A change pushed over SSE: a partial snapshot (lists replace by id; `health` whole). */
@@ -157,4 +160,6 @@ export interface Delta {
   queries?: QueryView[];
   refusals?: RefusalView[];
   health?: HealthView;
+  /** The peers (whole) and the crossings new since the last delta. */
+  federation?: FederationView;
 }

@@ -1,13 +1,17 @@
 /**
  * `ocp-hub --dashboard` (the hub's built CLI loading this package): off
  * loopback without a token it exits 2 and says why; with the token in
- * OCP_HUB_DASHBOARD_TOKEN it serves, and only requests that carry it.
+ * OCP_HUB_DASHBOARD_TOKEN it serves, and only requests that carry it; with
+ * `--federate` it shows the Federation view.
  */
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { tempDir } from "@ocp/testkit";
 import { afterEach, expect, it } from "vitest";
+import type { Snapshot } from "../src/index.js";
 import { startHubProcess, stopProcesses } from "./support.js";
 
 const hubCli = join(
@@ -58,4 +62,34 @@ it("off loopback with a token, serves only requests that carry it", async () => 
   } finally {
     delete process.env["OCP_HUB_DASHBOARD_TOKEN"];
   }
+}, 60_000);
+
+it("ocp-hub --federate FILE --dashboard serves the Federation view of the hub's federation", async () => {
+  const dir = tempDir("ocp-dashboard-cli-");
+  dirs.push(dir);
+  const peer = generateIdentity("a2a://globex-hub");
+  const file = join(dir.dir, "federate.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      listen: { host: "127.0.0.1", port: 0 },
+      peers: [
+        {
+          hubId: peer.id,
+          publicKey: Buffer.from(peer.publicKey).toString("base64"),
+          agents: ["a2a://globex/"],
+        },
+      ],
+    }),
+  );
+  const { dashboardUrl } = await startHubProcess(dir.dir, [
+    "--identity",
+    join(dir.dir, "hub.key"),
+    "--federate",
+    file,
+  ]);
+  const snapshot = (await (await fetch(`${dashboardUrl}snapshot.json`)).json()) as Snapshot;
+  expect(snapshot.federation?.peers).toEqual([
+    expect.objectContaining({ hubId: peer.id, open: false, agents: 0 }),
+  ]);
 }, 60_000);

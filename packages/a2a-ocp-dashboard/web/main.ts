@@ -1,12 +1,14 @@
 /**
  * The dashboard page: one EventSource (`/events`), a snapshot then deltas,
- * five views behind keyboard-usable tabs (arrows, Home/End, keys 1–5), and a
+ * five views (six when the hub federates) behind keyboard-usable tabs
+ * (arrows, Home/End, keys 1–6), and a
  * summary line whose counts come from the same rows the views draw.
  */
 import { summarize } from "../src/summary.js";
 import type { Delta, Snapshot } from "../src/views.js";
 import { AwarenessBoard } from "./awareness.js";
 import { drawProposals, tickCountdowns } from "./consensus.js";
+import { FederationPanel } from "./federation.js";
 import { HealthPanel } from "./health.js";
 import { drawGraph, knowledgeList } from "./knowledge.js";
 import { Model } from "./model.js";
@@ -34,7 +36,10 @@ const health = new HealthPanel(
   $("chart-connections"),
   $("refusals"),
 );
-const VIEWS = ["awareness", "knowledge", "queries", "consensus", "health"];
+const federation = new FederationPanel($("peers"), $("crossings"));
+const ALL_VIEWS = ["awareness", "knowledge", "queries", "consensus", "health", "federation"];
+/** The views this hub has: Federation only when it federates. */
+let VIEWS = ALL_VIEWS.slice(0, 5);
 let current = "awareness";
 const dirty = new Set(VIEWS.concat("graph"));
 
@@ -48,6 +53,7 @@ function draw(): void {
   if (dirty.has("queries")) drawQueries($("queries"), model.queries.values());
   if (dirty.has("consensus")) drawProposals($("proposals"), model.proposals.values());
   if (dirty.has("health") && model.health) health.update(model.health, model.refusals);
+  if (dirty.has("federation") && model.federation) federation.update(model.federation);
   // From the rows (live events), not the counters sampled once a second.
   const s = summarize(model.agents.values(), model.proposals.values(), model.queries.values());
   const part = (count: string, n: number, text: string) =>
@@ -78,7 +84,7 @@ function schedule(changed: Iterable<string>): void {
 
 function select(view: string, focus: boolean): void {
   current = view;
-  for (const name of VIEWS) {
+  for (const name of ALL_VIEWS) {
     const tab = $(`tab-${name}`);
     const on = name === view;
     tab.setAttribute("aria-selected", String(on));
@@ -115,11 +121,16 @@ document.addEventListener("keydown", (event) => {
 });
 const initial = location.hash.slice(1);
 select(VIEWS.includes(initial) ? initial : "awareness", false);
+if (initial === "federation") history.replaceState(null, "", "#federation"); // until the snapshot says
 
 const status = $("connection");
 const events = new EventSource("events");
 events.addEventListener("snapshot", (event) => {
   model.reset(JSON.parse((event as MessageEvent<string>).data) as Snapshot);
+  $("tab-federation").hidden = model.federation === undefined;
+  VIEWS = ALL_VIEWS.filter((view) => view !== "federation" || model.federation !== undefined);
+  if (!VIEWS.includes(current)) select("awareness", false);
+  else if (location.hash === "#federation" && current !== "federation") select("federation", false);
   status.textContent = "live";
   status.dataset["state"] = "live";
   schedule(VIEWS.concat("graph"));

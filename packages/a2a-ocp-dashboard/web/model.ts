@@ -1,4 +1,6 @@
 /** The page's copy of the dashboard model: a snapshot, then deltas merged in. */
+
+import type { FederationView } from "../src/federation.js";
 import type {
   AgentView,
   Delta,
@@ -21,6 +23,8 @@ export class Model {
   queries = new Map<string, QueryView>();
   refusals: RefusalView[] = [];
   health: HealthView | undefined;
+  /** Absent when the hub does not federate. */
+  federation: FederationView | undefined;
 
   reset(snapshot: Snapshot): void {
     this.agents = new Map(snapshot.agents.map((a) => [a.id, a]));
@@ -30,6 +34,7 @@ export class Model {
     this.queries = new Map(snapshot.queries.map((q) => [q.id, q]));
     this.refusals = snapshot.refusals;
     this.health = snapshot.health;
+    this.federation = snapshot.federation;
   }
 
   /** Merges a delta; returns which views changed. */
@@ -56,6 +61,14 @@ export class Model {
     if (delta.health) {
       this.health = delta.health;
       changed.add("health");
+    }
+    if (delta.federation) {
+      const before = this.federation?.crossings ?? [];
+      this.federation = {
+        peers: delta.federation.peers,
+        crossings: [...before, ...delta.federation.crossings].slice(-MAX_RECENT),
+      };
+      changed.add("federation");
     }
     return changed;
   }

@@ -3,6 +3,7 @@
  * hub. That package is an optional peer of this one: `cli.ts` imports this
  * module only for the flag, so a hub without it never loads it.
  */
+import type { Federation } from "./federation/federation.js";
 import type { OCPHub } from "./hub.js";
 
 export interface DashboardFlags {
@@ -10,6 +11,8 @@ export interface DashboardFlags {
   port: number;
   token?: string | undefined;
   showAllVisibilities: boolean;
+  /** The hub's federation (`--federate`): the dashboard adds its Federation view. */
+  federation?: Federation | undefined;
 }
 
 /** Starts the dashboard; exits 2 with an explanation when the package or the token is missing. */
@@ -36,6 +39,7 @@ export async function startCliDashboard(
         ? {}
         : { defaultVisibility: hub.options.defaultVisibility }),
       ...(flags.token === undefined ? {} : { token: flags.token }),
+      ...(flags.federation === undefined ? {} : { federation: flags.federation }),
     });
   } catch (error) {
     process.stderr.write(

@@ -356,6 +356,7 @@ async function main(): Promise<void> {
         port: o["dashboard-port"],
         token: process.env["OCP_HUB_DASHBOARD_TOKEN"] || undefined,
         showAllVisibilities: o["dashboard-show-all"],
+        federation,
       })
     : undefined;
   if (dashboard !== undefined) process.stderr.write(`ocp-hub: dashboard on ${dashboard.url}\n`);

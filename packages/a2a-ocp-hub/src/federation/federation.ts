@@ -28,6 +28,7 @@ import { verifyHello, welcome } from "./auth.js";
 import { clusterOutbox, type JoinedCluster, joinCluster } from "./cluster-outbox.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
+import { describe, describeHello } from "./describe.js";
 import { Dialer } from "./dial.js";
 import {
   type BudgetWindow,
@@ -36,6 +37,7 @@ import {
   PeerLink,
 } from "./link.js";
 import { linkContext } from "./link-context.js";
+import { type CrossingSeen, type FederationListener, FederationObservers } from "./observer.js";
 import { FederatedStore } from "./outbox.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
 
@@ -71,6 +73,7 @@ export class Federation {
   readonly #local = new Set<string>();
   readonly #windows = new Map<string, BudgetWindow>();
   readonly #decompress = createDecompressor();
+  readonly #observers: FederationObservers;
   #server: WsServer | undefined;
   #hub: OCPHub | undefined;
   #stopObserving: (() => void) | undefined;
@@ -97,6 +100,7 @@ export class Federation {
       }
     }
     this.#budget = budget;
+    this.#observers = new FederationObservers(this.#decompress, this.#onError);
     this.#clusterOptions = options.cluster;
     const inner =
       options.cluster?.store ??
@@ -112,18 +116,26 @@ export class Federation {
       agent: (profile) => this.#cluster?.agent(profile),
       committed: (crossed, withheld) => {
         for (const w of withheld) {
-          this.#audit({
-            event: "refused",
-            ...describe(w.stored),
-            to: [w.agent],
-            code: "federation_withheld",
-            reason: w.reason,
-          });
+          const peer = this.registry.get(w.agent)?.peer ?? w.agent;
+          this.#audit(
+            {
+              event: "refused",
+              ...describe(w.stored),
+              to: [w.agent],
+              code: "federation_withheld",
+              reason: w.reason,
+            },
+            { peer, direction: "out", source: w.stored.raw },
+          );
         }
         const peers = new Set<string>();
         for (const c of crossed) {
           for (const peer of c.peers) peers.add(peer);
-          this.#audit({ event: "delivered", ...describe(c.stored), to: c.peers });
+          const entry = { event: "delivered", ...describe(c.stored), to: c.peers } as const;
+          this.#audit(entry);
+          for (const peer of c.peers) {
+            this.#observers.entry(entry, { peer, direction: "out", source: c.stored.raw });
+          }
         }
         for (const peer of peers) this.#links.get(peer)?.pump();
       },
@@ -216,13 +228,17 @@ export class Federation {
         authenticate: (announcement, nonce) => {
           const verified = verifyHello(announcement, nonce, this.config.peers);
           if ("refused" in verified) {
-            this.#audit({
-              event: "refused",
-              from: describeHello(announcement),
-              to: [identity.id],
-              code: verified.refused.split(":")[0],
-              reason: verified.refused,
-            });
+            const from = describeHello(announcement);
+            this.#audit(
+              {
+                event: "refused",
+                from,
+                to: [identity.id],
+                code: verified.refused.split(":")[0],
+                reason: verified.refused,
+              },
+              { peer: from, direction: "in" },
+            );
             return { refused: verified.refused, kind: "authentication" };
           }
           if (this.#cluster !== undefined && !this.#cluster.holds(verified.peer.hubId)) {
@@ -254,13 +270,16 @@ export class Federation {
     return new Dialer(peer, identity, {
       onLink: (connection) => this.#link(peer, connection, true),
       onRefused: (reason) =>
-        this.#audit({
-          event: "refused",
-          from: peer.hubId,
-          to: [identity.id],
-          code: "federation_unknown_peer",
-          reason,
-        }),
+        this.#audit(
+          {
+            event: "refused",
+            from: peer.hubId,
+            to: [identity.id],
+            code: "federation_unknown_peer",
+            reason,
+          },
+          { peer: peer.hubId, direction: "in" },
+        ),
       ...(hub.options.transport?.maxPayloadBytes === undefined
         ? {}
         : { maxPayloadBytes: hub.options.transport.maxPayloadBytes }),
@@ -288,12 +307,18 @@ export class Federation {
     };
   }
 
-  #audit(entry: Omit<AuditEntry, "at">): void {
+  /** Calls `listener` with each link change and each crossing or refusal at the boundary (observer.ts). */
+  observe(listener: FederationListener): () => void {
+    return this.#observers.listen(listener);
+  }
+
+  #audit(entry: Omit<AuditEntry, "at">, seen?: CrossingSeen): void {
     try {
       this.#hub?.options.audit?.append({ at: Date.now(), ...entry });
     } catch (error) {
       this.#onError(error);
     }
+    if (seen !== undefined) this.#observers.entry(entry, seen);
   }
 
   /** Why `stored`, committed by this hub, may not reach `agent` of a peer organisation. */
@@ -315,14 +340,18 @@ export class Federation {
     const wire = JSON.parse(raw) as WireMessage; // Text this hub checked already.
     if (wire.type !== "ocp.collective.query" || !this.#local.has(wire.from)) return;
     const stored = { id: wire.id, sender: wire.from, raw, expiresAt: 0, recipients: [] };
+    const seen = { peer: peer.hubId, direction: "out", source: wire } as const;
     const audit = (reason: string) =>
-      this.#audit({
-        event: "refused",
-        ...describe(stored),
-        to: [peer.hubId],
-        code: "federation_withheld",
-        reason,
-      });
+      this.#audit(
+        {
+          event: "refused",
+          ...describe(stored),
+          to: [peer.hubId],
+          code: "federation_withheld",
+          reason,
+        },
+        seen,
+      );
     this.store.inner.agent(wire.from).then((sender) => {
       if (sender === undefined || !cardCrosses(sender)) {
         audit(`the card of ${wire.from} is not public: other organisations cannot verify it`);
@@ -336,7 +365,7 @@ export class Federation {
         return;
       }
       if (this.#links.get(peer.hubId)?.sendQuery(raw) === true) {
-        this.#audit({ event: "delivered", ...describe(stored), to: [peer.hubId] });
+        this.#audit({ event: "delivered", ...describe(stored), to: [peer.hubId] }, seen);
       }
     }, this.#onError);
   }
@@ -354,34 +383,18 @@ export class Federation {
       budget: this.#budget,
       windows: this.#windows,
       onError: this.#onError,
-      audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
+      audit: (entry: Omit<AuditEntry, "at">, seen: CrossingSeen) => this.#audit(entry, seen),
       ...(this.#cluster === undefined
         ? {}
         : { outbox: (p: string) => clusterOutbox(this.store.inner, p, this.#onError) }),
     };
     const link = new PeerLink(peer, connection, linkContext(peer, hub, parts), dialled);
     this.#links.set(peer.hubId, link);
+    this.#observers.link(peer.hubId, true);
     connection.once("close", () => {
-      if (this.#links.get(peer.hubId) === link) this.#links.delete(peer.hubId);
+      if (this.#links.get(peer.hubId) !== link) return;
+      this.#links.delete(peer.hubId);
+      this.#observers.link(peer.hubId, false);
     });
   }
-}
-
-/** The audit's view of a committed message: its id, sender and top-level `type` (not a node's). */
-function describe(stored: StoredMessage): { id: string; from: string; type?: string } {
-  let type: string | undefined;
-  try {
-    const value: unknown = JSON.parse(stored.raw);
-    if (typeof value === "object" && value !== null && "type" in value) {
-      type = typeof value.type === "string" ? value.type.slice(0, 128) : undefined;
-    }
-  } catch {
-    // A committed message was parsed when it was accepted; a sealed or odd one is audited without a type.
-  }
-  return { id: stored.id, from: stored.sender, ...(type === undefined ? {} : { type }) };
-}
-
-function describeHello(value: unknown): string {
-  const hubId = (value as { payload?: { hubId?: unknown } } | null)?.payload?.hubId;
-  return typeof hubId === "string" ? hubId.slice(0, 512) : "(unknown hub)";
 }

@@ -14,5 +14,11 @@ export {
 } from "./config.js";
 export { Federation, type FederationLinkState, type FederationOptions } from "./federation.js";
 export type { FederationBudget } from "./link.js";
+export type {
+  FederationCrossingEvent,
+  FederationEvent,
+  FederationLinkEvent,
+  FederationListener,
+} from "./observer.js";
 export { type FederatedInner, FederatedStore, type OutboxHooks } from "./outbox.js";
 export { FederationRegistry, type RemoteAgent, type VouchRefusal } from "./registry.js";

@@ -11,6 +11,7 @@ import type { FederationPeer } from "./config.js";
 import { cardCrosses } from "./crossing.js";
 import { type InboundContext, receiveQuery } from "./inbound.js";
 import type { BudgetWindow, FederationBudget, LinkContext } from "./link.js";
+import type { CrossingSeen } from "./observer.js";
 import type { FederatedStore } from "./outbox.js";
 import type { FederationRegistry } from "./registry.js";
 
@@ -26,7 +27,8 @@ export interface FederationParts {
   /** Each peer's budget window, by hub id (kept across its links: a reconnect does not refill it). */
   readonly windows: Map<string, BudgetWindow>;
   readonly onError: (error: unknown) => void;
-  readonly audit: (entry: Omit<AuditEntry, "at">) => void;
+  /** Audits `entry` and shows it to the federation's observers as `seen` says. */
+  readonly audit: (entry: Omit<AuditEntry, "at">, seen: CrossingSeen) => void;
   /** A cluster's outbox of `peer` (cluster-outbox.ts); the SQLite outbox rows when absent. */
   readonly outbox?: (peer: string) => Pick<LinkContext, "pending" | "answered">;
 }
@@ -80,25 +82,31 @@ export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationPart
       (async (afterSeq, limit) => inner.pending(peer.hubId, afterSeq, limit, now())),
     answered: outbox?.answered ?? ((seq) => f.registry.forwarded(peer.hubId, seq)),
     refused: (r) =>
-      f.audit({
-        event: "refused",
-        ...(r.id === undefined ? {} : { id: r.id }),
-        ...(r.type === undefined ? {} : { type: r.type }),
-        from: r.sent ? hub.self.id : (r.from ?? peer.hubId),
-        to: [r.sent ? peer.hubId : hub.self.id],
-        code: r.code,
-        reason: `${r.sent ? `refused by ${peer.hubId}` : `from ${peer.hubId}`}: ${r.reason}`,
-      }),
+      f.audit(
+        {
+          event: "refused",
+          ...(r.id === undefined ? {} : { id: r.id }),
+          ...(r.type === undefined ? {} : { type: r.type }),
+          from: r.sent ? hub.self.id : (r.from ?? peer.hubId),
+          to: [r.sent ? peer.hubId : hub.self.id],
+          code: r.code,
+          reason: `${r.sent ? `refused by ${peer.hubId}` : `from ${peer.hubId}`}: ${r.reason}`,
+        },
+        { peer: peer.hubId, direction: r.sent ? "out" : "in" },
+      ),
     received: (outcome) =>
-      f.audit({
-        event: "accepted",
-        ...(outcome.wire === undefined
-          ? {}
-          : { id: outcome.wire.id, type: outcome.wire.type, from: outcome.wire.from }),
-        from: outcome.wire?.from ?? peer.hubId,
-        to: outcome.recipients,
-        reason: `via ${peer.hubId}`,
-      }),
+      f.audit(
+        {
+          event: "accepted",
+          ...(outcome.wire === undefined
+            ? {}
+            : { id: outcome.wire.id, type: outcome.wire.type, from: outcome.wire.from }),
+          from: outcome.wire?.from ?? peer.hubId,
+          to: outcome.recipients,
+          reason: `via ${peer.hubId}`,
+        },
+        { peer: peer.hubId, direction: "in", source: outcome.wire },
+      ),
   };
 }
 

@@ -1,0 +1,128 @@
+/**
+ * What a federation lets an observer (the dashboard, a log) see as it
+ * happens: `federation.observe(listener)` calls the listener synchronously
+ * with each {@link FederationEvent} — a hub link going up or down, and each
+ * audit entry of what crossed the boundary or was refused, tagged with the
+ * peer organisation and the direction. A crossing carries the readable
+ * payload only of a message this hub verified itself (one of its own agents'
+ * going out, or one it accepted from a peer), never of a refused inbound one.
+ * Nothing is computed while no listener is attached; a listener that throws
+ * is reported through the federation's `onError`.
+ */
+import type { AuditEntry, WireMessage } from "@ocp/a2a-ocp-messaging";
+import type { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
+import { readablePayload } from "../readable.js";
+
+/** A message crossed the boundary (`crossed`) or was refused at it (`refused`). */
+export interface FederationCrossingEvent {
+  kind: "crossing";
+  at: number;
+  /** The peer hub id: where it went, or where it came from. */
+  peer: string;
+  /** `out`: from this hub's agents to the peer; `in`: from the peer to this hub. */
+  direction: "out" | "in";
+  outcome: "crossed" | "refused";
+  id?: string | undefined;
+  from?: string | undefined;
+  to: readonly string[];
+  type?: string | undefined;
+  /** The refusal code (`federation_withheld`, `federation_spoofed`, a message-layer code). */
+  code?: string | undefined;
+  reason?: string | undefined;
+  /** The payload as this hub read it (inflated), when it verified the message; read-only. */
+  payload?: unknown;
+}
+
+/** A hub link to `peer` came up or went down. */
+export interface FederationLinkEvent {
+  kind: "link";
+  at: number;
+  peer: string;
+  open: boolean;
+}
+
+export type FederationEvent = FederationCrossingEvent | FederationLinkEvent;
+
+export type FederationListener = (event: FederationEvent) => void;
+
+/** Where a crossing's payload comes from: committed text of this hub, or a message it accepted. */
+export type CrossingSource = string | WireMessage | undefined;
+
+/**
+ * Whose an audit entry is, for observers: the peer hub, the direction, the
+ * message (its payload). The federation audits every entry and shows those
+ * it knows this of to its observers.
+ */
+export interface CrossingSeen {
+  peer: string;
+  direction: "in" | "out";
+  source?: CrossingSource;
+}
+
+/** The federation's listeners; `emit*` do nothing while there are none. */
+export class FederationObservers {
+  readonly #listeners = new Set<FederationListener>();
+  readonly #decompress: ReturnType<typeof createDecompressor>;
+  readonly #onError: (error: unknown) => void;
+
+  constructor(
+    decompress: ReturnType<typeof createDecompressor>,
+    onError: (error: unknown) => void,
+  ) {
+    this.#decompress = decompress;
+    this.#onError = onError;
+  }
+
+  listen(listener: FederationListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  link(peer: string, open: boolean): void {
+    if (this.#listeners.size > 0) this.#emit({ kind: "link", at: Date.now(), peer, open });
+  }
+
+  /** An audit entry of the federation (`refused`, else crossed), as `seen` says whose it is. */
+  entry(entry: Omit<AuditEntry, "at">, seen: CrossingSeen): void {
+    if (this.#listeners.size === 0) return;
+    const { id, from, to, type, code, reason } = entry;
+    const payload = this.#payload(seen.source);
+    this.#emit({
+      kind: "crossing",
+      at: Date.now(),
+      peer: seen.peer,
+      direction: seen.direction,
+      outcome: entry.event === "refused" ? "refused" : "crossed",
+      id,
+      from,
+      to: to ?? [],
+      type,
+      code,
+      reason,
+      ...(payload === undefined ? {} : { payload }),
+    });
+  }
+
+  #payload(source: CrossingSource): unknown {
+    if (source === undefined) return undefined;
+    try {
+      const wire = typeof source === "string" ? (JSON.parse(source) as WireMessage) : source;
+      const readable = readablePayload(wire, this.#decompress);
+      return "refused" in readable ? undefined : readable.payload;
+    } catch {
+      return undefined; // Committed text was parsed when it was accepted; a sealed one has no payload here.
+    }
+  }
+
+  #emit(event: FederationEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+  }
+}
