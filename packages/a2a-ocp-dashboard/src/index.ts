@@ -14,9 +14,11 @@ export type {
   ObservableHub,
 } from "./events.js";
 export type {
+  CrossingView,
   DashboardFederationEvent,
   FederationView,
   ObservableFederation,
+  PeerView,
 } from "./federation.js";
 export { QueryBook } from "./queries.js";
 export { contradicts, nodeView, type RedactionPolicy } from "./redact.js";
