@@ -28,7 +28,9 @@ import { verifyHello, welcome } from "./auth.js";
 import { clusterOutbox, type JoinedCluster, joinCluster } from "./cluster-outbox.js";
 import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
+import { describe, describeHello } from "./describe.js";
 import { Dialer } from "./dial.js";
+import { EventRelay, subscriptionWithheld } from "./events.js";
 import {
   type BudgetWindow,
   DEFAULT_FEDERATION_BUDGET,
@@ -78,6 +80,7 @@ export class Federation {
   #closing: Promise<void> | undefined;
   readonly #clusterOptions: FederationClusterOptions | undefined;
   #cluster: JoinedCluster | undefined;
+  #events: EventRelay | undefined;
 
   constructor(options: FederationOptions) {
     if (options.dbPath === ":memory:" || options.dbPath === "") {
@@ -204,6 +207,20 @@ export class Federation {
         }),
       );
     }
+    const { registry, config, store } = this;
+    this.#events = new EventRelay({
+      bus: hub.bus,
+      config,
+      registry,
+      store: store.inner,
+      local: this.#local,
+      policy: () => this.#policy(),
+      decompress: this.#decompress,
+      send: (peer, raw) => this.#links.get(peer)?.sendEvent(raw) === true,
+      audit: (entry) => this.#audit(entry),
+      onError: this.#onError,
+    });
+    await this.#events.start();
     const listen = this.config.listen;
     if (listen !== undefined) {
       this.#server = await createWsServer({
@@ -272,6 +289,7 @@ export class Federation {
     this.#closing ??= (async () => {
       this.#stopObserving?.();
       for (const detach of this.#detach.splice(0)) detach();
+      this.#events?.close();
       await this.#cluster?.close();
       await Promise.all(this.#dialers.map((d) => d.stop()));
       for (const link of this.#links.values()) link.close();
@@ -305,6 +323,8 @@ export class Federation {
       return `the card of ${stored.sender} is not public: other organisations cannot verify it`;
     }
     const wire = JSON.parse(stored.raw) as WireMessage; // Text this hub checked already.
+    const unsubscribed = subscriptionWithheld(wire.type, peer);
+    if (unsubscribed !== undefined) return unsubscribed;
     const readable = readablePayload(wire, this.#decompress);
     if ("refused" in readable) return readable.refused.message;
     return withheldFrom(wire, readable.payload, agent.profile.id, this.#policy(), peer.queries);
@@ -355,6 +375,7 @@ export class Federation {
       windows: this.#windows,
       onError: this.#onError,
       audit: (entry: Omit<AuditEntry, "at">) => this.#audit(entry),
+      watch: (agentId: string) => this.#events?.watch(agentId),
       ...(this.#cluster === undefined
         ? {}
         : { outbox: (p: string) => clusterOutbox(this.store.inner, p, this.#onError) }),
@@ -365,23 +386,4 @@ export class Federation {
       if (this.#links.get(peer.hubId) === link) this.#links.delete(peer.hubId);
     });
   }
-}
-
-/** The audit's view of a committed message: its id, sender and top-level `type` (not a node's). */
-function describe(stored: StoredMessage): { id: string; from: string; type?: string } {
-  let type: string | undefined;
-  try {
-    const value: unknown = JSON.parse(stored.raw);
-    if (typeof value === "object" && value !== null && "type" in value) {
-      type = typeof value.type === "string" ? value.type.slice(0, 128) : undefined;
-    }
-  } catch {
-    // A committed message was parsed when it was accepted; a sealed or odd one is audited without a type.
-  }
-  return { id: stored.id, from: stored.sender, ...(type === undefined ? {} : { type }) };
-}
-
-function describeHello(value: unknown): string {
-  const hubId = (value as { payload?: { hubId?: unknown } } | null)?.payload?.hubId;
-  return typeof hubId === "string" ? hubId.slice(0, 512) : "(unknown hub)";
 }
