@@ -16,7 +16,7 @@ import {
   verifyMessageSync,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import type { RawAgent } from "@ocp/testkit";
+import { type RawAgent, tempDir } from "@ocp/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { challenge, hello } from "../src/federation/auth.js";
@@ -196,6 +196,34 @@ describe("federation: events (opt-in)", () => {
     expect(
       acme.audit.entries().some((e) => e.event === "delivered" && e.id === team.message.id),
     ).toBe(false);
+  });
+});
+
+describe("federation: events across a restart", () => {
+  it("a remote subscription kept in the store still gets events after its hub restarts", async () => {
+    const acmeKey = hubIdentity("acme");
+    const globexKey = hubIdentity("globex");
+    const globex = await startOrg("globex", globexKey, [
+      { ...peerEntry("acme", acmeKey), events: true },
+    ]);
+    orgs.push(globex);
+    const temp = tempDir("ocp-fed-acme-restart-");
+    orgs.push({ close: async () => temp.cleanup() } as Org); // after acme closes
+    const acmeFile = [{ ...peerEntry("globex", globexKey, globex.federation.url), events: true }];
+    const first = await startOrg("acme", acmeKey, acmeFile, { dir: temp.dir, listen: false });
+    const alice = await first.agent("alice");
+    const bob = await globex.agent("bob");
+    await until(() => first.federation.registry.get(bob.id.id) !== undefined, "bob vouched");
+    await subscribe(bob, alice.id.id);
+    await until(() => first.hub.subscriptions.size === 1, "bob's subscription applied");
+    await first.close();
+    const acme = await startOrg("acme", acmeKey, acmeFile, { dir: temp.dir, listen: false });
+    orgs.push(acme);
+    expect(acme.hub.subscriptions.size).toBe(1);
+    const carol = await acme.agent("carol");
+    await until(() => acme.federation.links()[0]!.open, "the link again");
+    await publish(carol, "ev-after-restart");
+    await until(() => eventIds(bob.raw).includes("ev-after-restart"), "the event after restart");
   });
 });
 

@@ -131,8 +131,8 @@ export class EventRelay {
   /** A delivery the hub made to remote `agentId`: only a notification crosses, by the crossing rule. */
   #forward(agentId: string, raw: string): void {
     const peer = this.#peerOf(agentId);
-    const note = JSON.parse(raw) as WireMessage; // Text this hub signed or checked.
-    if (peer === undefined || note.type !== "ocp.event.notification") return;
+    const note = parseNote(raw);
+    if (peer === undefined || note?.type !== "ocp.event.notification") return;
     const publish = (note.payload as { ocpPublish?: WireMessage }).ocpPublish;
     if (publish === undefined || !this.#ctx.local.has(publish.from)) return;
     const record = { id: publish.id, from: publish.from, type: publish.type, to: [agentId] };
@@ -149,6 +149,15 @@ export class EventRelay {
       if (withheld !== undefined) return refuse(withheld);
       if (this.#ctx.send(peer.hubId, raw)) this.#ctx.audit({ event: "delivered", ...record });
     }, this.#ctx.onError);
+  }
+}
+
+/** Text the hub signed or checked; `undefined` if it is not JSON after all (never thrown into the bus). */
+function parseNote(raw: string): WireMessage | undefined {
+  try {
+    return JSON.parse(raw) as WireMessage;
+  } catch {
+    return undefined;
   }
 }
 
