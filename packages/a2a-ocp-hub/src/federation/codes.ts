@@ -10,7 +10,7 @@ export const FEDERATION_ERROR_CODES = {
   federation_spoofed:
     "federation: a peer hub vouched for or sent as an agent it does not own (a local agent, another peer's, outside its prefixes)",
   federation_withheld:
-    "federation: what may not cross the boundary (a team, workspace or private node, a card that is not public, a query the peer did not opt in to)",
+    "federation: what may not cross the boundary (a team, workspace or private node, a card that is not public, a query or event subscription the peer did not opt in to)",
   federation_over_budget:
     "federation: a peer hub went over its per-organisation rate or byte budget",
   federation_frame_invalid: "federation: a hub-to-hub frame is malformed or of an unknown type",

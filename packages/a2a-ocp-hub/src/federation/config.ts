@@ -3,7 +3,7 @@
  * links, and the peer hubs it links with — each one's hub id and Ed25519
  * key (the only hub that may hold that side of the link), where to dial it
  * (optional: a peer without `url` dials us), the agent id prefixes that are
- * its organisation's, and whether collective queries cross to it. Parsed
+ * its organisation's, and whether collective queries and events cross to it. Parsed
  * with a schema; a bad file is `invalid_option` naming the field.
  */
 import { readFile } from "node:fs/promises";
@@ -28,6 +28,8 @@ export const FederationPeerSchema = z.strictObject({
   agents: z.array(z.string().regex(AGENT_URI, "an a2a:// prefix")).min(1).max(64),
   /** Collective queries cross to and from it (opt-in). */
   queries: z.boolean().default(false),
+  /** Event subscriptions of its agents are applied here, and the notifications of matching events cross to them (opt-in). */
+  events: z.boolean().default(false),
 });
 
 export const FederateFileSchema = z.strictObject({

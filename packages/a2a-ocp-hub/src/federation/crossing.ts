@@ -8,8 +8,10 @@
  * absent `visibility` reads as the hub's default, so it crosses only when
  * that default is `public`). A sealed message crosses only to an agent it is
  * addressed to by name (it is encrypted to that agent's key). A card crosses
- * only when it is public. Transient traffic (awareness, events) never
- * crosses; collective queries only to a peer that opted in.
+ * only when it is public. Transient traffic (awareness) never crosses;
+ * collective queries only to a peer that opted in; event subscriptions only
+ * to a peer that opted in to events, and an event only as the hub-signed
+ * notification of a subscription (events.ts), its nodes by the same rule.
  */
 import {
   BROADCAST,
@@ -31,6 +33,11 @@ export interface CrossingMessage {
 /** Collective query types (§5.4): cross only to and from a peer with `queries: true`. */
 export function isQueryType(type: string): boolean {
   return type.startsWith("ocp.collective.");
+}
+
+/** Event subscription types (§5.5): cross only to and from a peer with `events: true`. */
+export function isSubscriptionType(type: string): boolean {
+  return type === "ocp.event.subscribe" || type === "ocp.event.unsubscribe";
 }
 
 function levelOf(node: NodeAccess, defaultVisibility: Visibility): string {
@@ -58,6 +65,20 @@ export function withheldFrom(
     const named = message.to !== BROADCAST && [message.to].flat().includes(recipient);
     return named ? undefined : "a sealed message crosses only to an agent it names";
   }
+  return nodesWithheld(message, payload, recipient, policy);
+}
+
+/**
+ * The node part of the rule alone: why a readable `payload` of `message` may
+ * not reach `recipient` of the other organisation (a node that is not
+ * public, shared with it or its own); `undefined` when every node may.
+ */
+export function nodesWithheld(
+  message: Pick<CrossingMessage, "from" | "type">,
+  payload: unknown,
+  recipient: string,
+  policy: Pick<VisibilityPolicy, "defaultVisibility">,
+): string | undefined {
   for (const node of accessControlledNodes(message.type, message.from, payload)) {
     if (node.createdBy === recipient) continue;
     if (node.sharedWith?.includes(recipient) === true) continue;

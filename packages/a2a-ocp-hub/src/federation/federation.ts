@@ -30,6 +30,7 @@ import type { FederationConfig, FederationPeer } from "./config.js";
 import { cardCrosses, withheldFrom } from "./crossing.js";
 import { describe, describeHello } from "./describe.js";
 import { Dialer } from "./dial.js";
+import { EventRelay, subscriptionWithheld } from "./events.js";
 import {
   type BudgetWindow,
   DEFAULT_FEDERATION_BUDGET,
@@ -39,6 +40,7 @@ import {
 import { linkContext } from "./link-context.js";
 import { type CrossingSeen, type FederationListener, FederationObservers } from "./observer.js";
 import { FederatedStore } from "./outbox.js";
+import { forwardQuery, type QueryForwardContext } from "./query-forward.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
 
 export interface FederationOptions {
@@ -81,6 +83,7 @@ export class Federation {
   #closing: Promise<void> | undefined;
   readonly #clusterOptions: FederationClusterOptions | undefined;
   #cluster: JoinedCluster | undefined;
+  #events: EventRelay | undefined;
 
   constructor(options: FederationOptions) {
     if (options.dbPath === ":memory:" || options.dbPath === "") {
@@ -212,10 +215,24 @@ export class Federation {
       this.#detach.push(
         hub.bus.attach(peer.hubId, (delivery) => {
           if (delivery.kind === "transient")
-            this.#forwardQuery(peer, delivery.bytes.toString("utf8"));
+            forwardQuery(this.#queryContext(), peer, delivery.bytes.toString("utf8"));
         }),
       );
     }
+    const { registry, config, store } = this;
+    this.#events = new EventRelay({
+      bus: hub.bus,
+      config,
+      registry,
+      store: store.inner,
+      local: this.#local,
+      policy: () => this.#policy(),
+      decompress: this.#decompress,
+      send: (peer, raw) => this.#links.get(peer)?.sendEvent(raw) === true,
+      audit: (entry) => this.#audit(entry),
+      onError: this.#onError,
+    });
+    await this.#events.start();
     const listen = this.config.listen;
     if (listen !== undefined) {
       this.#server = await createWsServer({
@@ -291,6 +308,7 @@ export class Federation {
     this.#closing ??= (async () => {
       this.#stopObserving?.();
       for (const detach of this.#detach.splice(0)) detach();
+      this.#events?.close();
       await this.#cluster?.close();
       await Promise.all(this.#dialers.map((d) => d.stop()));
       for (const link of this.#links.values()) link.close();
@@ -321,6 +339,18 @@ export class Federation {
     if (seen !== undefined) this.#observers.entry(entry, seen);
   }
 
+  #queryContext(): QueryForwardContext {
+    return {
+      local: this.#local,
+      store: this.store.inner,
+      decompress: this.#decompress,
+      policy: () => this.#policy(),
+      send: (peer, raw) => this.#links.get(peer)?.sendQuery(raw) === true,
+      audit: (entry, seen) => this.#audit(entry, seen),
+      onError: this.#onError,
+    };
+  }
+
   /** Why `stored`, committed by this hub, may not reach `agent` of a peer organisation. */
   async #withheld(stored: StoredMessage, agent: RemoteAgent): Promise<string | undefined> {
     const peer = this.config.peers.find((p) => p.hubId === agent.peer);
@@ -330,44 +360,11 @@ export class Federation {
       return `the card of ${stored.sender} is not public: other organisations cannot verify it`;
     }
     const wire = JSON.parse(stored.raw) as WireMessage; // Text this hub checked already.
+    const unsubscribed = subscriptionWithheld(wire.type, peer);
+    if (unsubscribed !== undefined) return unsubscribed;
     const readable = readablePayload(wire, this.#decompress);
     if ("refused" in readable) return readable.refused.message;
     return withheldFrom(wire, readable.payload, agent.profile.id, this.#policy(), peer.queries);
-  }
-
-  /** A transient broadcast handed to `peer`: only a collective query whose sender's card and nodes may cross. */
-  #forwardQuery(peer: FederationPeer, raw: string): void {
-    const wire = JSON.parse(raw) as WireMessage; // Text this hub checked already.
-    if (wire.type !== "ocp.collective.query" || !this.#local.has(wire.from)) return;
-    const stored = { id: wire.id, sender: wire.from, raw, expiresAt: 0, recipients: [] };
-    const seen = { peer: peer.hubId, direction: "out", source: wire } as const;
-    const audit = (reason: string) =>
-      this.#audit(
-        {
-          event: "refused",
-          ...describe(stored),
-          to: [peer.hubId],
-          code: "federation_withheld",
-          reason,
-        },
-        seen,
-      );
-    this.store.inner.agent(wire.from).then((sender) => {
-      if (sender === undefined || !cardCrosses(sender)) {
-        audit(`the card of ${wire.from} is not public: other organisations cannot verify it`);
-        return;
-      }
-      const readable = readablePayload(wire, this.#decompress);
-      if ("refused" in readable) return;
-      const withheld = withheldFrom(wire, readable.payload, peer.hubId, this.#policy(), true);
-      if (withheld !== undefined) {
-        audit(withheld);
-        return;
-      }
-      if (this.#links.get(peer.hubId)?.sendQuery(raw) === true) {
-        this.#audit({ event: "delivered", ...describe(stored), to: [peer.hubId] }, seen);
-      }
-    }, this.#onError);
   }
 
   #link(peer: FederationPeer, connection: Connection, dialled: boolean): void {
@@ -384,6 +381,7 @@ export class Federation {
       windows: this.#windows,
       onError: this.#onError,
       audit: (entry: Omit<AuditEntry, "at">, seen: CrossingSeen) => this.#audit(entry, seen),
+      watch: (agentId: string) => this.#events?.watch(agentId),
       ...(this.#cluster === undefined
         ? {}
         : { outbox: (p: string) => clusterOutbox(this.store.inner, p, this.#onError) }),

@@ -11,6 +11,9 @@
  * - `ocp.fed.ack` `{ seq }`: committed here (or already was, for a resend);
  * - `ocp.fed.query` `{ raw }`: a collective query broadcast (transient: no
  *   outbox, no ack), only between peers that opted in to queries;
+ * - `ocp.fed.event` `{ raw }`: the hub-signed `ocp.event.notification` of an
+ *   event for a remote agent's subscription (transient: no outbox, no ack),
+ *   only between peers that opted in to events (events.ts);
  * - `ocp.fed.reject` `{ seq?, code, reason, agent? }`: refused for good
  *   (the sender drops it from its outbox), or a card refused (`agent`).
  */
@@ -24,6 +27,7 @@ export const FED_TYPES = {
   AGENTS: "ocp.fed.agents",
   MESSAGE: "ocp.fed.message",
   QUERY: "ocp.fed.query",
+  EVENT: "ocp.fed.event",
   ACK: "ocp.fed.ack",
   REJECT: "ocp.fed.reject",
 } as const;
@@ -68,6 +72,10 @@ export const LinkFrameSchema = z.discriminatedUnion("type", [
   }),
   z.strictObject({
     type: z.literal(FED_TYPES.QUERY),
+    payload: z.strictObject({ raw: z.string().min(2) }),
+  }),
+  z.strictObject({
+    type: z.literal(FED_TYPES.EVENT),
     payload: z.strictObject({ raw: z.string().min(2) }),
   }),
   z.strictObject({ type: z.literal(FED_TYPES.ACK), payload: z.strictObject({ seq: Seq }) }),

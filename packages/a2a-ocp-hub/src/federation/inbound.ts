@@ -9,9 +9,12 @@
  *    size, JSON, schema, signature end to end, freshness, replay, rate;
  * 4. authorship (a node claimed for another author needs that author's
  *    signature, and only the peer's own agents' keys are known here);
- * 5. the crossing rule for each agent of this hub it would reach
+ * 5. a subscribe or unsubscribe only from a peer that opted in to events
+ *    (`federation_withheld`), its change held until the commit (events.ts);
+ * 6. the crossing rule for each agent of this hub it would reach
  *    (`federation_withheld` when none may);
- * 6. commit for those agents; an id committed before is `replay_detected`.
+ * 7. commit for those agents; an id committed before is `replay_detected`;
+ *    then a subscription change is applied for the remote agent.
  */
 import { BROADCAST, type VisibilityPolicy, type WireMessage } from "@ocp/a2a-ocp-messaging";
 import type { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
@@ -19,6 +22,7 @@ import { checkInbound, type HubCheckOptions } from "../check.js";
 import { readablePayload } from "../readable.js";
 import { checkPayloadRules } from "../sealed.js";
 import type { HubStore } from "../store.js";
+import type { PendingSubscription } from "../subscription-messages.js";
 import type { FederationPeer } from "./config.js";
 import { withheldFrom } from "./crossing.js";
 import type { FederationRegistry } from "./registry.js";
@@ -35,6 +39,11 @@ export interface InboundContext {
   readonly policy: () => VisibilityPolicy;
   readonly decompress: ReturnType<typeof createDecompressor>;
   readonly deliver: (agentId: string, seq: number, raw: string) => void;
+  /** What a remote agent's subscribe or unsubscribe changes here, held until its commit, or its refusal (events.ts). */
+  readonly subscription: (
+    wire: WireMessage,
+    payload: unknown,
+  ) => PendingSubscription | { code: string; reason: string };
   readonly now: () => number;
 }
 
@@ -143,6 +152,8 @@ export async function receive(
   const { payload } = readable;
   const rules = checkPayloadRules(wire, payload, ctx.check, ctx.policy);
   if (!rules.ok) return refuse(rules.error.code, rules.error.message);
+  const held = ctx.subscription(wire, payload);
+  if ("code" in held) return refuse(held.code, held.reason);
   const candidates =
     wire.to === BROADCAST
       ? [...ctx.local()]
@@ -155,14 +166,24 @@ export async function receive(
     else reason ??= withheld;
   }
   if (recipients.length === 0) {
+    held.release();
     return refuse("federation_withheld", reason ?? "it names no agent of this hub");
   }
-  const [outcome] = await ctx.store.commit([
-    { id: wire.id, sender: wire.from, raw, expiresAt: deadline, recipients },
-  ]);
+  let committed: Awaited<ReturnType<HubStore["commit"]>>;
+  try {
+    committed = await ctx.store.commit([
+      { id: wire.id, sender: wire.from, raw, expiresAt: deadline, recipients },
+    ]);
+  } catch (error) {
+    held.release();
+    throw error;
+  }
+  const [outcome] = committed;
   if (outcome === undefined || outcome.duplicate) {
+    held.release();
     return refuse("replay_detected", `message ${wire.id} was already committed here`);
   }
+  await held.apply();
   ctx.registry.recordInbound(ctx.peer.hubId, wire.id, seq, deadline, ctx.now());
   for (const [agent, delivered] of outcome.seqs) ctx.deliver(agent, delivered, raw);
   return { ok: true, resent: false, wire, recipients };

@@ -9,6 +9,7 @@ import { hubStages } from "../check.js";
 import type { OCPHub } from "../hub.js";
 import type { FederationPeer } from "./config.js";
 import { cardCrosses } from "./crossing.js";
+import { holdRemoteSubscription, receiveEvent } from "./events.js";
 import { type InboundContext, receiveQuery } from "./inbound.js";
 import type { BudgetWindow, FederationBudget, LinkContext } from "./link.js";
 import type { CrossingSeen } from "./observer.js";
@@ -31,12 +32,20 @@ export interface FederationParts {
   readonly audit: (entry: Omit<AuditEntry, "at">, seen: CrossingSeen) => void;
   /** A cluster's outbox of `peer` (cluster-outbox.ts); the SQLite outbox rows when absent. */
   readonly outbox?: (peer: string) => Pick<LinkContext, "pending" | "answered">;
+  /** A remote agent now holds a subscription here (events.ts `EventRelay.watch`). */
+  readonly watch: (agentId: string) => void;
 }
 
 export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationParts): LinkContext {
   const inner = f.store.inner;
   const outbox = f.outbox?.(peer.hubId);
   const now = Date.now;
+  const subscriptions = {
+    table: hub.subscriptions,
+    store: hub.store,
+    cluster: hub.bus.cluster,
+    onError: f.onError,
+  };
   const inbound: InboundContext = {
     peer,
     registry: f.registry,
@@ -51,6 +60,8 @@ export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationPart
     policy: () => f.policy(),
     decompress: f.decompress,
     deliver: (agentId, seq, raw) => hub.bus.deliver(agentId, { kind: "durable", seq, raw }),
+    subscription: (wire, payload) =>
+      holdRemoteSubscription(wire, payload, peer, subscriptions, f.watch),
     now,
   };
   return {
@@ -76,6 +87,10 @@ export function linkContext(peer: FederationPeer, hub: OCPHub, f: FederationPart
           for (const agent of recipients) hub.bus.deliver(agent, { kind: "transient", bytes });
         },
         () => hub.bus.attached(),
+      ),
+    event: (raw) =>
+      receiveEvent(raw, inbound, (text, agent) =>
+        hub.bus.deliver(agent, { kind: "transient", bytes: Buffer.from(text, "utf8") }),
       ),
     pending:
       outbox?.pending ??

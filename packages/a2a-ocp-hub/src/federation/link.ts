@@ -45,6 +45,8 @@ export interface LinkContext {
   }): void;
   /** A collective query the peer forwarded (transient, inbound.ts `receiveQuery`). */
   query(raw: string): InboundOutcome;
+  /** An event notification the peer forwarded (transient, events.ts `receiveEvent`). */
+  event(raw: string): InboundOutcome;
   /** A forwarded message this hub committed for its agents. */
   received(outcome: Extract<InboundOutcome, { ok: true }>): void;
   readonly onError: (error: unknown) => void;
@@ -135,6 +137,12 @@ export class PeerLink {
   sendQuery(raw: string): boolean {
     if (!this.open || !this.#started) return false;
     return this.connection.send(frame(FED_TYPES.QUERY, { raw })) !== "closed";
+  }
+
+  /** Forwards an event notification for a subscriber of the peer (transient, as {@link sendQuery}). */
+  sendEvent(raw: string): boolean {
+    if (!this.open || !this.#started) return false;
+    return this.connection.send(frame(FED_TYPES.EVENT, { raw })) !== "closed";
   }
 
   /** Forwards what the outbox holds past what was sent, up to the in-flight window. */
@@ -230,9 +238,11 @@ export class PeerLink {
         this.connection.send(frame(FED_TYPES.REJECT, { seq, code: outcome.code, reason }));
         return;
       }
-      case FED_TYPES.QUERY: {
+      case FED_TYPES.QUERY:
+      case FED_TYPES.EVENT: {
         if (this.#spend(bytes)) return;
-        const outcome = this.#ctx.query(f.payload.raw);
+        const { raw } = f.payload;
+        const outcome = f.type === FED_TYPES.QUERY ? this.#ctx.query(raw) : this.#ctx.event(raw);
         if (outcome.ok) {
           this.#ctx.received(outcome);
           return;
