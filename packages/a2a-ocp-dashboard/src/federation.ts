@@ -8,6 +8,7 @@
  * events are (events.ts). A crossing's content passes through
  * {@link nodeView}: the dashboard's one rule of what content it shows.
  */
+import { record } from "./read.js";
 import { nodeView, type RedactionPolicy } from "./redact.js";
 import type { StateLimits } from "./state.js";
 import type { NodeView } from "./views.js";
@@ -79,8 +80,7 @@ const NODES_PER_CROSSING = 20;
 const RECIPIENTS_PER_CROSSING = 10;
 const cut = (value: unknown): string | undefined =>
   typeof value === "string" ? value.slice(0, TEXT) : undefined;
-const obj = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+const obj = record;
 
 /** The knowledge nodes a payload carries (stream, update, shared fix, collective findings). */
 function nodesOf(payload: unknown, policy: RedactionPolicy): NodeView[] {

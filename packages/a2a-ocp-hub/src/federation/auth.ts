@@ -9,6 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type AgentIdentity, signObject, verifyObject } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import type { FederationPeer } from "./config.js";
 import { FED_TYPES, HelloSchema, handshakeBody, WelcomeSchema } from "./frames.js";
@@ -34,7 +35,8 @@ export function welcome(identity: AgentIdentity, dialerChallenge: string): Recor
   return signObject(body, identity.secretKey, nativeEd25519);
 }
 
-function signedBy(value: Record<string, unknown>, peer: FederationPeer): boolean {
+function signedBy(value: unknown, peer: FederationPeer): boolean {
+  if (!isJsonObject(value)) return false;
   return verifyObject(value, Buffer.from(peer.publicKey, "base64"), nativeEd25519);
 }
 
@@ -54,7 +56,7 @@ export function verifyHello(
   if (parsed.data.payload.nonce !== nonce) {
     return { refused: "federation_unknown_peer: the hello is not bound to this connection" };
   }
-  if (!signedBy(value as Record<string, unknown>, peer)) {
+  if (!signedBy(value, peer)) {
     return { refused: `federation_unknown_peer: the hello is not signed by the key of ${hubId}` };
   }
   return { peer, challenge: parsed.data.payload.challenge };
@@ -65,9 +67,5 @@ export function verifyWelcome(value: unknown, peer: FederationPeer, ownChallenge
   const parsed = WelcomeSchema.safeParse(value);
   if (!parsed.success) return false;
   const { hubId, challenge: signed } = parsed.data.payload;
-  return (
-    hubId === peer.hubId &&
-    signed === ownChallenge &&
-    signedBy(value as Record<string, unknown>, peer)
-  );
+  return hubId === peer.hubId && signed === ownChallenge && signedBy(value, peer);
 }

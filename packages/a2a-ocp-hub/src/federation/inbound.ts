@@ -17,6 +17,7 @@
  *    then a subscription change is applied for the remote agent.
  */
 import { BROADCAST, type VisibilityPolicy, type WireMessage } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import type { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
 import { checkInbound, type HubCheckOptions } from "../check.js";
 import { readablePayload } from "../readable.js";
@@ -55,8 +56,8 @@ export type InboundOutcome =
 function peek(raw: string): { id?: string; from?: string; type?: string } {
   try {
     const value: unknown = JSON.parse(raw);
-    if (typeof value !== "object" || value === null) return {};
-    const v = value as Record<string, unknown>;
+    if (!isJsonObject(value)) return {};
+    const v = value;
     const text = (k: string) => (typeof v[k] === "string" ? { [k]: v[k] as string } : {});
     return { ...text("id"), ...text("from"), ...text("type") };
   } catch {
