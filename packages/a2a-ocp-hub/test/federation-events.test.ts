@@ -18,9 +18,15 @@ import {
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type RawAgent, tempDir } from "@ocp/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
-import { challenge, hello } from "../src/federation/auth.js";
-import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
+import type { WebSocket } from "ws";
+import {
+  evilPeer,
+  hubIdentity,
+  type Org,
+  peerEntry,
+  sendSigned,
+  startOrg,
+} from "./federation-support.js";
 import { node, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -57,18 +63,8 @@ async function linked(events: { acme: boolean; globex: boolean }) {
 }
 
 /** Sends a signed message from `from`; resolves with the hub's answer. */
-async function send(from: Agent, init: Record<string, unknown>) {
-  const message = createMessage({ ...init, from: from.id.id } as Parameters<
-    typeof createMessage
-  >[0]);
-  from.raw.send(JSON.stringify(signObject(message, from.id.secretKey)));
-  await until(
-    () => from.raw.controls().some((c) => c.payload["id"] === message.id),
-    `answer to ${message.id}`,
-  );
-  const answer = from.raw.controls().find((c) => c.payload["id"] === message.id)!;
-  return { message, code: answer.payload["code"] as string | undefined };
-}
+const send = (from: Agent, init: Record<string, unknown>) =>
+  sendSigned(from, init as Parameters<typeof sendSigned>[1]);
 
 function subscribe(bob: Agent, to: string) {
   return send(bob, {
@@ -228,27 +224,6 @@ describe("federation: events across a restart", () => {
 });
 
 describe("federation: events from a malicious peer", () => {
-  /** The malicious peer: a raw socket that passes the hub handshake with its real key. */
-  async function evilPeer(url: string, key: AgentIdentity) {
-    const ws = new WebSocket(url, ["a2a-ocp-v1"], { perMessageDeflate: false });
-    sockets.push(ws);
-    const frames: Array<{ type: string; payload: Record<string, unknown> }> = [];
-    await new Promise<void>((resolve, reject) => {
-      ws.on("error", reject);
-      ws.on("message", (data) => {
-        const f = JSON.parse(data.toString()) as { type: string; payload: { nonce: string } };
-        if (f.type === "ocp.connection.ack") ws.send(hello(key, f.payload.nonce, challenge()));
-        else if (f.type === "ocp.connection.registered") resolve();
-        else frames.push(f as (typeof frames)[number]);
-      });
-    });
-    return {
-      send: (type: string, payload: unknown) => ws.send(JSON.stringify({ type, payload })),
-      rejected: (code: string) =>
-        frames.filter((f) => f.type === "ocp.fed.reject" && f.payload["code"] === code),
-    };
-  }
-
   /** A notification to `to` signed as `hub` (with `signer`'s key) carrying `author`'s publish. */
   function forged(
     hub: string,
@@ -289,7 +264,7 @@ describe("federation: events from a malicious peer", () => {
     const alice = await acme.agent("alice");
     const bob = await globex.agent("bob");
     await until(() => globex.federation.registry.get(alice.id.id) !== undefined, "alice vouched");
-    const evil = await evilPeer(globex.federation.url!, evilKey);
+    const evil = await evilPeer(globex.federation.url!, evilKey, sockets);
     const mallory = generateIdentity("a2a://evil/mallory");
     const card = createAgentProfile(mallory, { extra: { visibility: "public" } }, nativeEd25519);
     evil.send("ocp.fed.agents", { cards: [card] });

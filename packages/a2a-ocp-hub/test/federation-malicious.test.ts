@@ -14,9 +14,8 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
-import { challenge, hello } from "../src/federation/auth.js";
-import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
+import type { WebSocket } from "ws";
+import { evilPeer, hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
 import { node, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -27,32 +26,6 @@ afterEach(async () => {
   for (const ws of sockets.splice(0)) ws.terminate();
   for (const org of orgs.splice(0).reverse()) await org.close();
 });
-
-interface Fixture {
-  send(type: string, payload: unknown): void;
-  answers(): Array<{ type: string; payload: Record<string, unknown> }>;
-}
-
-/** The malicious peer: a raw socket that passes the hub handshake with its real key. */
-async function evilPeer(url: string, key: AgentIdentity): Promise<Fixture> {
-  const ws = new WebSocket(url, ["a2a-ocp-v1"], { perMessageDeflate: false });
-  sockets.push(ws);
-  const frames: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    ws.on("error", reject);
-    ws.on("message", (data) => {
-      const text = data.toString();
-      const f = JSON.parse(text) as { type: string; payload: { nonce: string } };
-      if (f.type === "ocp.connection.ack") ws.send(hello(key, f.payload.nonce, challenge()));
-      else if (f.type === "ocp.connection.registered") resolve();
-      else frames.push(text);
-    });
-  });
-  return {
-    send: (type, payload) => ws.send(JSON.stringify({ type, payload })),
-    answers: () => frames.map((f) => JSON.parse(f)),
-  };
-}
 
 function signed(from: AgentIdentity, to: string, nodes: unknown[], id?: string) {
   const message = createMessage({
@@ -85,9 +58,9 @@ describe("federation: a malicious peer hub", () => {
     const bob = await globex.agent("bob");
     await until(() => globex.federation.registry.get(alice.id.id) !== undefined, "alice vouched");
     await until(() => acme.federation.registry.get(bob.id.id) !== undefined, "bob vouched");
-    const evil = await evilPeer(globex.federation.url!, evilKey);
+    const evil = await evilPeer(globex.federation.url!, evilKey, sockets);
     const rejected = (code: string) =>
-      evil.answers().filter((a) => a.type === "ocp.fed.reject" && a.payload["code"] === code);
+      evil.frames().filter((a) => a.type === "ocp.fed.reject" && a.payload["code"] === code);
     // Claims: acme's alice (her real signed card), globex's own bob, then its own mallory.
     const mallory = generateIdentity("a2a://evil/mallory");
     const aliceCard = createAgentProfile(
@@ -146,7 +119,7 @@ describe("federation: a malicious peer hub", () => {
     expect(rejected("federation_withheld").map((r) => r.payload["seq"])).toEqual([3]);
     expect(
       evil
-        .answers()
+        .frames()
         .filter((a) => a.type === "ocp.fed.ack")
         .map((a) => a.payload["seq"]),
     ).toEqual([4, 4]);
@@ -165,13 +138,13 @@ describe("federation: a malicious peer hub", () => {
     }
     await until(() => rejected("federation_over_budget").length > 0, "the flood refused");
     // Its budget is the organisation's, not the link's: dialling again does not refill it.
-    const again = await evilPeer(globex.federation.url!, evilKey);
+    const again = await evilPeer(globex.federation.url!, evilKey, sockets);
     again.send("ocp.fed.message", {
       seq: 99,
       raw: signed(mallory, bob.id.id, [node(mallory.id, "after-redial", { visibility: "public" })]),
     });
     await until(
-      () => again.answers().some((a) => a.payload["code"] === "federation_over_budget"),
+      () => again.frames().some((a) => a.payload["code"] === "federation_over_budget"),
       "the redialled link still over budget",
     );
     // The honest link is unaffected.

@@ -2,13 +2,18 @@
 import {
   type AgentIdentity,
   type AuditEntry,
+  createMessage,
   generateIdentity,
   MemoryAuditLog,
+  signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { type RawAgent, rawAgent, tempDir, testHubOptions } from "@ocp/testkit";
+import { WebSocket } from "ws";
+import { challenge, hello } from "../src/federation/auth.js";
 import { type FederationConfig, parseFederationConfig } from "../src/federation/config.js";
 import { Federation } from "../src/federation/federation.js";
 import { OCPHub } from "../src/index.js";
+import { until } from "./support.js";
 
 /** An in-memory audit log that also keeps what was appended, for synchronous waits. */
 export class RecordingAudit extends MemoryAuditLog {
@@ -101,4 +106,63 @@ export async function startOrg(
       temp?.cleanup();
     },
   };
+}
+
+/** A raw hub-link frame as a peer receives it. */
+export interface PeerFrame {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** A peer hub fixture on a raw socket: it passes the handshake with its real key, then says what a test makes it say. */
+export interface EvilPeer {
+  send(type: string, payload: unknown): void;
+  /** Every frame the hub sent it after the handshake, oldest first. */
+  frames(): PeerFrame[];
+  /** The `ocp.fed.reject` frames with `code`. */
+  rejected(code: string): PeerFrame[];
+}
+
+/** Opens an {@link EvilPeer} link to `url` signed by `key`; the socket is pushed on `sockets` for the test's clean-up. */
+export async function evilPeer(
+  url: string,
+  key: AgentIdentity,
+  sockets: WebSocket[],
+): Promise<EvilPeer> {
+  const ws = new WebSocket(url, ["a2a-ocp-v1"], { perMessageDeflate: false });
+  sockets.push(ws);
+  const frames: PeerFrame[] = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on("error", reject);
+    ws.on("message", (data) => {
+      const f = JSON.parse(data.toString()) as PeerFrame;
+      if (f.type === "ocp.connection.ack") {
+        ws.send(hello(key, String(f.payload["nonce"]), challenge()));
+      } else if (f.type === "ocp.connection.registered") resolve();
+      else frames.push(f);
+    });
+  });
+  return {
+    send: (type, payload) => ws.send(JSON.stringify({ type, payload })),
+    frames: () => [...frames],
+    rejected: (code) =>
+      frames.filter((f) => f.type === "ocp.fed.reject" && f.payload["code"] === code),
+  };
+}
+
+/** Sends a message signed by `from` through its raw agent; resolves with the message, the hub's answer and its code. */
+export async function sendSigned(
+  from: { id: AgentIdentity; raw: RawAgent },
+  init: Omit<Parameters<typeof createMessage>[0], "from">,
+) {
+  const message = createMessage({ ...init, from: from.id.id } as Parameters<
+    typeof createMessage
+  >[0]);
+  from.raw.send(JSON.stringify(signObject(message, from.id.secretKey)));
+  await until(
+    () => from.raw.controls().some((c) => c.payload["id"] === message.id),
+    `answer to ${message.id}`,
+  );
+  const answer = from.raw.controls().find((c) => c.payload["id"] === message.id)!;
+  return { message, answer, code: answer.payload["code"] as string | undefined };
 }

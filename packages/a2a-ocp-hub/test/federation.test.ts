@@ -5,13 +5,7 @@
  * agent) and what never does (team and workspace nodes, by every route),
  * both sides' audit.
  */
-import {
-  type AgentIdentity,
-  createAgentProfile,
-  createMessage,
-  generateIdentity,
-  signObject,
-} from "@ocp/a2a-ocp-messaging";
+import { type AgentIdentity, createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type RawAgent, rawAgent, tempDir, testHubOptions } from "@ocp/testkit";
@@ -19,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { challenge, hello } from "../src/federation/auth.js";
 import { OCPHub } from "../src/index.js";
-import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
+import { hubIdentity, type Org, peerEntry, sendSigned, startOrg } from "./federation-support.js";
 import { node, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -54,21 +48,7 @@ async function linked(queries: { acme?: boolean; globex?: boolean } = {}) {
 }
 
 /** Sends a signed message from `from`; resolves with the hub's answer. */
-async function send(
-  from: { id: AgentIdentity; raw: RawAgent },
-  init: Omit<Parameters<typeof createMessage>[0], "from">,
-) {
-  const message = createMessage({ ...init, from: from.id.id } as Parameters<
-    typeof createMessage
-  >[0]);
-  from.raw.send(JSON.stringify(signObject(message, from.id.secretKey)));
-  await until(
-    () => from.raw.controls().some((c) => c.payload["id"] === message.id),
-    `answer to ${message.id}`,
-  );
-  const answer = from.raw.controls().find((c) => c.payload["id"] === message.id)!;
-  return { message, answer, code: answer.payload["code"] as string | undefined };
-}
+const send = sendSigned;
 
 function stream(to: string, nodes: unknown[]) {
   return {
