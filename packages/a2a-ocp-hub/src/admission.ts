@@ -50,6 +50,8 @@ export async function admit(
     return refuse(`${profile.id} is not on the hub's allow-list`);
   }
   if (o.allow !== undefined && !o.allow(profile)) return refuse(`${profile.id} is not admitted`);
+  const refusal = o.store.refuses?.(profile);
+  if (refusal !== undefined) return refuse(refusal);
   const limits = declaredLimits(profile);
   if ("malformed" in limits) return refuse(`${profile.id}: ${limits.malformed}`);
   await profileOf(o.known, o.store, profile.id); // Cluster: a key pinned elsewhere counts.

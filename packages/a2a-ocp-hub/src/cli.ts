@@ -322,7 +322,7 @@ async function main(): Promise<void> {
         );
   const hub = await OCPHub.start({
     ...(cluster === undefined ? {} : { store: cluster.store, bus: cluster.bus, onError }),
-    ...(federation === undefined ? {} : { store: federation.store, allow: federation.allow }),
+    ...(federation === undefined ? {} : { store: federation.store }),
     ...(allowed === undefined ? {} : { allowedProfiles: allowed }),
     ...(identity === undefined ? {} : { identity }),
     ...(audit === undefined ? {} : { audit }),

@@ -69,6 +69,13 @@ export interface HubStore {
    * still applies outcomes in that order.
    */
   readonly commitPipeline?: number;
+  /**
+   * Optional: why this store's owner refuses `profile` a registration, or
+   * `undefined` when it does not. A federated store refuses the ids of its
+   * peer organisations' agents (src/federation/outbox.ts), so a hub built on
+   * it shuts that door whatever `allow` its embedder passes.
+   */
+  refuses?(profile: AgentProfile): string | undefined;
   /** Commits every message of the batch atomically, in order; resolves once durable. */
   commit(batch: readonly StoredMessage[]): Promise<CommitOutcome[]>;
   /** Up to `limit` deliveries of `agentId` after `afterSeq`, in sequence order, unexpired at `now`. */

@@ -9,7 +9,7 @@
  *
  * ```ts
  * const federation = new Federation({ config, dbPath });
- * const hub = await OCPHub.start({ identity, dbPath, store: federation.store, allow: federation.allow });
+ * const hub = await OCPHub.start({ identity, dbPath, store: federation.store });
  * await federation.start(hub);
  * ```
  *
@@ -112,7 +112,7 @@ export class Federation {
         ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
       });
     this.registry = new FederationRegistry(options.dbPath);
-    this.store = new FederatedStore(inner, this.registry);
+    this.store = new FederatedStore(inner, this.registry, (profile) => this.allow(profile));
     // From the first commit on (before `start` too): what is queued for a peer waits for its link.
     this.store.useHooks({
       withheld: (stored, agent) => this.#withheld(stored, agent),
@@ -146,10 +146,10 @@ export class Federation {
   }
 
   /**
-   * The hub's `allow` predicate under federation: an agent whose id is under
-   * a peer's prefixes (or that a peer vouched for) is that organisation's
-   * and may not register here. Pass it as `OCPHubOptions.allow`, combined
-   * with any predicate of your own.
+   * Whether an agent may register at this hub under federation: not one whose
+   * id is under a peer's prefixes (or that a peer vouched for), which is that
+   * organisation's. The hub applies it at every registration through
+   * {@link store} (`HubStore.refuses`), whatever `allow` it was given.
    */
   readonly allow = (profile: { id: string }): boolean =>
     this.registry.get(profile.id) === undefined &&

@@ -46,9 +46,24 @@ export class FederatedStore implements HubStore {
   #hooks: OutboxHooks | undefined;
   #watch: ((profile: AgentProfile) => void) | undefined;
 
-  constructor(inner: FederatedInner, registry: FederationRegistry) {
+  readonly #admits: (profile: AgentProfile) => boolean;
+
+  /** `admits`: whether an agent may register at this hub (false: it is a peer organisation's). */
+  constructor(
+    inner: FederatedInner,
+    registry: FederationRegistry,
+    admits: (profile: AgentProfile) => boolean,
+  ) {
     this.inner = inner;
     this.#registry = registry;
+    this.#admits = admits;
+  }
+
+  /** The hub asks at every registration: an agent of a peer organisation may not register here. */
+  refuses(profile: AgentProfile): string | undefined {
+    return this.#admits(profile)
+      ? undefined
+      : `${profile.id} is not admitted (a peer organisation's agent)`;
   }
 
   get connected(): boolean | undefined {
