@@ -218,10 +218,16 @@ describe("§8.4 the receive side refuses with a named reason", () => {
   const carol = generateIdentityWithEncryption("a2a://carol");
   const keys = new Map([alice, bob, carol].map((i) => [i.id, i.publicKey]));
 
-  it("opens what is sealed for it and merges the node", async () => {
+  /** Bob's receiver, and Alice's private node `title` shared with Bob in her stream to Bob sealed for both. */
+  function aliceToBob(title: string) {
     const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-OK");
-    r.deliver(sealedStream(alice, bob.id, [secret], [alice, bob]));
+    const secret = sharedNode(alice, [bob.id], title);
+    return { r, secret, sealed: sealedStream(alice, bob.id, [secret], [alice, bob]) };
+  }
+
+  it("opens what is sealed for it and merges the node", async () => {
+    const { r, secret, sealed } = aliceToBob("MARK-OK");
+    r.deliver(sealed);
     await until(() => r.agent.node(secret.id) !== undefined, "the node");
     expect(r.errors).toEqual([]);
   });
@@ -236,9 +242,7 @@ describe("§8.4 the receive side refuses with a named reason", () => {
   });
 
   it("sealed_signature_invalid: a signature that does not cover the sealed bytes (signed before sealing; or bytes changed after)", async () => {
-    const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-S");
-    const sealed = sealedStream(alice, bob.id, [secret], [alice, bob]);
+    const { r, secret, sealed } = aliceToBob("MARK-S");
     // The signature of the plain message, carried over onto the sealed one.
     const plainSigned = signObject(
       { ...sealed, encrypted: undefined, signature: undefined },
@@ -259,9 +263,7 @@ describe("§8.4 the receive side refuses with a named reason", () => {
   });
 
   it("sealed_tampered: a ciphertext that fails authentication under a valid signature (moved into another sender's message)", async () => {
-    const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-T");
-    const original = sealedStream(alice, bob.id, [secret], [alice, bob]);
+    const { r, secret, sealed: original } = aliceToBob("MARK-T");
     // Carol copies Alice's sealed payload into a message of her own and signs it: the AAD names Alice.
     const moved = signObject(
       { ...original, from: carol.id, signature: undefined, id: `moved-${Date.now()}` },
@@ -289,10 +291,8 @@ describe("§8.4 the receive side refuses with a named reason", () => {
   });
 
   it("sealed_access_mismatch and sealed_envelope_invalid: a declaration that hides what is sealed, or none", async () => {
-    const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-A");
+    const { r, secret, sealed: undeclared } = aliceToBob("MARK-A");
     r.deliver(sealedStream(alice, bob.id, [secret], [alice, bob], { access: [] }));
-    const undeclared = sealedStream(alice, bob.id, [secret], [alice, bob]);
     r.deliver(
       signObject(
         { ...undeclared, [SEALED_ENVELOPE_FIELD]: undefined, signature: undefined },
