@@ -225,6 +225,13 @@ describe("§8.4 the receive side refuses with a named reason", () => {
     return { r, secret, sealed: sealedStream(alice, bob.id, [secret], [alice, bob]) };
   }
 
+  /** Waits for `r`'s two refusals: their codes are `codes`, and the node `nodeId` was not merged. */
+  async function refusedBoth(r: ReturnType<typeof receiver>, nodeId: string, codes: string[]) {
+    await until(() => r.errors.length === 2, "both refusals");
+    expect(r.errors.map((e) => e.code)).toEqual(codes);
+    expect(r.agent.node(nodeId)).toBeUndefined();
+  }
+
   it("opens what is sealed for it and merges the node", async () => {
     const { r, secret, sealed } = aliceToBob("MARK-OK");
     r.deliver(sealed);
@@ -254,12 +261,7 @@ describe("§8.4 the receive side refuses with a named reason", () => {
     const flipped = Buffer.from(payload.ciphertext, "base64");
     flipped[20] = (flipped[20] ?? 0) ^ 1;
     r.deliver({ ...sealed, payload: { ...payload, ciphertext: flipped.toString("base64") } });
-    await until(() => r.errors.length === 2, "both refusals");
-    expect(r.errors.map((e) => e.code)).toEqual([
-      "sealed_signature_invalid",
-      "sealed_signature_invalid",
-    ]);
-    expect(r.agent.node(secret.id)).toBeUndefined();
+    await refusedBoth(r, secret.id, ["sealed_signature_invalid", "sealed_signature_invalid"]);
   });
 
   it("sealed_tampered: a ciphertext that fails authentication under a valid signature (moved into another sender's message)", async () => {
@@ -285,9 +287,7 @@ describe("§8.4 the receive side refuses with a named reason", () => {
         alice.secretKey,
       ),
     );
-    await until(() => r.errors.length === 2, "both refusals");
-    expect(r.errors.map((e) => e.code)).toEqual(["sealed_tampered", "sealed_tampered"]);
-    expect(r.agent.node(secret.id)).toBeUndefined();
+    await refusedBoth(r, secret.id, ["sealed_tampered", "sealed_tampered"]);
   });
 
   it("sealed_access_mismatch and sealed_envelope_invalid: a declaration that hides what is sealed, or none", async () => {
@@ -299,12 +299,7 @@ describe("§8.4 the receive side refuses with a named reason", () => {
         alice.secretKey,
       ),
     );
-    await until(() => r.errors.length === 2, "both refusals");
-    expect(r.errors.map((e) => e.code)).toEqual([
-      "sealed_access_mismatch",
-      "sealed_envelope_invalid",
-    ]);
-    expect(r.agent.node(secret.id)).toBeUndefined();
+    await refusedBoth(r, secret.id, ["sealed_access_mismatch", "sealed_envelope_invalid"]);
   });
 
   it("a rotated key still opens messages sealed for the old one within ENCRYPTION_KEY_GRACE_MS, not after", async () => {

@@ -10,7 +10,7 @@ import {
   sha256Digest,
 } from "@ocp/types/cgp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BACKOFF, CLI, teamOnHub } from "./support.js";
+import { BACKOFF, CLI, providerArgs, teamOnHub } from "./support.js";
 
 const team = teamOnHub("ocp-team-context-cgp-", { alice: [{ ...BACKOFF, data: {} }] });
 let hub: OCPHub;
@@ -32,17 +32,7 @@ describe("ocp-team-context under contextgraph/1", () => {
   it("the CLI over stdio acks contextgraph/1.0-draft and answers B3-costed, digested frames that keep every CGP rule", async () => {
     const file = `${team.dir}/reader.json`;
     await saveIdentity(file, identity("reader"));
-    child = ndjsonChild(process.execPath, [
-      CLI,
-      "--hub",
-      hub.url,
-      "--identity",
-      file,
-      "--peer",
-      alice.id,
-      "--team-wait-ms",
-      "300",
-    ]);
+    child = ndjsonChild(process.execPath, [CLI, ...providerArgs(hub.url, file, [alice.id])]);
     child.send({ type: "handshake", protocol_version: "contextgraph/1.0-draft" });
     expect(strict(await child.next(60_000))).toMatchObject({
       protocol_version: "contextgraph/1.0-draft",

@@ -18,6 +18,18 @@ export async function teamAgent(url: string, name: string): Promise<OCPAgent> {
   return new OCPAgent({ identity: id, link: hubLink(c) }).start();
 }
 
+/**
+ * The provider's arguments for a reader with identity `file` on the hub at
+ * `hubUrl`, reading from `peers`, waiting 300 ms for the team's answers.
+ */
+export function providerArgs(hubUrl: string, file: string, peers: readonly string[]): string[] {
+  return [
+    ...["--hub", hubUrl, "--identity", file],
+    ...peers.flatMap((peer) => ["--peer", peer]),
+    ...["--team-wait-ms", "300"],
+  ];
+}
+
 /** Runs a command to its end; its exit code, stdout and stderr. */
 export function run(
   command: string,

@@ -10,7 +10,17 @@ import { agentName, nodeUri, versionOf } from "../src/frames.js";
 import { TeamContextProvider } from "../src/provider.js";
 import { shareFrames } from "../src/share.js";
 import { joinTeam } from "../src/team.js";
-import { BACKOFF, CLI, httpProvider, INSPECT, LEAK, run, SECRET, teamOnHub } from "./support.js";
+import {
+  BACKOFF,
+  CLI,
+  httpProvider,
+  INSPECT,
+  LEAK,
+  providerArgs,
+  run,
+  SECRET,
+  teamOnHub,
+} from "./support.js";
 
 const team = teamOnHub("ocp-team-context-", { alice: [BACKOFF, SECRET], bob: [LEAK] });
 const { closers } = team;
@@ -33,7 +43,6 @@ async function identityFile(name: string): Promise<{ file: string; id: string }>
 describe("ocp-team-context", () => {
   it("H1-R2: ocp-inspect --strict passes the provider over stdio", async () => {
     const { file } = await identityFile("inspect-stdio");
-    const args = ["--hub", hub.url, "--identity", file, "--peer", alice.id, "--peer", bob.id];
     const out = await run(process.execPath, [
       INSPECT,
       "stdio",
@@ -43,9 +52,7 @@ describe("ocp-team-context", () => {
       "--",
       process.execPath,
       CLI,
-      ...args,
-      "--team-wait-ms",
-      "300",
+      ...providerArgs(hub.url, file, [alice.id, bob.id]),
     ]);
     expect(out.code, out.stdout).toBe(0);
     expect(out.stdout).toContain("CONFORMANT");
@@ -53,16 +60,7 @@ describe("ocp-team-context", () => {
 
   it("H1-R2: ocp-inspect --strict passes the provider over HTTP", async () => {
     const { file } = await identityFile("inspect-http");
-    const { url, child } = await httpProvider([
-      "--hub",
-      hub.url,
-      "--identity",
-      file,
-      "--peer",
-      alice.id,
-      "--team-wait-ms",
-      "300",
-    ]);
+    const { url, child } = await httpProvider(providerArgs(hub.url, file, [alice.id]));
     closers.push(async () => child.kill("SIGTERM"));
     const out = await run(process.execPath, [
       INSPECT,
