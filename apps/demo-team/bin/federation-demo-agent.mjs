@@ -7,10 +7,10 @@
 // With KEYFILE (an identity file beside KEYFILE.profile.json, its signed
 // card as the hub's --allow list names it) it uses those; else new ones.
 import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { loadIdentity } from "@ocp/a2a-ocp-messaging/node";
+import { knowledgeNode, reporter, serveCommands } from "../src/agent-process.mjs";
 
 const [name, url, keyFile] = process.argv.slice(2);
 const identity =
@@ -20,8 +20,7 @@ const profile =
   keyFile === undefined
     ? createAgentProfile(identity, { extra: { visibility: "public" } })
     : JSON.parse(readFileSync(`${keyFile}.profile.json`, "utf8"));
-const out = (ev, data = {}) =>
-  process.stdout.write(`${JSON.stringify({ ev, agent: name, ...data })}\n`);
+const out = reporter(name);
 
 const client = new HubClient({
   url,
@@ -69,19 +68,8 @@ client.on("error", (error) =>
   process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`),
 );
 
-function node(title, extra = {}) {
-  const { title: _t, ...rest } = extra;
-  return {
-    id: `${name.replace("/", "-")}-${globalThis.crypto.randomUUID()}`,
-    type: "code.solution",
-    title,
-    data: {},
-    confidence: 0.9,
-    timestamp: new Date().toISOString(),
-    createdBy: identity.id,
-    tags: [],
-    ...rest,
-  };
+function node(title, extra) {
+  return knowledgeNode(name, identity.id, title, extra);
 }
 
 async function run(cmd) {
@@ -120,16 +108,4 @@ async function run(cmd) {
 }
 
 await client.connect();
-const lines = createInterface({ input: process.stdin });
-lines.on("line", (line) => {
-  const cmd = JSON.parse(line);
-  run(cmd).then(
-    (result) => out("done", { id: cmd.id, ...result }),
-    (error) =>
-      out("failed", {
-        id: cmd.id,
-        message: error instanceof Error ? error.message : String(error),
-      }),
-  );
-});
-out("ready", { id: identity.id });
+serveCommands(run, out, identity.id);

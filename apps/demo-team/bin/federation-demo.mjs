@@ -4,13 +4,14 @@
 // federate files generated in a temporary directory. Prints a transcript in
 // which every claim is checked; exits 0 when all hold, 1 when one does not.
 //   pnpm demo:federation, or node apps/demo-team/bin/federation-demo.mjs after `pnpm build`
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { demoOptions } from "../src/cli.mjs";
 import { startAgent, teamMember } from "../src/federation/agents.mjs";
 import { organisation, startHub, writeFederateFile } from "../src/federation/hubs.mjs";
 import { scenario } from "../src/federation/scenario.mjs";
+import { stopAll } from "../src/processes.mjs";
 
 const HELP = `Usage: ocp-federation-demo
 
@@ -32,39 +33,7 @@ Options:
   -v, --version  print the version and exit
 `;
 
-function usageError(message) {
-  const line = message.replace(/\s*\n\s*/g, " ");
-  process.stderr.write(
-    `ocp-federation-demo: ${line}\nrun "ocp-federation-demo --help" for usage\n`,
-  );
-  process.exit(2);
-}
-
-const argv = process.argv.slice(2);
-if (argv[0] === "--") argv.shift();
-let options;
-try {
-  ({ values: options } = parseArgs({
-    args: argv,
-    options: {
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (error) {
-  usageError(error instanceof Error ? error.message : String(error));
-}
-if (options.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
-if (options.version) {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  process.stdout.write(`${pkg.version}\n`);
-  process.exit(0);
-}
+demoOptions("ocp-federation-demo", HELP);
 
 const dir = mkdtempSync(join(tmpdir(), "ocp-federation-demo-"));
 const children = new Set();
@@ -72,23 +41,7 @@ const say = (line) => process.stdout.write(`${line}\n`);
 
 /** Stops every child still running (bounded wait each), then removes the temporary directory. */
 async function cleanup() {
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          const timer = setTimeout(() => {
-            child.kill("SIGKILL");
-            resolve();
-          }, 5000);
-          child.once("exit", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await stopAll(children);
   rmSync(dir, { recursive: true, force: true });
 }
 

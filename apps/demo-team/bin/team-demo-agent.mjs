@@ -2,17 +2,16 @@
 // the hub, keeps its knowledge in an SQLite file, reads commands as JSON lines
 // on stdin and reports what happens as JSON lines on stdout.
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { hubLink, OCPAgent } from "@ocp/a2a-ocp-agent";
 import { SqliteGraph } from "@ocp/a2a-ocp-agent/sqlite";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { generateIdentityWithEncryption } from "@ocp/a2a-ocp-messaging/node";
+import { knowledgeNode, reporter, serveCommands } from "../src/agent-process.mjs";
 
 const [name, url, dir] = process.argv.slice(2);
 // With an X25519 key in its signed profile: private knowledge shared with it reaches it sealed (§8.4).
 const identity = generateIdentityWithEncryption(`a2a://${name}`);
-const out = (ev, data = {}) =>
-  process.stdout.write(`${JSON.stringify({ ev, agent: name, ...data })}\n`);
+const out = reporter(name);
 
 const client = new HubClient({ url, identity, transport: { reconnectBaseMs: 50 } });
 await client.connect();
@@ -38,17 +37,7 @@ agent.on("error", (e) =>
   process.stderr.write(`${name}: ${e instanceof Error ? e.message : String(e)}\n`),
 );
 
-const node = (title, extra = {}) => ({
-  id: `${name}-${globalThis.crypto.randomUUID()}`,
-  type: "code.solution",
-  title,
-  data: {},
-  confidence: 0.9,
-  timestamp: new Date().toISOString(),
-  createdBy: identity.id,
-  tags: [],
-  ...extra,
-});
+const node = (title, extra) => knowledgeNode(name, identity.id, title, extra);
 
 async function run(cmd) {
   switch (cmd.cmd) {
@@ -94,16 +83,4 @@ async function run(cmd) {
   throw new Error(`unknown command ${cmd.cmd}`);
 }
 
-const lines = createInterface({ input: process.stdin });
-lines.on("line", (line) => {
-  const cmd = JSON.parse(line);
-  run(cmd).then(
-    (result) => out("done", { id: cmd.id, ...result }),
-    (error) =>
-      out("failed", {
-        id: cmd.id,
-        message: error instanceof Error ? error.message : String(error),
-      }),
-  );
-});
-out("ready", { id: identity.id });
+serveCommands(run, out, identity.id);

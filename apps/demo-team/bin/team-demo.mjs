@@ -9,12 +9,13 @@
 //   keeps the agents connected until Ctrl-C at the end.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { demoOptions } from "../src/cli.mjs";
+import { commandedProcess, hubCli, stopAll } from "../src/processes.mjs";
+import { bounded } from "../src/wait.mjs";
 
 const HELP = `Usage: ocp-team-demo [--dashboard]
 
@@ -31,83 +32,21 @@ Options:
   -v, --version  print the version and exit
 `;
 
-/** Bad usage: one line naming the problem and a hint, exit 2, before anything starts. */
-function usageError(message) {
-  const line = message.replace(/\s*\n\s*/g, " ");
-  process.stderr.write(`ocp-team-demo: ${line}\nrun "ocp-team-demo --help" for usage\n`);
-  process.exit(2);
-}
-
-// `pnpm demo:team -- --dashboard` passes the `--` on: a leading one is not an argument.
-const argv = process.argv.slice(2);
-if (argv[0] === "--") argv.shift();
-let options;
-try {
-  ({ values: options } = parseArgs({
-    args: argv,
-    options: {
-      dashboard: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (error) {
-  usageError(error instanceof Error ? error.message : String(error));
-}
-if (options.help) {
-  process.stdout.write(HELP);
-  process.exit(0);
-}
-if (options.version) {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  process.stdout.write(`${pkg.version}\n`);
-  process.exit(0);
-}
+const options = demoOptions("ocp-team-demo", HELP, { dashboard: { type: "boolean" } });
 
 const here = dirname(fileURLToPath(import.meta.url));
-const hubCli = join(
-  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json")),
-  "dist",
-  "cli.js",
-);
-const STEP_TIMEOUT_MS = 20_000;
 const DASHBOARD = options.dashboard === true;
 /** With --dashboard, a pause between steps (and shorter, between votes) so that each shows. */
 const pause = (ms = 2500) =>
   DASHBOARD ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 const dir = mkdtempSync(join(tmpdir(), "ocp-team-demo-"));
-const children = [];
+const children = new Set();
 const say = (line) => process.stdout.write(`${line}\n`);
 
 /** Stops every child (bounded wait for each to exit), then removes the temporary directory. */
 async function cleanup() {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          const timer = setTimeout(() => {
-            child.kill("SIGKILL");
-            resolve();
-          }, 5000);
-          child.once("exit", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await stopAll(children);
   rmSync(dir, { recursive: true, force: true });
-}
-
-function bounded(promise, what) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), STEP_TIMEOUT_MS);
-    promise.finally(() => clearTimeout(timer)).then(resolve, reject);
-  });
 }
 
 function startHub() {
@@ -118,7 +57,7 @@ function startHub() {
   const hub = spawn(process.execPath, DASHBOARD ? [...args, ...dashboardArgs] : args, {
     stdio: ["ignore", "pipe", DASHBOARD ? "pipe" : "inherit"],
   });
-  children.push(hub);
+  children.add(hub);
   const url = bounded(
     new Promise((resolve) => createInterface({ input: hub.stdout }).once("line", resolve)),
     "hub start",
@@ -139,45 +78,13 @@ function startHub() {
   return Promise.all([url, dashboard]).then(([hubUrl, dashboardUrl]) => ({ hubUrl, dashboardUrl }));
 }
 
-let nextId = 0;
+/** Agent `name`'s process (team-demo-agent.mjs) on the hub at `url`; `ready` once connected. */
 function startAgent(name, url) {
-  const child = spawn(process.execPath, [join(here, "team-demo-agent.mjs"), name, url, dir], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const listeners = new Set();
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    const event = JSON.parse(line);
-    for (const listener of [...listeners]) listener(event);
-  });
-  const waitFor = (test, what) =>
-    bounded(
-      new Promise((resolve) => {
-        const listener = (e) => {
-          if (test(e)) {
-            listeners.delete(listener);
-            resolve(e);
-          }
-        };
-        listeners.add(listener);
-      }),
-      `${name}: ${what}`,
-    );
-  const agent = {
+  const agent = commandedProcess(join(here, "team-demo-agent.mjs"), [name, url, dir], {
     name,
-    on: (listener) => listeners.add(listener),
-    waitFor,
-    async run(cmd) {
-      const id = ++nextId;
-      const done = waitFor((e) => e.id === id && (e.ev === "done" || e.ev === "failed"), cmd.cmd);
-      child.stdin.write(`${JSON.stringify({ ...cmd, id })}\n`);
-      const result = await done;
-      if (result.ev === "failed") throw new Error(`${name} ${cmd.cmd}: ${result.message}`);
-      return result;
-    },
-  };
-  agent.ready = waitFor((e) => e.ev === "ready", "ready");
-  return agent;
+    children,
+  });
+  return { name, waitFor: agent.waitFor, run: agent.run, ready: agent.ready };
 }
 
 /**

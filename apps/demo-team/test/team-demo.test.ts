@@ -1,7 +1,7 @@
-import { execFile, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { describeCliHabits } from "./cli-habits.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 
@@ -39,50 +39,14 @@ describe("team demo (bin/team-demo.mjs, against dist)", () => {
   }, 120_000); // above the demo's own 90 s bound
 });
 
-describe("ocp-team-demo CLI habits (bin/team-demo.mjs)", () => {
-  /** The bin as a real child with `args`; bounded well below the demo's own run time. */
-  const demo = (args: readonly string[]) =>
-    spawnSync(process.execPath, ["bin/team-demo.mjs", ...args], {
-      cwd: dir,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 20_000,
-    });
-
-  it("--help and -h print the usage and exit 0 without running the demo", () => {
-    for (const args of [["--help"], ["-h"], ["--", "--help"]]) {
-      const { status, stdout, stderr } = demo(args);
-      expect(status).toBe(0);
-      expect(stdout).toMatch(/^Usage: ocp-team-demo \[--dashboard\]\n/);
-      expect(stdout).toContain("-v, --version");
-      expect(stdout).not.toContain("==");
-      expect(stderr).toBe("");
-    }
-  });
-
-  it("--version and -v print the package version and exit 0 without running the demo", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-      version: string;
-    };
-    for (const flag of ["--version", "-v"]) {
-      const { status, stdout } = demo([flag]);
-      expect(status).toBe(0);
-      expect(stdout).toBe(`${pkg.version}\n`);
-    }
-  });
-
-  it.each([
+describeCliHabits({
+  bin: "bin/team-demo.mjs",
+  name: "ocp-team-demo",
+  usage: "Usage: ocp-team-demo [--dashboard]",
+  helpMentions: "-v, --version",
+  badUsage: [
     [["--bogus"], "Unknown option '--bogus'"],
     [["--", "--dashbord"], "Unknown option '--dashbord'"],
     [["extra"], "Unexpected argument 'extra'"],
-  ])("bad usage %j exits 2 with one line and a hint, and runs nothing", (args, reason) => {
-    const { status, stdout, stderr } = demo(args);
-    expect(status).toBe(2);
-    expect(stdout).toBe("");
-    const lines = stderr.split("\n");
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ocp-team-demo: /);
-    expect(lines[0]).toContain(reason);
-    expect(lines[1]).toBe('run "ocp-team-demo --help" for usage');
-  });
+  ],
 });

@@ -15,19 +15,15 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { MAX_DECOMPRESSED_BYTES } from "@ocp/a2a-ocp-messaging/internal";
 import { compressMessage, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import { announceCompression } from "../src/compression.js";
 import type { AgentLink } from "../src/link.js";
 import { listenForPeers, type PeerListener, peerLink } from "../src/peer.js";
-import { node, until } from "./support.js";
+import { closersAfterEach, node, until } from "./support.js";
 import { wireTap } from "./wire-tap.js";
 
-let cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const c of cleanup.reverse()) await c().catch(() => undefined);
-  cleanup = [];
-});
+const cleanup = closersAfterEach();
 
 const announced = (identity: AgentIdentity) =>
   createAgentProfile(identity, { extra: announceCompression() }, nativeEd25519);

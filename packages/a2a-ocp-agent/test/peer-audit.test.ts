@@ -5,20 +5,29 @@
  */
 import { HubClient } from "@ocp/a2a-ocp-client";
 import {
+  type AgentIdentity,
   createMessage,
   generateIdentity,
   MemoryAuditLog,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listenForPeers } from "../src/peer.js";
-import { until } from "./support.js";
+import { closersAfterEach, until } from "./support.js";
 
-let cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const c of cleanup.reverse()) await c().catch(() => undefined);
-  cleanup = [];
-});
+const cleanup = closersAfterEach();
+
+/** An idle beacon from `from` to `to`, signed by `from`. */
+const idleBeacon = (from: AgentIdentity, to: AgentIdentity) =>
+  signObject(
+    createMessage({
+      type: "ocp.awareness.beacon",
+      from: from.id,
+      to: to.id,
+      payload: { status: "idle", availability: "available" },
+    }),
+    from.secretKey,
+  ) as Record<string, unknown>;
 
 describe("listenForPeers: the audit log", () => {
   it("records accepted, refused (tampered, replayed) and delivered, with reasons", async () => {
@@ -36,42 +45,18 @@ describe("listenForPeers: the audit log", () => {
     const received: string[] = [];
     client.on("message", (m) => received.push(m.message.id));
 
-    const beacon = signObject(
-      createMessage({
-        type: "ocp.awareness.beacon",
-        from: b.id,
-        to: a.id,
-        payload: { status: "idle", availability: "available" },
-      }),
-      b.secretKey,
-    ) as Record<string, unknown>;
+    const beacon = idleBeacon(b, a);
     await client.send(beacon as never);
     // Replayed: the same signed message again.
     await expect(client.send(beacon as never)).rejects.toMatchObject({ code: "replay_detected" });
     // Tampered: a field changed after signing.
-    const tampered = signObject(
-      createMessage({
-        type: "ocp.awareness.beacon",
-        from: b.id,
-        to: a.id,
-        payload: { status: "idle", availability: "available" },
-      }),
-      b.secretKey,
-    ) as Record<string, unknown>;
+    const tampered = idleBeacon(b, a);
     tampered["ttl"] = 42;
     await expect(client.send(tampered as never)).rejects.toMatchObject({
       code: "signature_invalid",
     });
     // The listener sends the peer a message: delivered.
-    const out = signObject(
-      createMessage({
-        type: "ocp.awareness.beacon",
-        from: a.id,
-        to: b.id,
-        payload: { status: "idle", availability: "available" },
-      }),
-      a.secretKey,
-    ) as Record<string, unknown>;
+    const out = idleBeacon(a, b);
     await listener.link.send(out as never);
     await until(() => received.length === 1, "the listener's message");
 

@@ -19,18 +19,14 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { OCPAgent } from "../src/agent.js";
 import { PEER_DISCOVERY_QUERIES_PER_MINUTE } from "../src/limits.js";
 import { listenForPeers, peerLink } from "../src/peer.js";
-import { node, until, within } from "./support.js";
+import { closersAfterEach, node, until, within } from "./support.js";
 
-let cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const c of cleanup.reverse()) await c().catch(() => undefined);
-  cleanup = [];
-});
+const cleanup = closersAfterEach();
 
 const profileOf = (id: AgentIdentity, extra: Record<string, unknown> = {}): AgentProfile =>
   createAgentProfile(id, { extra }, nativeEd25519);

@@ -1,14 +1,10 @@
 import { generateIdentity, type KnowledgeNode, OCP_FEATURES } from "@ocp/a2a-ocp-messaging";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import { listenForPeers, PEER_FEATURES, peerLink } from "../src/peer.js";
-import { node, until, within } from "./support.js";
+import { closersAfterEach, node, until, within } from "./support.js";
 
-let cleanup: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const c of cleanup.reverse()) await c().catch(() => undefined);
-  cleanup = [];
-});
+const cleanup = closersAfterEach();
 
 describe("peer-to-peer: two agents over a direct WebSocket, no hub", () => {
   it("stream, query and vote between a listening agent and one that connects to it", async () => {

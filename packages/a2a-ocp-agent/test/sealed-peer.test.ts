@@ -35,16 +35,22 @@ function secretOf(author: AgentIdentity, reader: string, marker: string): Knowle
   };
 }
 
+/** Alice, Bob and Carol with encryption keys; Alice listens for peers and admits the other two. */
+async function aliceListening() {
+  const [alice, bob, carol] = ["alice", "bob", "carol"].map((n) =>
+    generateIdentityWithEncryption(`a2a://${n}-${randomUUID()}`),
+  ) as [AgentIdentity, AgentIdentity, AgentIdentity];
+  const listener = await listenForPeers({
+    identity: alice,
+    allowedPeers: [createAgentProfile(bob), createAgentProfile(carol)],
+  });
+  cleanup.push(() => listener.close());
+  return { alice, bob, carol, listener };
+}
+
 describe("§8.4 sealed over a peer link", () => {
   it("Alice (listening) and Bob share private nodes sealed both ways; Carol, a peer too, gets neither", async () => {
-    const [alice, bob, carol] = ["alice", "bob", "carol"].map((n) =>
-      generateIdentityWithEncryption(`a2a://${n}-${randomUUID()}`),
-    ) as [AgentIdentity, AgentIdentity, AgentIdentity];
-    const listener = await listenForPeers({
-      identity: alice,
-      allowedPeers: [createAgentProfile(bob), createAgentProfile(carol)],
-    });
-    cleanup.push(() => listener.close());
+    const { alice, bob, carol, listener } = await aliceListening();
     const a = new OCPAgent({ identity: alice, link: listener.link }).start();
     cleanup.push(() => a.close());
     const peer = async (identity: AgentIdentity) => {
@@ -96,14 +102,7 @@ describe("§8.4 sealed over a peer link", () => {
   }, 30_000);
 
   it("the listener does not hand a sealed message to a peer it does not declare, and refuses an invalid declaration", async () => {
-    const [alice, bob, carol] = ["alice", "bob", "carol"].map((n) =>
-      generateIdentityWithEncryption(`a2a://${n}-${randomUUID()}`),
-    ) as [AgentIdentity, AgentIdentity, AgentIdentity];
-    const listener = await listenForPeers({
-      identity: alice,
-      allowedPeers: [createAgentProfile(bob), createAgentProfile(carol)],
-    });
-    cleanup.push(() => listener.close());
+    const { alice, bob, carol, listener } = await aliceListening();
     const carolClient = await HubClient.connect({
       url: listener.url,
       identity: carol,

@@ -218,10 +218,23 @@ describe("§8.4 the receive side refuses with a named reason", () => {
   const carol = generateIdentityWithEncryption("a2a://carol");
   const keys = new Map([alice, bob, carol].map((i) => [i.id, i.publicKey]));
 
-  it("opens what is sealed for it and merges the node", async () => {
+  /** Bob's receiver, and Alice's private node `title` shared with Bob in her stream to Bob sealed for both. */
+  function aliceToBob(title: string) {
     const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-OK");
-    r.deliver(sealedStream(alice, bob.id, [secret], [alice, bob]));
+    const secret = sharedNode(alice, [bob.id], title);
+    return { r, secret, sealed: sealedStream(alice, bob.id, [secret], [alice, bob]) };
+  }
+
+  /** Waits for `r`'s two refusals: their codes are `codes`, and the node `nodeId` was not merged. */
+  async function refusedBoth(r: ReturnType<typeof receiver>, nodeId: string, codes: string[]) {
+    await until(() => r.errors.length === 2, "both refusals");
+    expect(r.errors.map((e) => e.code)).toEqual(codes);
+    expect(r.agent.node(nodeId)).toBeUndefined();
+  }
+
+  it("opens what is sealed for it and merges the node", async () => {
+    const { r, secret, sealed } = aliceToBob("MARK-OK");
+    r.deliver(sealed);
     await until(() => r.agent.node(secret.id) !== undefined, "the node");
     expect(r.errors).toEqual([]);
   });
@@ -236,9 +249,7 @@ describe("§8.4 the receive side refuses with a named reason", () => {
   });
 
   it("sealed_signature_invalid: a signature that does not cover the sealed bytes (signed before sealing; or bytes changed after)", async () => {
-    const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-S");
-    const sealed = sealedStream(alice, bob.id, [secret], [alice, bob]);
+    const { r, secret, sealed } = aliceToBob("MARK-S");
     // The signature of the plain message, carried over onto the sealed one.
     const plainSigned = signObject(
       { ...sealed, encrypted: undefined, signature: undefined },
@@ -250,18 +261,11 @@ describe("§8.4 the receive side refuses with a named reason", () => {
     const flipped = Buffer.from(payload.ciphertext, "base64");
     flipped[20] = (flipped[20] ?? 0) ^ 1;
     r.deliver({ ...sealed, payload: { ...payload, ciphertext: flipped.toString("base64") } });
-    await until(() => r.errors.length === 2, "both refusals");
-    expect(r.errors.map((e) => e.code)).toEqual([
-      "sealed_signature_invalid",
-      "sealed_signature_invalid",
-    ]);
-    expect(r.agent.node(secret.id)).toBeUndefined();
+    await refusedBoth(r, secret.id, ["sealed_signature_invalid", "sealed_signature_invalid"]);
   });
 
   it("sealed_tampered: a ciphertext that fails authentication under a valid signature (moved into another sender's message)", async () => {
-    const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-T");
-    const original = sealedStream(alice, bob.id, [secret], [alice, bob]);
+    const { r, secret, sealed: original } = aliceToBob("MARK-T");
     // Carol copies Alice's sealed payload into a message of her own and signs it: the AAD names Alice.
     const moved = signObject(
       { ...original, from: carol.id, signature: undefined, id: `moved-${Date.now()}` },
@@ -283,28 +287,19 @@ describe("§8.4 the receive side refuses with a named reason", () => {
         alice.secretKey,
       ),
     );
-    await until(() => r.errors.length === 2, "both refusals");
-    expect(r.errors.map((e) => e.code)).toEqual(["sealed_tampered", "sealed_tampered"]);
-    expect(r.agent.node(secret.id)).toBeUndefined();
+    await refusedBoth(r, secret.id, ["sealed_tampered", "sealed_tampered"]);
   });
 
   it("sealed_access_mismatch and sealed_envelope_invalid: a declaration that hides what is sealed, or none", async () => {
-    const r = receiver(bob, keys);
-    const secret = sharedNode(alice, [bob.id], "MARK-A");
+    const { r, secret, sealed: undeclared } = aliceToBob("MARK-A");
     r.deliver(sealedStream(alice, bob.id, [secret], [alice, bob], { access: [] }));
-    const undeclared = sealedStream(alice, bob.id, [secret], [alice, bob]);
     r.deliver(
       signObject(
         { ...undeclared, [SEALED_ENVELOPE_FIELD]: undefined, signature: undefined },
         alice.secretKey,
       ),
     );
-    await until(() => r.errors.length === 2, "both refusals");
-    expect(r.errors.map((e) => e.code)).toEqual([
-      "sealed_access_mismatch",
-      "sealed_envelope_invalid",
-    ]);
-    expect(r.agent.node(secret.id)).toBeUndefined();
+    await refusedBoth(r, secret.id, ["sealed_access_mismatch", "sealed_envelope_invalid"]);
   });
 
   it("a rotated key still opens messages sealed for the old one within ENCRYPTION_KEY_GRACE_MS, not after", async () => {

@@ -1,5 +1,6 @@
 import { createAgentProfile } from "@ocp/a2a-ocp-messaging";
 import { generateIdentityWithEncryption } from "@ocp/a2a-ocp-messaging/node";
+import { afterEach } from "vitest";
 import { OCPAgent } from "../src/agent.js";
 import { MemoryNetwork } from "../src/link.js";
 
@@ -13,4 +14,16 @@ export function team(names: string[]): OCPAgent[] {
     const link = net.link(identity.id, identity.publicKey, createAgentProfile(identity));
     return new OCPAgent({ identity, link }).start();
   });
+}
+
+/**
+ * Closers a test pushes (listeners, clients, agents): after each test of the
+ * calling file they run newest first, a failing one not stopping the rest.
+ */
+export function closersAfterEach(): Array<() => Promise<unknown>> {
+  const closers: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+  });
+  return closers;
 }

@@ -9,34 +9,9 @@ import {
   type Dashboard,
   type DashboardHubEvent,
   DashboardState,
-  type ObservableHub,
   startDashboard,
 } from "../src/index.js";
-
-function fakeHub() {
-  const listeners = new Set<(event: DashboardHubEvent) => void>();
-  const hub: ObservableHub & { emit(event: DashboardHubEvent): void } = {
-    observe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    stats: () => ({
-      connected: 0,
-      known: 0,
-      accepted: 0,
-      rejected: 0,
-      delivered: 0,
-      committed: 0,
-      slowConsumerCloses: 0,
-      peakOutboundBytes: 0,
-    }),
-    connectedAgents: () => [],
-    emit: (event) => {
-      for (const listener of listeners) listener(event);
-    },
-  };
-  return hub;
-}
+import { fakeHub } from "./fake-hub.js";
 
 interface Reply {
   status: number;

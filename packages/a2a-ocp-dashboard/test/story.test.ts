@@ -17,6 +17,7 @@ import {
   startDashboard,
   summarize,
 } from "../src/index.js";
+import { fakeHub } from "./fake-hub.js";
 import { accepted, clock, node, teamState } from "./team-events.js";
 
 describe("proposals (§5.3)", () => {
@@ -124,27 +125,7 @@ describe("the hub's secure default", () => {
     await Promise.all(dashboards.splice(0).map((d) => d.close()));
   });
 
-  function hubWith(events: DashboardHubEvent[]): ObservableHub {
-    return {
-      observe(listener) {
-        queueMicrotask(() => {
-          for (const event of events) listener(event);
-        });
-        return () => {};
-      },
-      stats: () => ({
-        connected: 0,
-        known: 0,
-        accepted: 0,
-        rejected: 0,
-        delivered: 0,
-        committed: 0,
-        slowConsumerCloses: 0,
-        peakOutboundBytes: 0,
-      }),
-      connectedAgents: () => [],
-    };
-  }
+  const hubWith = (events: DashboardHubEvent[]): ObservableHub => fakeHub(events);
 
   const snapshotOf = (dashboard: Dashboard) =>
     new Promise<string>((resolve, reject) => {

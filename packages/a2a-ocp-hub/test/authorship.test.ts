@@ -5,40 +5,15 @@
  * a sync page; otherwise the message is refused (`not_author`,
  * `authorship_invalid`) and never delivered.
  */
-import {
-  type AgentIdentity,
-  createMessage,
-  type KnowledgeNode,
-  signObject,
-} from "@ocp/a2a-ocp-messaging";
+import type { KnowledgeNode } from "@ocp/a2a-ocp-messaging";
 import { signAuthorship } from "@ocp/a2a-ocp-messaging/internal";
-import type { RawAgent } from "@ocp/testkit";
 import { describe, expect, it } from "vitest";
-import { hubPerTest, identity, node, until } from "./support.js";
+import { hubPerTest, node, sendSigned, until } from "./support.js";
 
 const hubs = hubPerTest();
 
-async function raw(name: string): Promise<{ id: AgentIdentity; agent: RawAgent }> {
-  const id = identity(name);
-  return { id, agent: await hubs.raw(id) };
-}
-
-/** Sends a signed message from `from`; resolves with the hub's answer (ack or reject). */
-async function send(
-  from: { id: AgentIdentity; agent: RawAgent },
-  init: Omit<Parameters<typeof createMessage>[0], "from">,
-) {
-  const message = createMessage({ ...init, from: from.id.id } as Parameters<
-    typeof createMessage
-  >[0]);
-  from.agent.send(JSON.stringify(signObject(message, from.id.secretKey)));
-  await until(
-    () => from.agent.controls().some((c) => c.payload["id"] === message.id),
-    `the hub's answer to ${message.id}`,
-  );
-  const answer = from.agent.controls().find((c) => c.payload["id"] === message.id)!;
-  return { message, answer, code: answer.payload["code"] as string | undefined };
-}
+const raw = (name: string) => hubs.signer(name);
+const send = sendSigned;
 
 function stream(to: string, nodes: KnowledgeNode[], edges: unknown[] = []) {
   return {
@@ -59,7 +34,7 @@ describe("the hub refuses knowledge written in another agent's name", () => {
     );
     expect(code).toBe("not_author");
     await new Promise((r) => setTimeout(r, 100));
-    expect(bob.agent.delivered().some((d) => d.includes(message.id))).toBe(false);
+    expect(bob.raw.delivered().some((d) => d.includes(message.id))).toBe(false);
   });
 
   it("a node signed by the sender but claiming another author, or with a forged author signature, is refused", async () => {
@@ -146,7 +121,7 @@ describe("the hub refuses knowledge written in another agent's name", () => {
     const signed = signAuthorship(node(alice.id.id, "alice-2"), alice.id.id, alice.id.secretKey);
     const relayed = await send(bob, stream(carol.id.id, [signed]));
     expect(relayed.answer.type).toBe("ocp.hub.ack");
-    await until(() => carol.agent.delivered().some((d) => d.includes(relayed.message.id)), "relay");
+    await until(() => carol.raw.delivered().some((d) => d.includes(relayed.message.id)), "relay");
     const granted = { ...node(alice.id.id, "alice-3"), ocpEditors: [bob.id.id] };
     const edit = await send(bob, stream(carol.id.id, [granted]));
     expect(edit.answer.type).toBe("ocp.hub.ack");

@@ -6,7 +6,6 @@
  */
 import { gzipSync } from "node:zlib";
 import {
-  type AgentIdentity,
   createMessage,
   type KnowledgeNode,
   type PlainMessage,
@@ -16,26 +15,17 @@ import { MAX_BATCH_ITEMS, MAX_DECOMPRESSED_BYTES } from "@ocp/a2a-ocp-messaging/
 import { compressMessage } from "@ocp/a2a-ocp-messaging/node";
 import type { RawAgent } from "@ocp/testkit";
 import { describe, expect, it } from "vitest";
-import { hubPerTest, identity, node, until } from "./support.js";
+import { hubAnswer, hubPerTest, node, type Signer, until } from "./support.js";
 
 const hubs = hubPerTest();
 
-async function raw(name: string): Promise<{ id: AgentIdentity; agent: RawAgent }> {
-  const id = identity(name);
-  return { id, agent: await hubs.raw(id) };
-}
+const raw = (name: string) => hubs.signer(name);
 
 /** Sends `message` (already compressed, or plain) signed by `from`; resolves with the hub's answer. */
-async function send(from: { id: AgentIdentity; agent: RawAgent }, message: object) {
+async function send(from: Signer, message: object) {
   const signed = signObject(message as Record<string, unknown>, from.id.secretKey);
   const id = String(signed["id"]);
-  from.agent.send(JSON.stringify(signed));
-  await until(
-    () => from.agent.controls().some((c) => c.payload["id"] === id),
-    `the hub's answer to ${id}`,
-  );
-  const answer = from.agent.controls().find((c) => c.payload["id"] === id)!;
-  return { id, answer, code: answer.payload["code"] as string | undefined };
+  return { id, ...(await hubAnswer(from.raw, signed, id)) };
 }
 
 /** A stream of `nodes` from `from` to `to`, compressed (gzip, any size). */
@@ -79,8 +69,8 @@ describe("§12.2 the hub checks a compressed message on its inflated payload", (
       compressedStream(alice.id.id, bob.id.id, [node(alice.id.id, "zip-ok")]),
     );
     expect(code).toBeUndefined();
-    await until(() => deliveredIds(bob.agent).includes(id), "bob gets it");
-    const got = JSON.parse(bob.agent.delivered().find((t) => t.includes(id))!);
+    await until(() => deliveredIds(bob.raw).includes(id), "bob gets it");
+    const got = JSON.parse(bob.raw.delivered().find((t) => t.includes(id))!);
     expect(got).toMatchObject({ id, compression: "gzip" });
     expect(got.payload).toBeUndefined();
   });
@@ -98,8 +88,8 @@ describe("§12.2 the hub checks a compressed message on its inflated payload", (
       mallory,
       compressedStream(mallory.id.id, bob.id.id, [node(mallory.id.id, "m")]),
     );
-    await until(() => deliveredIds(bob.agent).includes(probe.id), "later traffic reaches bob");
-    expect(deliveredIds(bob.agent)).not.toContain(id);
+    await until(() => deliveredIds(bob.raw).includes(probe.id), "later traffic reaches bob");
+    expect(deliveredIds(bob.raw)).not.toContain(id);
   });
 
   it("applies §8.5 visibility to a compressed private node: a recipient it is not shared with is excluded", async () => {
@@ -115,13 +105,13 @@ describe("§12.2 the hub checks a compressed message on its inflated payload", (
       compressedStream(alice.id.id, [bob.id.id, carol.id.id] as never, [secret]),
     );
     expect(answer.payload).toMatchObject({ recipients: 1, excluded: 1 });
-    await until(() => deliveredIds(bob.agent).includes(id), "bob, who may see it, gets it");
+    await until(() => deliveredIds(bob.raw).includes(id), "bob, who may see it, gets it");
     const probe = await send(
       alice,
       compressedStream(alice.id.id, carol.id.id, [node(alice.id.id, "p")]),
     );
-    await until(() => deliveredIds(carol.agent).includes(probe.id), "later traffic reaches carol");
-    expect(deliveredIds(carol.agent)).not.toContain(id);
+    await until(() => deliveredIds(carol.raw).includes(probe.id), "later traffic reaches carol");
+    expect(deliveredIds(carol.raw)).not.toContain(id);
   });
 
   it("refuses a zip bomb with decompressed_too_large: a few kilobytes that inflate past MAX_DECOMPRESSED_BYTES", async () => {
@@ -135,7 +125,7 @@ describe("§12.2 the hub checks a compressed message on its inflated payload", (
     );
     expect(code).toBe("decompressed_too_large");
     expect(String(answer.payload["message"])).toContain(String(MAX_DECOMPRESSED_BYTES));
-    expect(deliveredIds(bob.agent)).not.toContain(id);
+    expect(deliveredIds(bob.raw)).not.toContain(id);
   });
 
   it("refuses a corrupt compressed payload with decompression_failed", async () => {

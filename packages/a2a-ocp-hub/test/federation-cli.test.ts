@@ -8,10 +8,16 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createMessage, generateIdentity, signObject } from "@ocp/a2a-ocp-messaging";
+import {
+  type AgentIdentity,
+  createMessage,
+  generateIdentity,
+  signObject,
+} from "@ocp/a2a-ocp-messaging";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
-import { rawAgent, tempDir } from "@ocp/testkit";
+import { type RawAgent, rawAgent, tempDir } from "@ocp/testkit";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { hubIdentity, peerEntry } from "./federation-support.js";
 import { node, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 90_000 });
@@ -66,6 +72,56 @@ function hub(args: string[]): {
   };
 }
 
+/**
+ * Saves acme's and globex's hub keys in `dir`; `args(name)` are the
+ * arguments of that organisation's hub (its SQLite file, its key, its
+ * federate file `<name>.json`, which the test writes).
+ */
+async function hubKeys(dir: string) {
+  const acmeKey = hubIdentity("acme");
+  const globexKey = hubIdentity("globex");
+  await saveIdentity(join(dir, "acme.key"), acmeKey);
+  await saveIdentity(join(dir, "globex.key"), globexKey);
+  const args = (name: "acme" | "globex") => [
+    ...["--db", join(dir, `${name}.sqlite`)],
+    ...["--identity", join(dir, `${name}.key`)],
+    ...["--federate", join(dir, `${name}.json`)],
+  ];
+  return { acmeKey, globexKey, args };
+}
+
+/** `sendOne(i)`: streams public node `<prefix>-<i>` from `from` to `to` through `agent`; the message id. */
+function streamer(agent: RawAgent, from: AgentIdentity, to: AgentIdentity, prefix: string) {
+  return (i: number): string => {
+    const m = createMessage({
+      type: "ocp.knowledge.stream",
+      from: from.id,
+      to: to.id,
+      payload: {
+        streamId: "s",
+        nodes: [node(from.id, `${prefix}-${i}`, { visibility: "public" })],
+        edges: [],
+        isIncremental: true,
+        sequenceNumber: i,
+      },
+    } as Parameters<typeof createMessage>[0]);
+    agent.send(JSON.stringify(signObject(m, from.secretKey)));
+    return m.id;
+  };
+}
+
+/** Sends message 0 again until `bob` has it (the agents' cards cross first). */
+function firstAcross(bob: RawAgent, sendOne: (i: number) => string, marker: string) {
+  return until(
+    () => {
+      if (!bob.delivered().some((d) => d.includes(marker))) sendOne(0);
+      return bob.delivered().some((d) => d.includes(marker));
+    },
+    "the first message across",
+    30_000,
+  );
+}
+
 describe("ocp-hub --federate", () => {
   it("needs --identity, and exits 2 naming the field of a bad federate file", async () => {
     const { dir, cleanup } = tempDir();
@@ -95,42 +151,18 @@ describe("ocp-hub --federate", () => {
   it("two spawned hubs link; killing the receiving hub mid-stream loses nothing acknowledged and applies nothing twice", async () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
-    const acmeKey = generateIdentity("a2a://acme-hub");
-    const globexKey = generateIdentity("a2a://globex-hub");
-    await saveIdentity(join(dir, "acme.key"), acmeKey);
-    await saveIdentity(join(dir, "globex.key"), globexKey);
-    const entry = (name: string, key: typeof acmeKey, url?: string) => ({
-      hubId: key.id,
-      publicKey: Buffer.from(key.publicKey).toString("base64"),
-      agents: [`a2a://${name}/`],
-      ...(url === undefined ? {} : { url }),
-    });
+    const { acmeKey, globexKey, args } = await hubKeys(dir);
     writeFileSync(
       join(dir, "acme.json"),
-      JSON.stringify({ listen: { port: 0 }, peers: [entry("globex", globexKey)] }),
+      JSON.stringify({ listen: { port: 0 }, peers: [peerEntry("globex", globexKey)] }),
     );
-    const acme = hub([
-      "--db",
-      join(dir, "acme.sqlite"),
-      "--identity",
-      join(dir, "acme.key"),
-      "--federate",
-      join(dir, "acme.json"),
-    ]);
+    const acme = hub(args("acme"));
     const acmeLinks = await acme.links;
     writeFileSync(
       join(dir, "globex.json"),
-      JSON.stringify({ peers: [entry("acme", acmeKey, acmeLinks)] }),
+      JSON.stringify({ peers: [peerEntry("acme", acmeKey, acmeLinks)] }),
     );
-    const globexArgs = [
-      "--db",
-      join(dir, "globex.sqlite"),
-      "--identity",
-      join(dir, "globex.key"),
-      "--federate",
-      join(dir, "globex.json"),
-    ];
-    let globex = hub(globexArgs);
+    let globex = hub(args("globex"));
     const alice = generateIdentity("a2a://acme/alice");
     const bobId = generateIdentity("a2a://globex/bob");
     const a = await rawAgent(await acme.url, alice, 10_000, { profile: { visibility: "public" } });
@@ -138,31 +170,9 @@ describe("ocp-hub --federate", () => {
       profile: { visibility: "public" },
     });
     const acked: string[] = [];
-    const sendOne = (i: number) => {
-      const m = createMessage({
-        type: "ocp.knowledge.stream",
-        from: alice.id,
-        to: bobId.id,
-        payload: {
-          streamId: "s",
-          nodes: [node(alice.id, `n-${i}`, { visibility: "public" })],
-          edges: [],
-          isIncremental: true,
-          sequenceNumber: i,
-        },
-      } as Parameters<typeof createMessage>[0]);
-      a.send(JSON.stringify(signObject(m, alice.secretKey)));
-      return m.id;
-    };
+    const sendOne = streamer(a, alice, bobId, "n");
     // The first reaches bob once alice's and bob's cards crossed.
-    await until(
-      () => {
-        if (!bob.delivered().some((d) => d.includes("n-0"))) sendOne(0);
-        return bob.delivered().some((d) => d.includes("n-0"));
-      },
-      "the first message across",
-      30_000,
-    );
+    await firstAcross(bob, sendOne, "n-0");
     const ids: string[] = [];
     for (let i = 1; i <= 40; i++) {
       ids.push(sendOne(i));
@@ -178,7 +188,7 @@ describe("ocp-hub --federate", () => {
     for (const id of ids) acked.push(id);
     bob.close();
     await globex.exit;
-    globex = hub(globexArgs);
+    globex = hub(args("globex"));
     bob = await rawAgent(await globex.url, bobId, 10_000, { profile: { visibility: "public" } });
     await until(
       () => acked.every((id) => bob.delivered().some((d) => d.includes(id))),
@@ -196,72 +206,26 @@ describe("ocp-hub --federate", () => {
   it("killing the sending hub mid-stream loses nothing it acknowledged: its outbox is forwarded after the restart, once", async () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);
-    const acmeKey = generateIdentity("a2a://acme-hub");
-    const globexKey = generateIdentity("a2a://globex-hub");
-    await saveIdentity(join(dir, "acme.key"), acmeKey);
-    await saveIdentity(join(dir, "globex.key"), globexKey);
-    const entry = (name: string, key: typeof acmeKey, url?: string) => ({
-      hubId: key.id,
-      publicKey: Buffer.from(key.publicKey).toString("base64"),
-      agents: [`a2a://${name}/`],
-      ...(url === undefined ? {} : { url }),
-    });
+    const { acmeKey, globexKey, args } = await hubKeys(dir);
     // globex accepts, acme dials: a restarted acme finds globex where it was.
     writeFileSync(
       join(dir, "globex.json"),
-      JSON.stringify({ listen: { port: 0 }, peers: [entry("acme", acmeKey)] }),
+      JSON.stringify({ listen: { port: 0 }, peers: [peerEntry("acme", acmeKey)] }),
     );
-    const globex = hub([
-      "--db",
-      join(dir, "globex.sqlite"),
-      "--identity",
-      join(dir, "globex.key"),
-      "--federate",
-      join(dir, "globex.json"),
-    ]);
+    const globex = hub(args("globex"));
     writeFileSync(
       join(dir, "acme.json"),
-      JSON.stringify({ peers: [entry("globex", globexKey, await globex.links)] }),
+      JSON.stringify({ peers: [peerEntry("globex", globexKey, await globex.links)] }),
     );
-    const acmeArgs = [
-      "--db",
-      join(dir, "acme.sqlite"),
-      "--identity",
-      join(dir, "acme.key"),
-      "--federate",
-      join(dir, "acme.json"),
-    ];
-    let acme = hub(acmeArgs);
+    let acme = hub(args("acme"));
     const alice = generateIdentity("a2a://acme/alice");
     const bobId = generateIdentity("a2a://globex/bob");
     let a = await rawAgent(await acme.url, alice, 10_000, { profile: { visibility: "public" } });
     const bob = await rawAgent(await globex.url, bobId, 10_000, {
       profile: { visibility: "public" },
     });
-    const sendOne = (i: number) => {
-      const m = createMessage({
-        type: "ocp.knowledge.stream",
-        from: alice.id,
-        to: bobId.id,
-        payload: {
-          streamId: "s",
-          nodes: [node(alice.id, `k-${i}`, { visibility: "public" })],
-          edges: [],
-          isIncremental: true,
-          sequenceNumber: i,
-        },
-      } as Parameters<typeof createMessage>[0]);
-      a.send(JSON.stringify(signObject(m, alice.secretKey)));
-      return m.id;
-    };
-    await until(
-      () => {
-        if (!bob.delivered().some((d) => d.includes('"k-0"'))) sendOne(0);
-        return bob.delivered().some((d) => d.includes('"k-0"'));
-      },
-      "the first message across",
-      30_000,
-    );
+    const sendOne = streamer(a, alice, bobId, "k");
+    await firstAcross(bob, sendOne, '"k-0"');
     const ids: string[] = [];
     for (let i = 1; i <= 200; i++) ids.push(sendOne(i));
     // Kill acme once some of the burst is acknowledged, while the rest is in flight.
@@ -275,7 +239,7 @@ describe("ocp-hub --federate", () => {
     const acked = ackedNow();
     a.close();
     expect(acked.length).toBeGreaterThanOrEqual(50);
-    acme = hub(acmeArgs);
+    acme = hub(args("acme"));
     await acme.url;
     await until(
       () => acked.every((id) => bob.delivered().some((d) => d.includes(id))),

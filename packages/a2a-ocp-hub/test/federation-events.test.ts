@@ -17,26 +17,20 @@ import {
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type RawAgent, tempDir } from "@ocp/testkit";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import type { WebSocket } from "ws";
+import { describe, expect, it, vi } from "vitest";
 import {
+  closedAfterEach,
   evilPeer,
   hubIdentity,
   type Org,
   peerEntry,
-  sendSigned,
   startOrg,
 } from "./federation-support.js";
-import { node, until } from "./support.js";
+import { node, sendSigned, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-const orgs: Org[] = [];
-const sockets: WebSocket[] = [];
-afterEach(async () => {
-  for (const ws of sockets.splice(0)) ws.terminate();
-  for (const org of orgs.splice(0).reverse()) await org.close();
-});
+const { orgs, sockets } = closedAfterEach();
 
 type Agent = { id: AgentIdentity; raw: RawAgent };
 

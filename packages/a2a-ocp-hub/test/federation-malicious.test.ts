@@ -13,19 +13,19 @@ import {
   signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import type { WebSocket } from "ws";
-import { evilPeer, hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
+import { describe, expect, it, vi } from "vitest";
+import {
+  closedAfterEach,
+  evilPeer,
+  hubIdentity,
+  peerEntry,
+  startOrg,
+} from "./federation-support.js";
 import { node, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-const orgs: Org[] = [];
-const sockets: WebSocket[] = [];
-afterEach(async () => {
-  for (const ws of sockets.splice(0)) ws.terminate();
-  for (const org of orgs.splice(0).reverse()) await org.close();
-});
+const { orgs, sockets } = closedAfterEach();
 
 function signed(from: AgentIdentity, to: string, nodes: unknown[], id?: string) {
   const message = createMessage({

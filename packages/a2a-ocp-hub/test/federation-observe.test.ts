@@ -6,17 +6,14 @@
  * stopping neither the others nor the link.
  */
 import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { FederationEvent } from "../src/federation/index.js";
-import { hubIdentity, type Org, peerEntry, startOrg } from "./federation-support.js";
+import { closedAfterEach, hubIdentity, peerEntry, startOrg } from "./federation-support.js";
 import { node, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-const orgs: Org[] = [];
-afterEach(async () => {
-  for (const org of orgs.splice(0).reverse()) await org.close();
-});
+const { orgs } = closedAfterEach();
 
 const crossings = (events: FederationEvent[]) =>
   events.flatMap((e) => (e.kind === "crossing" ? [e] : []));

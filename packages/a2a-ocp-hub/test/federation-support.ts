@@ -2,18 +2,16 @@
 import {
   type AgentIdentity,
   type AuditEntry,
-  createMessage,
   generateIdentity,
   MemoryAuditLog,
-  signObject,
 } from "@ocp/a2a-ocp-messaging";
 import { type RawAgent, rawAgent, tempDir, testHubOptions } from "@ocp/testkit";
+import { afterEach } from "vitest";
 import { WebSocket } from "ws";
 import { challenge, hello } from "../src/federation/auth.js";
 import { type FederationConfig, parseFederationConfig } from "../src/federation/config.js";
 import { Federation } from "../src/federation/federation.js";
 import { OCPHub } from "../src/index.js";
-import { until } from "./support.js";
 
 /** An in-memory audit log that also keeps what was appended, for synchronous waits. */
 export class RecordingAudit extends MemoryAuditLog {
@@ -150,19 +148,17 @@ export async function evilPeer(
   };
 }
 
-/** Sends a message signed by `from` through its raw agent; resolves with the message, the hub's answer and its code. */
-export async function sendSigned(
-  from: { id: AgentIdentity; raw: RawAgent },
-  init: Omit<Parameters<typeof createMessage>[0], "from">,
-) {
-  const message = createMessage({ ...init, from: from.id.id } as Parameters<
-    typeof createMessage
-  >[0]);
-  from.raw.send(JSON.stringify(signObject(message, from.id.secretKey)));
-  await until(
-    () => from.raw.controls().some((c) => c.payload["id"] === message.id),
-    `answer to ${message.id}`,
-  );
-  const answer = from.raw.controls().find((c) => c.payload["id"] === message.id)!;
-  return { message, answer, code: answer.payload["code"] as string | undefined };
+/**
+ * The organisations and raw peer sockets a test opens, pushed by the test:
+ * after each test of the calling file the sockets are cut and the
+ * organisations closed, newest first.
+ */
+export function closedAfterEach(): { orgs: Org[]; sockets: WebSocket[] } {
+  const orgs: Org[] = [];
+  const sockets: WebSocket[] = [];
+  afterEach(async () => {
+    for (const ws of sockets.splice(0)) ws.terminate();
+    for (const org of orgs.splice(0).reverse()) await org.close();
+  });
+  return { orgs, sockets };
 }

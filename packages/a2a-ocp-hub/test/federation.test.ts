@@ -9,19 +9,16 @@ import { type AgentIdentity, createAgentProfile, generateIdentity } from "@ocp/a
 import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type RawAgent, rawAgent, tempDir, testHubOptions } from "@ocp/testkit";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { challenge, hello } from "../src/federation/auth.js";
 import { OCPHub } from "../src/index.js";
-import { hubIdentity, type Org, peerEntry, sendSigned, startOrg } from "./federation-support.js";
-import { node, until } from "./support.js";
+import { closedAfterEach, hubIdentity, peerEntry, startOrg } from "./federation-support.js";
+import { node, sendSigned, until } from "./support.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-const orgs: Org[] = [];
-afterEach(async () => {
-  for (const org of orgs.splice(0).reverse()) await org.close();
-});
+const { orgs } = closedAfterEach();
 
 /** acme (accepts hub links) and globex (dials acme), linked; `queries`: what each opts in to. */
 async function linked(queries: { acme?: boolean; globex?: boolean } = {}) {

@@ -9,7 +9,7 @@ import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { client, hubPerTest, identity, node, until } from "./support.js";
+import { client, hubPerTest, identity, node, subscribeEvents, until } from "./support.js";
 
 const fixture = hubPerTest();
 const { clients } = fixture;
@@ -51,25 +51,9 @@ describe("OCPHub routing", () => {
     const wild = await join("wild");
     const filtered = await join("filtered");
     const other = await join("other");
-    await wild.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "s1", eventTypes: ["code.*"] },
-    });
-    await filtered.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: {
-        subscriptionId: "s2",
-        eventTypes: ["code.deployed"],
-        filters: { environment: "production" },
-      },
-    });
-    await other.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "s3", eventTypes: ["bug.*"] },
-    });
+    await subscribeEvents(wild.client, "s1", ["code.*"]);
+    await subscribeEvents(filtered.client, "s2", ["code.deployed"], { environment: "production" });
+    await subscribeEvents(other.client, "s3", ["bug.*"]);
     const event = (eventType: string, environment: string) => ({
       type: "ocp.event.publish" as const,
       to: "broadcast",
@@ -331,11 +315,7 @@ describe("OCPHub configuration", () => {
   it("keeps event subscriptions across a hub restart on the same SQLite file", async () => {
     const pub = await join("pub");
     const sub = await join("sub");
-    await sub.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "s1", eventTypes: ["bug.**"] },
-    });
+    await subscribeEvents(sub.client, "s1", ["bug.**"]);
     await fixture.restart({ port: 0 });
     const pub2 = await client(fixture.hub.url, pub.id);
     const sub2 = await client(fixture.hub.url, sub.id);

@@ -1,7 +1,7 @@
 import { verifyObject } from "@ocp/a2a-ocp-messaging";
 import { profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { describe, expect, it } from "vitest";
-import { hubPerTest, until } from "./support.js";
+import { hubPerTest, subscribeEvents, until } from "./support.js";
 
 const fixture = hubPerTest(() => ({ features: ["knowledge_streaming", "event_publishing"] }));
 const join = (name: string, options = {}) => fixture.join(name, options);
@@ -29,11 +29,7 @@ describe("§5.5.4 notifications", () => {
   it("a subscriber gets a hub-signed notification carrying the signed publish", async () => {
     const pub = await join("pub");
     const sub = await join("sub");
-    await sub.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "sub-1", eventTypes: ["code.*"] },
-    });
+    await subscribeEvents(sub.client, "sub-1", ["code.*"]);
     await pub.client.send({
       type: "ocp.event.publish",
       to: "broadcast",

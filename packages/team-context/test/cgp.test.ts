@@ -1,7 +1,7 @@
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import { OCPHub } from "@ocp/a2a-ocp-hub";
+import type { OCPHub } from "@ocp/a2a-ocp-hub";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
-import { identity, tempDir, testHubOptions } from "@ocp/testkit";
+import { identity } from "@ocp/testkit";
 import { type NdjsonChild, ndjsonChild } from "@ocp/testkit/ndjson";
 import {
   CgpStrictEnvelopeSchema,
@@ -9,36 +9,17 @@ import {
   cgpAnswerViolations,
   sha256Digest,
 } from "@ocp/types/cgp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, teamAgent } from "./support.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BACKOFF, CLI, providerArgs, teamOnHub } from "./support.js";
 
-const tmp = tempDir("ocp-team-context-cgp-");
+const team = teamOnHub("ocp-team-context-cgp-", { alice: [{ ...BACKOFF, data: {} }] });
 let hub: OCPHub;
 let alice: OCPAgent;
 let child: NdjsonChild | undefined;
-
-beforeAll(async () => {
-  hub = await OCPHub.start(testHubOptions(tmp.dir));
-  alice = await teamAgent(hub.url, "alice");
-  await alice.streamKnowledge([
-    {
-      id: "decision-backoff",
-      type: "decision",
-      title: "Reconnect WebSockets with exponential backoff",
-      description: "Agreed: reconnect with exponential backoff and jitter, capped at 30 s.",
-      data: {},
-      confidence: 0.9,
-      timestamp: "2026-01-01T00:00:00Z",
-      tags: ["websocket", "reconnect"],
-      createdBy: alice.id,
-    },
-  ]);
-});
-afterAll(async () => {
-  child?.child.kill();
-  await alice.close();
-  await hub.close();
-  tmp.cleanup();
+beforeAll(() => {
+  hub = team.hub;
+  alice = team.agent("alice");
+  team.closers.push(async () => child?.child.kill());
 });
 
 function strict(envelope: Record<string, unknown>): Record<string, unknown> {
@@ -49,19 +30,9 @@ function strict(envelope: Record<string, unknown>): Record<string, unknown> {
 
 describe("ocp-team-context under contextgraph/1", () => {
   it("the CLI over stdio acks contextgraph/1.0-draft and answers B3-costed, digested frames that keep every CGP rule", async () => {
-    const file = `${tmp.dir}/reader.json`;
+    const file = `${team.dir}/reader.json`;
     await saveIdentity(file, identity("reader"));
-    child = ndjsonChild(process.execPath, [
-      CLI,
-      "--hub",
-      hub.url,
-      "--identity",
-      file,
-      "--peer",
-      alice.id,
-      "--team-wait-ms",
-      "300",
-    ]);
+    child = ndjsonChild(process.execPath, [CLI, ...providerArgs(hub.url, file, [alice.id])]);
     child.send({ type: "handshake", protocol_version: "contextgraph/1.0-draft" });
     expect(strict(await child.next(60_000))).toMatchObject({
       protocol_version: "contextgraph/1.0-draft",

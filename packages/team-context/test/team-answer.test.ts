@@ -1,39 +1,19 @@
-import type { OCPAgent } from "@ocp/a2a-ocp-agent";
-import { OCPHub } from "@ocp/a2a-ocp-hub";
-import { client, identity, tempDir, testHubOptions, until } from "@ocp/testkit";
+import type { OCPHub } from "@ocp/a2a-ocp-hub";
+import { client, identity, until } from "@ocp/testkit";
 import type { ContextQuery } from "@ocp/types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { searchText, TeamContextProvider } from "../src/provider.js";
 import { joinTeam } from "../src/team.js";
-import { teamAgent } from "./support.js";
+import { LEAK, teamOnHub } from "./support.js";
 
-const tmp = tempDir("ocp-team-answer-");
-let hub: OCPHub;
-let bob: OCPAgent;
-const closers: Array<() => Promise<unknown>> = [];
-
-beforeAll(async () => {
-  hub = await OCPHub.start(testHubOptions(tmp.dir));
-  bob = await teamAgent(hub.url, "bob");
-  await bob.streamKnowledge([
-    {
-      id: "ws-leak-fix",
-      type: "code.solution",
-      title: "WebSocket memory leak fix",
-      description: "Delete the connection from the map when the socket closes.",
-      data: { code: "ws.on('close', () => connections.delete(id))" },
-      confidence: 0.95,
-      timestamp: "2026-01-01T00:00:00Z",
-      tags: ["websocket", "memory-leak"],
-      createdBy: bob.id,
-    },
-  ]);
+// Bob's fix, tagged only "websocket" and "memory-leak".
+const team = teamOnHub("ocp-team-answer-", {
+  bob: [{ ...LEAK, tags: ["websocket", "memory-leak"] }],
 });
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-  await bob.close();
-  await hub.close();
-  tmp.cleanup();
+const { closers } = team;
+let hub: OCPHub;
+beforeAll(() => {
+  hub = team.hub;
 });
 
 const ask = (goal: string, query_text?: string): ContextQuery => ({

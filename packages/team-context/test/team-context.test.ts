@@ -1,75 +1,41 @@
 import type { OCPAgent } from "@ocp/a2a-ocp-agent";
 import { applyRemote } from "@ocp/a2a-ocp-agent/internal";
-import { OCPHub } from "@ocp/a2a-ocp-hub";
+import type { OCPHub } from "@ocp/a2a-ocp-hub";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
 import { countTokens, Host } from "@ocp/host";
-import { client, identity, tempDir, testHubOptions, until, within } from "@ocp/testkit";
+import { client, identity, until, within } from "@ocp/testkit";
 import type { ContextFrame } from "@ocp/types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { agentName, nodeUri, versionOf } from "../src/frames.js";
 import { TeamContextProvider } from "../src/provider.js";
 import { shareFrames } from "../src/share.js";
 import { joinTeam } from "../src/team.js";
-import { CLI, httpProvider, INSPECT, run, teamAgent } from "./support.js";
+import {
+  BACKOFF,
+  CLI,
+  httpProvider,
+  INSPECT,
+  LEAK,
+  providerArgs,
+  run,
+  SECRET,
+  teamOnHub,
+} from "./support.js";
 
-const tmp = tempDir("ocp-team-context-");
+const team = teamOnHub("ocp-team-context-", { alice: [BACKOFF, SECRET], bob: [LEAK] });
+const { closers } = team;
 let hub: OCPHub;
 let alice: OCPAgent;
 let bob: OCPAgent;
-const closers: Array<() => Promise<unknown>> = [];
-
-const BACKOFF = {
-  id: "decision-backoff",
-  type: "decision",
-  title: "Reconnect WebSockets with exponential backoff",
-  description: "Agreed: reconnect with exponential backoff and jitter, capped at 30 s.",
-  data: { rationale: "a fleet reconnecting at once overloads the gateway" },
-  confidence: 0.9,
-  timestamp: "2026-01-01T00:00:00Z",
-  tags: ["websocket", "reconnect"],
-};
-const SECRET = {
-  id: "private-token",
-  type: "fact",
-  title: "WebSocket reconnect token rotation secret",
-  description: "The reconnect token is rotated with the hidden key kept by alice.",
-  data: {},
-  confidence: 0.9,
-  timestamp: "2026-01-01T00:00:00Z",
-  tags: ["websocket", "reconnect"],
-  visibility: "private" as const,
-};
-const LEAK = {
-  id: "ws-leak-fix",
-  type: "code.solution",
-  title: "WebSocket memory leak fix",
-  description: "Delete the connection from the map when the socket closes.",
-  data: { code: "ws.on('close', () => connections.delete(id))" },
-  confidence: 0.95,
-  timestamp: "2026-01-01T00:00:00Z",
-  tags: ["websocket", "reconnect", "memory-leak"],
-};
-
-beforeAll(async () => {
-  hub = await OCPHub.start(testHubOptions(tmp.dir));
-  alice = await teamAgent(hub.url, "alice");
-  bob = await teamAgent(hub.url, "bob");
-  await alice.streamKnowledge([
-    { ...BACKOFF, createdBy: alice.id },
-    { ...SECRET, createdBy: alice.id },
-  ]);
-  await bob.streamKnowledge([{ ...LEAK, createdBy: bob.id }]);
-});
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-  await Promise.all([alice.close(), bob.close()]);
-  await hub.close();
-  tmp.cleanup();
+beforeAll(() => {
+  hub = team.hub;
+  alice = team.agent("alice");
+  bob = team.agent("bob");
 });
 
 async function identityFile(name: string): Promise<{ file: string; id: string }> {
   const id = identity(name);
-  const file = `${tmp.dir}/${name}.json`;
+  const file = `${team.dir}/${name}.json`;
   await saveIdentity(file, id);
   return { file, id: id.id };
 }
@@ -77,7 +43,6 @@ async function identityFile(name: string): Promise<{ file: string; id: string }>
 describe("ocp-team-context", () => {
   it("H1-R2: ocp-inspect --strict passes the provider over stdio", async () => {
     const { file } = await identityFile("inspect-stdio");
-    const args = ["--hub", hub.url, "--identity", file, "--peer", alice.id, "--peer", bob.id];
     const out = await run(process.execPath, [
       INSPECT,
       "stdio",
@@ -87,9 +52,7 @@ describe("ocp-team-context", () => {
       "--",
       process.execPath,
       CLI,
-      ...args,
-      "--team-wait-ms",
-      "300",
+      ...providerArgs(hub.url, file, [alice.id, bob.id]),
     ]);
     expect(out.code, out.stdout).toBe(0);
     expect(out.stdout).toContain("CONFORMANT");
@@ -97,16 +60,7 @@ describe("ocp-team-context", () => {
 
   it("H1-R2: ocp-inspect --strict passes the provider over HTTP", async () => {
     const { file } = await identityFile("inspect-http");
-    const { url, child } = await httpProvider([
-      "--hub",
-      hub.url,
-      "--identity",
-      file,
-      "--peer",
-      alice.id,
-      "--team-wait-ms",
-      "300",
-    ]);
+    const { url, child } = await httpProvider(providerArgs(hub.url, file, [alice.id]));
     closers.push(async () => child.kill("SIGTERM"));
     const out = await run(process.execPath, [
       INSPECT,

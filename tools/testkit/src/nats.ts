@@ -64,31 +64,7 @@ export interface NatsServer {
 export async function startNatsServer(storeDir: string, port?: number): Promise<NatsServer> {
   requireNatsServer();
   port ??= await freePort();
-  const child = spawn(
-    "nats-server",
-    ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir],
-    {
-      stdio: ["ignore", "ignore", "pipe"],
-    },
-  );
-  let log = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    log = (log + chunk.toString("utf8")).slice(-4000);
-  });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await canConnect(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`nats-server did not accept connections on ${port}:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    port,
-    child,
-    stop: () => stopProcess(child),
-  };
+  return spawnNats(["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], port);
 }
 
 /**
@@ -131,6 +107,7 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   return [...ports];
 }
 
+/** Spawns `nats-server args` and resolves once it accepts connections on `port` (killed if it never does). */
 async function spawnNats(args: string[], port: number): Promise<NatsServer> {
   const child = spawn("nats-server", args, { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";

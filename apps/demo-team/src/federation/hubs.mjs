@@ -4,20 +4,13 @@
 // started again on the same files and ports.
 import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { saveIdentity } from "@ocp/a2a-ocp-messaging/node";
-import { bounded } from "./wait.mjs";
-
-export const hubCli = join(
-  createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json"),
-  "..",
-  "dist",
-  "cli.js",
-);
+import { hubCli } from "../processes.mjs";
+import { bounded } from "../wait.mjs";
 
 /** A free TCP port on loopback (so that a hub killed and started again keeps its URLs). */
 export function freePort() {

@@ -2,8 +2,9 @@
 // Alice streams to Bob, Alice keeps streaming (acme's hub acknowledges into
 // its outbox), globex's hub starts again on the same files: everything
 // acknowledged reaches Bob, and nothing is applied twice.
+
+import { until } from "../wait.mjs";
 import { auditLog, startHub } from "./hubs.mjs";
-import { until } from "./wait.mjs";
 
 /** Messages Alice streams; globex's hub dies after the first `KILL_AFTER` are acknowledged. */
 const TOTAL = 30;

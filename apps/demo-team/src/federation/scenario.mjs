@@ -2,9 +2,9 @@
 // claim the transcript makes is checked first (`check` throws naming it).
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { until } from "../wait.mjs";
 import { auditLog } from "./hubs.mjs";
 import { restartMidStream } from "./restart.mjs";
-import { until } from "./wait.mjs";
 
 /** Throws `claim` when `holds` is false: the transcript says only what was checked. */
 export function check(holds, claim) {

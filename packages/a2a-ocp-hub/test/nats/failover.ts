@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 /** Durable stream `i` of `from` to `to`, signed: one node, the producer's sequence number `i`. */
 export function signedStream(
   from: AgentIdentity,
-  to: string[],
+  to: string | string[],
   i: number,
 ): Record<string, unknown> {
   return signObject(

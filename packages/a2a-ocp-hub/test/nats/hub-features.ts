@@ -4,6 +4,7 @@ import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { client, identity, accessNode as node, until } from "@ocp/testkit";
 import { type ClusterContext, transport } from "@ocp/testkit/nats";
 import { expect, it } from "vitest";
+import { subscribeEvents } from "../support.js";
 
 /** Every hub-level feature between agents attached to different hubs. */
 export function hubFeatureTests(ctx: ClusterContext): void {
@@ -95,25 +96,9 @@ export function hubFeatureTests(ctx: ClusterContext): void {
     const deep = await ctx.join("deep", 2);
     const filtered = await ctx.join("filtered", 2);
     const bystander = await ctx.join("bystander", 1);
-    await wild.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "w", eventTypes: ["code.*"] },
-    });
-    await deep.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: { subscriptionId: "d", eventTypes: ["code.**", "code.deployed"] },
-    });
-    await filtered.client.send({
-      type: "ocp.event.subscribe",
-      to: "broadcast",
-      payload: {
-        subscriptionId: "f",
-        eventTypes: ["code.deployed"],
-        filters: { environment: "production" },
-      },
-    });
+    await subscribeEvents(wild.client, "w", ["code.*"]);
+    await subscribeEvents(deep.client, "d", ["code.**", "code.deployed"]);
+    await subscribeEvents(filtered.client, "f", ["code.deployed"], { environment: "production" });
     const publish = (eventType: string, environment: string) =>
       publisher.client.send({
         type: "ocp.event.publish",
@@ -189,11 +174,7 @@ export function hubFeatureTests(ctx: ClusterContext): void {
       ["exact", ["ops.alert"]],
       ["wide", ["ops.*", "ops.**"]],
     ] as const) {
-      await subscriber.client.send({
-        type: "ocp.event.subscribe",
-        to: "broadcast",
-        payload: { subscriptionId, eventTypes: [...eventTypes] },
-      });
+      await subscribeEvents(subscriber.client, subscriptionId, [...eventTypes]);
     }
     const sent = await publisher.client.send({
       type: "ocp.event.publish",

@@ -6,57 +6,26 @@
  * every message a hub acknowledged is delivered, exactly once, in sequence.
  * Every process is stopped by pid at the end.
  */
-import { fileURLToPath } from "node:url";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
 import { createMessage, signObject } from "@ocp/a2a-ocp-messaging";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
-import { client, identity, accessNode as node, tempDir, until } from "@ocp/testkit";
-import {
-  type HubProcess,
-  type NatsServer,
-  startClusterHub,
-  startNatsClusterNodes,
-  stopProcess,
-  transport,
-} from "@ocp/testkit/nats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "@ocp/testkit";
+import { stopProcess } from "@ocp/testkit/nats";
+import { describe, expect, it } from "vitest";
 import { Subjects } from "../../src/nats/subjects.js";
+import { signedStream } from "./failover.js";
+import { threeNodes } from "./three-nodes.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const WORKSPACE = "node-failure";
 const PER_PRODUCER = 150;
 const IN_FLIGHT = 8;
 /** Codes after which a producer resends the same message (its hub could not say it is stored). */
 const RESEND = new Set(["store_failed", "hub_timeout", "not_connected"]);
 
-const dir = tempDir("ocp-nats-nodes-");
-let nodes: NatsServer[] = [];
-const hubs: HubProcess[] = [];
-const clients: HubClient[] = [];
-
-beforeAll(async () => {
-  nodes = await startNatsClusterNodes(dir.dir, 3);
-  const urls = nodes.map((n) => n.url).join(",");
-  for (let i = 0; i < 3; i++) {
-    hubs.push(await startClusterHub(CLI, urls, WORKSPACE, ["--nats-replicas", "3"]));
-  }
-}, 180_000);
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-  await Promise.all(hubs.map((hub) => stopProcess(hub.child)));
-  await Promise.all(nodes.map((n) => n.stop()));
-  dir.cleanup();
-}, 60_000);
-
-async function join(name: string, hub: number) {
-  const id = identity(name);
-  const joined = await client(hubs[hub]!.url, id, { transport, ackTimeoutMs: 20_000 });
-  clients.push(joined.client);
-  return { id, ...joined };
-}
+const cluster = threeNodes(WORKSPACE, "ocp-nats-nodes-");
+const { hubs, join } = cluster;
 
 let resends = 0;
 
@@ -84,13 +53,6 @@ async function sendUntilAnswered(
   }
 }
 
-/** Whether `hub`'s NATS connection is on node `n` now (its monitoring's `/connz`). */
-async function holdsHub(n: NatsServer, hub: HubProcess): Promise<boolean> {
-  const response = await fetch(`http://127.0.0.1:${n.monitorPort}/connz`);
-  const { connections } = (await response.json()) as { connections?: Array<{ name?: string }> };
-  return (connections ?? []).some((c) => c.name === `ocp-hub ${WORKSPACE} pid ${hub.child.pid}`);
-}
-
 describe("hubs on a three-node NATS cluster (R3 streams): a NATS node dies", () => {
   it("SIGKILL of a NATS node mid-stream: every acknowledged message is delivered exactly once, in sequence", {
     timeout: 240_000,
@@ -101,7 +63,7 @@ describe("hubs on a three-node NATS cluster (R3 streams): a NATS node dies", () 
     const producers = [await join("producer-a", 0), await join("producer-b", 2)];
 
     // The sink's inbox is a stream with three replicas, one per node.
-    const nc = await connect({ servers: nodes.map((n) => n.url) });
+    const nc = await connect({ servers: cluster.nodes.map((n) => n.url) });
     const jsm = await jetstreamManager(nc);
     const inbox = await jsm.streams.info(new Subjects(WORKSPACE).inboxStream(sink.id.id));
     expect(inbox.config.num_replicas).toBe(3);
@@ -121,21 +83,7 @@ describe("hubs on a three-node NATS cluster (R3 streams): a NATS node dies", () 
       await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
     };
     const sendOne = async (p: (typeof producers)[number], i: number) => {
-      const wire = signObject(
-        createMessage({
-          type: "ocp.knowledge.stream",
-          from: p.id.id,
-          to: sink.id.id,
-          payload: {
-            streamId: p.id.id,
-            nodes: [node(p.id.id, `${p.id.id}#${i}`)],
-            isIncremental: true,
-            sequenceNumber: i,
-          },
-        }) as Record<string, unknown>,
-        p.id.secretKey,
-        nativeEd25519,
-      );
+      const wire = signedStream(p.id, sink.id.id, i);
       if ((await sendUntilAnswered(p.client, wire)) === "replayed") {
         replayed.add(String(wire["id"]));
         return;
@@ -145,9 +93,9 @@ describe("hubs on a three-node NATS cluster (R3 streams): a NATS node dies", () 
     const streaming = Promise.all(producers.map(produce));
     await until(() => acked.size >= (2 * PER_PRODUCER) / 3, "a third acknowledged", 60_000);
     // Kill the node hub 0 (the first producer's hub) is connected to.
-    const holders = await Promise.all(nodes.map((n) => holdsHub(n, hubs[0]!)));
-    const victim = nodes[holders.indexOf(true)]!;
-    expect(holders.filter(Boolean)).toHaveLength(1);
+    const holders = new Set((await cluster.connections(hubs[0]!)).map((c) => c.node));
+    expect(holders.size).toBe(1);
+    const victim = cluster.nodes[[...holders][0]!]!;
     const ackedAtKill = acked.size;
     await stopProcess(victim.child, "SIGKILL");
     expect(victim.child.signalCode).toBe("SIGKILL");

@@ -12,23 +12,16 @@
  * Needs root and iptables (`.ci/run` has both); skips with the reason
  * otherwise. Without root, see the hub's docs/cluster.md ("A half-open connection").
  */
-import { fileURLToPath } from "node:url";
 import { connect } from "@nats-io/transport-node";
-import type { DeliveredMessage, HubClient } from "@ocp/a2a-ocp-client";
-import { client, identity, tempDir, until } from "@ocp/testkit";
+import type { DeliveredMessage } from "@ocp/a2a-ocp-client";
+import { until } from "@ocp/testkit";
 import {
   type Blackhole,
   blackholeLoopback,
   blackholeUnavailable,
   connectionPorts,
-  type HubProcess,
-  type NatsServer,
-  startClusterHub,
-  startNatsClusterNodes,
-  stopProcess,
-  transport,
 } from "@ocp/testkit/nats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   NATS_MAX_PINGS_OUT,
   NATS_PING_INTERVAL_MS,
@@ -36,8 +29,8 @@ import {
 } from "../../src/nats/limits.js";
 import { dropStaleConnections } from "../../src/nats/stale.js";
 import { signedStream } from "./failover.js";
+import { threeNodes } from "./three-nodes.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const WORKSPACE = "partition";
 const PARTITION_MS = 20_000;
 /** The issue's bound: the longest an agent of the cut-off hub waits for an answer. */
@@ -51,43 +44,13 @@ if (unavailable !== undefined) {
   process.stderr.write(`nats-partition.heavy.test.ts skipped: ${unavailable}\n`);
 }
 
-const dir = tempDir("ocp-nats-partition-");
-let nodes: NatsServer[] = [];
-const hubs: HubProcess[] = [];
-const clients: HubClient[] = [];
 let blackhole: Blackhole | undefined;
-
-beforeAll(async () => {
-  if (unavailable !== undefined) return;
-  nodes = await startNatsClusterNodes(dir.dir, 3);
-  const urls = nodes.map((n) => n.url).join(",");
-  for (let i = 0; i < 3; i++) {
-    hubs.push(await startClusterHub(CLI, urls, WORKSPACE, ["--nats-replicas", "3"]));
-  }
-}, 180_000);
-
-afterAll(async () => {
-  blackhole?.heal();
-  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-  await Promise.all(hubs.map((hub) => stopProcess(hub.child)));
-  await Promise.all(nodes.map((n) => n.stop()));
-  dir.cleanup();
-}, 60_000);
-
-async function join(name: string, hub: number) {
-  const id = identity(name);
-  // The client would give up after 20 s: every wait the test sees is the hub's.
-  const joined = await client(hubs[hub]!.url, id, { transport, ackTimeoutMs: 20_000 });
-  clients.push(joined.client);
-  return { id, ...joined };
-}
-
-/** Where hub `hub`'s NATS connections are: node index and client-side port. */
-async function hubConnections(hub: HubProcess): Promise<Array<{ node: number; port: number }>> {
-  const name = `ocp-hub ${WORKSPACE} pid ${hub.child.pid}`;
-  const found = await Promise.all(nodes.map((n) => connectionPorts(n, name)));
-  return found.flatMap((ports, i) => ports.map((port) => ({ node: i, port })));
-}
+const cluster = threeNodes(WORKSPACE, "ocp-nats-partition-", {
+  skip: unavailable !== undefined,
+  beforeStop: () => blackhole?.heal(),
+});
+const { hubs, join } = cluster;
+const hubConnections = cluster.connections;
 
 describe.skipIf(unavailable !== undefined)(
   "hubs on a three-node NATS cluster: one hub's NATS connection is blackholed for 20 s",
@@ -163,7 +126,7 @@ describe.skipIf(unavailable !== undefined)(
       expect(before).toHaveLength(1);
       const cut = before[0]!;
       const ackedAtCut = cutOffAcks;
-      blackhole = blackholeLoopback(nodes[cut.node]!.port, cut.port);
+      blackhole = blackholeLoopback(cluster.nodes[cut.node]!.port, cut.port);
       let moved: { node: number; port: number } | undefined;
       let movedAfterMs = Number.POSITIVE_INFINITY;
       try {
@@ -243,7 +206,7 @@ describe.skipIf(unavailable !== undefined)(
       expect(current).toHaveLength(1);
       const cut = current[0]!;
       const sent = [first.id];
-      blackhole = blackholeLoopback(nodes[cut.node]!.port, cut.port);
+      blackhole = blackholeLoopback(cluster.nodes[cut.node]!.port, cut.port);
       try {
         // Stored at once (hub 1 is healthy) and republished to hub 0's dead connection; then silence.
         for (let i = 0; i < 20; i++) {
@@ -269,7 +232,7 @@ describe.skipIf(unavailable !== undefined)(
     }, async () => {
       const name = `stale-probe ${process.pid}`;
       const nc = await connect({
-        servers: nodes[0]!.url,
+        servers: cluster.nodes[0]!.url,
         name,
         pingInterval: NATS_PING_INTERVAL_MS,
         maxPingOut: NATS_MAX_PINGS_OUT,
@@ -283,8 +246,8 @@ describe.skipIf(unavailable !== undefined)(
         for await (const status of nc.status())
           seen.push({ type: status.type, at: performance.now() - t0 });
       })().catch(() => undefined);
-      const [port] = await connectionPorts(nodes[0]!, name);
-      blackhole = blackholeLoopback(nodes[0]!.port, port!);
+      const [port] = await connectionPorts(cluster.nodes[0]!, name);
+      blackhole = blackholeLoopback(cluster.nodes[0]!.port, port!);
       // 20 MB/s into the blackhole: the kernel send buffer fills, the client's closing flush never ends.
       const payload = new Uint8Array(1024);
       const flood = setInterval(() => {

@@ -1,4 +1,4 @@
-// Bounded waits of the federation demo: every step has a deadline, so a
+// Bounded waits of the demos: every step has a deadline, so a
 // broken link makes the demo fail with the step's name instead of hanging.
 
 /** Longest wait of one step, ms. */
