@@ -19,6 +19,9 @@
  * - READMEs: every README of the repository (root, packages, apps, tools)
  *   stays under 250 lines, a guide with its reference in docs/
  *   (scripts/check-readmes.mjs).
+ * - casts: no source of a package, app or tool casts a value to
+ *   `Record<string, unknown>`; it narrows with `isJsonObject`
+ *   (scripts/check-casts.mjs).
  *
  * `node scripts/check-packages.mjs [root]` checks every published package
  * (declarations only for those built); exits 1 on a problem.
@@ -32,6 +35,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { checkCasts } from "./check-casts.mjs";
 import { checkEnginesOf } from "./check-engines.mjs";
 import { checkReadmeLengths, checkReadmeLimits } from "./check-readmes.mjs";
 
@@ -199,6 +203,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   problems.push(...checkEnginesOf(publishedPackages(root)).problems);
   problems.push(...checkReadmeLengths({ root }).problems);
   problems.push(...checkReadmeLimits({ root }).problems);
+  problems.push(...checkCasts({ root }).problems);
   for (const problem of problems) process.stdout.write(`${problem}\n`);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

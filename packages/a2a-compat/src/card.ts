@@ -20,7 +20,7 @@
  */
 import { AgentCard, type AgentSkill } from "@a2a-js/sdk";
 import { type OcpFeature, PROTOCOL, PROTOCOL_VERSION } from "@ocp/a2a-ocp-messaging";
-import { SEMVER_PATTERN, semverMajor } from "@ocp/a2a-ocp-messaging/internal";
+import { isJsonObject, SEMVER_PATTERN, semverMajor } from "@ocp/a2a-ocp-messaging/internal";
 import { AgentUriSchema, OcpFeatureSchema } from "@ocp/a2a-ocp-messaging/schemas";
 import { z } from "zod";
 import { type SecurityDeclaration, securityDeclarationOf, securityOf } from "./auth.js";
@@ -188,7 +188,8 @@ export function buildAgentCard(options: AgentCardOptions): OcpAgentCard {
  * JSON form (`{ httpAuthSecurityScheme: {...} }`) that SDK clients read.
  */
 export function cardJson(card: AgentCard): Record<string, unknown> {
-  const json = AgentCard.toJSON(card) as Record<string, unknown>;
+  const encoded = AgentCard.toJSON(card);
+  const json = isJsonObject(encoded) ? encoded : {};
   return {
     ...card,
     securitySchemes: json["securitySchemes"] ?? {},

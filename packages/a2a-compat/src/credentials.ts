@@ -15,6 +15,7 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { a2aError } from "./errors.js";
 import { CARD_FETCH_TIMEOUT_MS } from "./limits.js";
 import { signRequestToken } from "./request-token.js";
@@ -130,7 +131,9 @@ export async function createA2AClient(
       signal: AbortSignal.timeout(CARD_FETCH_TIMEOUT_MS),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    raw = (await response.json()) as Record<string, unknown>;
+    const body: unknown = await response.json();
+    if (!isJsonObject(body)) throw new Error("the card is not a JSON object");
+    raw = body;
   } catch (error) {
     throw a2aError(
       "card_unavailable",

@@ -89,7 +89,7 @@ export class AgentDirectory {
 
   /** The raw card `id` registered, for a `CardResolver` `lookup`. */
   async cardOf(id: string): Promise<Record<string, unknown> | undefined> {
-    return (await this.getAgent(id))?.card as Record<string, unknown> | undefined;
+    return (await this.getAgent(id))?.card;
   }
 
   /** §7.3 `findAgents({ protocols, features, workspace })`. */

@@ -220,7 +220,7 @@ export class OcpAgentExecutor implements AgentExecutor {
           messageId: taskId,
           type: `a2a:${request.task}`,
           from,
-          digest: messageDigest(request as unknown as Record<string, unknown>),
+          digest: messageDigest(request),
         };
         const result = await agent.receiveKnowledge(nodes, edges, from, receipt);
         const signed = result.applied.filter((item) => AUTHORSHIP_FIELD in item);

@@ -11,12 +11,8 @@ import { AGENT_CARD_PATH, AgentCard, type Message, type Task, TaskState } from "
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { MESSAGE_LIFETIMES, messageTtl } from "@ocp/a2a-ocp-agent/internal";
 import type { AgentIdentity, KnownMessageType } from "@ocp/a2a-ocp-messaging";
-import {
-  createMessage,
-  type MessageOf,
-  type PayloadInit,
-  signObject,
-} from "@ocp/a2a-ocp-messaging";
+import { type PayloadInit, signedMessage } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { parseJsonText } from "@ocp/types/internal";
 import {
@@ -144,10 +140,11 @@ export class CardResolver {
 
   #accept(agentId: string, url: string, raw: unknown): ResolvedCard {
     const parsed = AgentCardSchema.safeParse(raw);
-    if (!parsed.success)
+    // A card the schema accepts is a JSON object; the guard says so to the type checker.
+    if (!parsed.success || !isJsonObject(raw))
       throw a2aError(
         "card_unavailable",
-        `the card at ${url} is not an agent card: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+        `the card at ${url} is not an agent card: ${parsed.error?.issues[0]?.message ?? "invalid"}`,
         { details: { agentId, url } },
       );
     if (parsed.data.id !== undefined && parsed.data.id !== agentId) {
@@ -161,7 +158,7 @@ export class CardResolver {
       agentId,
       url,
       card: parsed.data,
-      raw: raw as Record<string, unknown>,
+      raw,
       protocols: protocolsOf(parsed.data),
       ocp: ocpDeclarationOf(parsed.data),
     };
@@ -280,20 +277,13 @@ export class A2AFallback {
       if (feature !== undefined && !offered.includes(feature))
         throw new FeatureNotConfirmed(to, feature, type, offered);
     }
-    const message: MessageOf<T> = createMessage({
-      type,
-      from: this.#options.identity.id,
-      to,
-      payload,
-      ttl,
-    } as never);
-    const signed = signObject(
-      message as Record<string, unknown>,
-      this.#options.identity.secretKey,
-      nativeEd25519,
+    const signed = signedMessage(
+      this.#options.identity,
+      { type, to, payload, ttl },
+      { backend: nativeEd25519 },
     );
     const receipt = await this.#options.ocp.send(signed);
-    this.#options.onRoute?.({ path: "ocp", to, type, messageId: String(signed["id"]) });
+    this.#options.onRoute?.({ path: "ocp", to, type, messageId: signed.id });
     return { path: "ocp", message: signed, receipt };
   }
 

@@ -15,6 +15,7 @@ import {
   signObject,
   verifyMessageSync,
 } from "@ocp/a2a-ocp-messaging";
+import { HUB_ERROR_CODES } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type RawAgent, tempDir } from "@ocp/testkit";
 import { describe, expect, it, vi } from "vitest";
@@ -244,7 +245,7 @@ describe("federation: events from a malicious peer", () => {
     return JSON.stringify(signObject(note, signer.secretKey));
   }
 
-  it("a forged notification is refused with a named code and never reaches Bob: an acme agent's publish, another key's signature, another hub's name, a team node", async () => {
+  it("a forged notification is refused with a named code and never reaches Bob: an acme agent's publish, another key's signature, another hub's name, a team node, an agent not of this hub", async () => {
     const acmeKey = hubIdentity("acme");
     const globexKey = hubIdentity("globex");
     const evilKey = hubIdentity("evil");
@@ -277,6 +278,13 @@ describe("federation: events from a malicious peer", () => {
     const teamNode = { node: node(mallory.id, "n-team", { visibility: "team" }) };
     evil.send("ocp.fed.event", { raw: forged(evilKey.id, evilKey, mallory, bob.id.id, teamNode) });
     await until(() => evil.rejected("federation_withheld").length === 1, "federation_withheld");
+    // Well signed, but for none of globex's agents (one never seen there, the peer's own).
+    evil.send("ocp.fed.event", {
+      raw: forged(evilKey.id, evilKey, mallory, "a2a://globex/nobody"),
+    });
+    evil.send("ocp.fed.event", { raw: forged(evilKey.id, evilKey, mallory, mallory.id) });
+    await until(() => evil.rejected("recipient_unknown").length === 2, "recipient_unknown");
+    expect(HUB_ERROR_CODES.recipient_unknown).toContain("a federated event names none");
     // The honest control: the same well-formed notification without the node is delivered.
     evil.send("ocp.fed.event", { raw: forged(evilKey.id, evilKey, mallory, bob.id.id) });
     await until(() => notes(bob.raw).length === 1, "the well-formed notification");
@@ -287,6 +295,7 @@ describe("federation: events from a malicious peer", () => {
       "signature_invalid",
       "sender_mismatch",
       "federation_withheld",
+      "recipient_unknown",
     ]) {
       expect(audited).toContain(code);
     }

@@ -282,7 +282,8 @@ export function isHubFrame(text: string): boolean {
 /** Error codes the hub itself sends in `ocp.hub.reject`, beside the inbound pipeline's. */
 export const HUB_ERROR_CODES = {
   sender_mismatch: "hub: the message's `from` is not the agent that authenticated the connection",
-  recipient_unknown: "hub: a durable message names no recipient the hub can deliver to",
+  recipient_unknown:
+    "hub: the message is addressed to the hub itself and is not one it answers (only capability.announce; an event subscription addressed to the hub included), or a federated event names none of the hub's agents",
   hub_frame_invalid: "hub: a control frame is malformed or of an unknown type",
   feature_not_negotiated:
     "hub: after capability.announce, the message's §7.1 feature was not confirmed to the sender (§7.2)",

@@ -3,6 +3,9 @@ import { scanJsonText } from "@ocp/types/internal";
 import { fail, ok, type Result } from "./errors.js";
 import { MAX_JSON_DEPTH } from "./limits.js";
 
+/** The guard the message layer narrows parsed JSON with: defined once, in `@ocp/types`. */
+export { isJsonObject } from "@ocp/types/internal";
+
 /** The number of UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD). */
 export function utf8Length(text: string): number {
   let bytes = 0;
@@ -56,9 +59,4 @@ export function parseJson(
     `the message has two members named "${problem.key.slice(0, 80)}" (at ${problem.path.slice(0, 160)}); I-JSON (RFC 7493 §2.3) forbids duplicate names`,
     { details: { key: problem.key, path: problem.path } },
   );
-}
-
-/** Whether `value` is a JSON object (not null, not an array): its members can then be read by name. */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -117,7 +117,7 @@ export async function negotiate<T>(
     } catch (error) {
       if (!refusesFamily(error) || index === families.length - 1) {
         if (refused.length > 0 && isOcpError(error)) {
-          (error.details as Record<string, unknown>).refusedFamilies = refused;
+          Object.assign(error.details, { refusedFamilies: refused });
         }
         throw error;
       }

@@ -1,5 +1,6 @@
 import type { MessageReceipt } from "@ocp/a2a-ocp-agent";
 import { canonicalize, type KnowledgeNode } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { countTokens } from "@ocp/host";
 import type { ContextFrame, FrameKind, Provenance } from "@ocp/types";
 import { frameKindOf } from "./kinds.js";
@@ -40,8 +41,8 @@ function clip(text: string): string {
 function dataLines(data: unknown): string[] {
   if (data === undefined || data === null) return [];
   if (typeof data === "string") return [data];
-  if (typeof data !== "object" || Array.isArray(data)) return [JSON.stringify(data)];
-  return Object.entries(data as Record<string, unknown>).map(([key, value]) =>
+  if (!isJsonObject(data)) return [JSON.stringify(data)];
+  return Object.entries(data).map(([key, value]) =>
     typeof value === "string" && !value.includes("\n")
       ? `${key}: ${value}`
       : `${key}:\n${typeof value === "string" ? value : JSON.stringify(value, null, 2)}`,

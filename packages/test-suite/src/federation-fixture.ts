@@ -20,6 +20,7 @@ import {
   PROTOCOL_VERSION,
   signObject,
 } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { loadIdentity, nativeEd25519, saveIdentity } from "@ocp/a2a-ocp-messaging/node";
 import { attemptRegistration, type Control, type Peer } from "./raw.js";
 
@@ -142,8 +143,8 @@ export class FixtureLink {
     for (const text of this.peer.after) {
       try {
         const value = JSON.parse(text) as { type?: unknown; payload?: unknown };
-        if (value.type === type && typeof value.payload === "object" && value.payload !== null) {
-          frames.push({ type, payload: value.payload as Record<string, unknown> });
+        if (value.type === type && isJsonObject(value.payload)) {
+          frames.push({ type, payload: value.payload });
         }
       } catch {}
     }

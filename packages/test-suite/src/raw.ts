@@ -6,7 +6,12 @@
  * records every frame. Every wait is bounded and event-driven.
  */
 import { type AgentIdentity, type AgentProfile, createAgentProfile } from "@ocp/a2a-ocp-messaging";
-import { buildAnnouncement, isHubFrame, parseDeliver } from "@ocp/a2a-ocp-messaging/internal";
+import {
+  buildAnnouncement,
+  isHubFrame,
+  isJsonObject,
+  parseDeliver,
+} from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { WebSocket } from "ws";
 import { ANSWER_TIMEOUT_MS, MAX_FRAMES_PER_CONNECTION } from "./limits.js";
@@ -195,10 +200,7 @@ function parseControl(frame: string): Control | undefined {
   try {
     const value = JSON.parse(frame) as { type?: unknown; payload?: unknown };
     if (typeof value.type !== "string") return undefined;
-    const payload =
-      typeof value.payload === "object" && value.payload !== null
-        ? (value.payload as Record<string, unknown>)
-        : {};
+    const payload = isJsonObject(value.payload) ? value.payload : {};
     return { type: value.type, payload };
   } catch {
     return undefined;

@@ -143,12 +143,11 @@ export function resolveLimits(options: LimitOptions = {}): Limits {
 }
 
 /** The subset of {@link Limits} whose names appear in `options`, for picking limit options out of a larger object. */
-export function pickLimits(options: object): LimitOptions {
+export function pickLimits<Options extends LimitOptions>(options: Options): LimitOptions {
   const picked: LimitOptions = {};
-  const source = options as Record<string, unknown>;
   for (const name of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
-    const value = source[name];
-    if (value !== undefined) picked[name] = value as number;
+    const value = options[name];
+    if (value !== undefined) picked[name] = value;
   }
   return picked;
 }

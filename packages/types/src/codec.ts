@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { type Envelope, type EnvelopeInit, EnvelopeSchema } from "./envelope.js";
 import { type OcpError, typesError } from "./errors.js";
 import { scanJsonText } from "./ijson.js";
+import { isJsonObject } from "./json-object.js";
 
 /** The outcome of decoding: a value, or a typed error. Never a throw. */
 export type DecodeResult<T = Envelope> =
@@ -138,10 +139,10 @@ const OMITTED_WHEN_EMPTY: Partial<Record<Envelope["type"], ReadonlySet<string>>>
  */
 function dropAbsent(value: unknown, omit: ReadonlySet<string> | undefined): Json {
   if (Array.isArray(value)) return value.map((member) => dropAbsent(member, omit));
-  if (value !== null && typeof value === "object") {
+  if (isJsonObject(value)) {
     const out: Record<string, Json> = {};
     for (const key in value) {
-      const member = (value as Record<string, unknown>)[key];
+      const member = value[key];
       if (member === null || member === undefined) continue;
       if (omit?.has(key) && Array.isArray(member) && member.length === 0) continue;
       out[key] = dropAbsent(member, omit);

@@ -12,6 +12,7 @@ export { parseJsonText } from "./codec.js";
 export { type Deadline, Deadlines } from "./deadlines.js";
 export { MAX_CORRELATION_ID_LENGTH } from "./envelope.js";
 export { type JsonTextProblem, scanJsonText } from "./ijson.js";
+export { isJsonObject } from "./json-object.js";
 export { toJsonSchema } from "./json-schema.js";
 export { NonEmptyStringSchema, U32_MAX, U32Schema } from "./primitives.js";
 export { allowedTokens, ruleOf } from "./rules.js";

@@ -11,11 +11,11 @@ export const ENVELOPE_SCHEMA_ID = "https://ocp.dev/schema/ocp-envelope.schema.js
  * JSON form) rather than leaving it out; refinements are not carried.
  */
 export function toJsonSchema(schema: z.ZodType, id: string): Record<string, unknown> {
-  const generated = z.toJSONSchema(schema, {
+  const generated: Record<string, unknown> = z.toJSONSchema(schema, {
     target: "draft-2020-12",
     io: "input",
     unrepresentable: "throw",
-  }) as Record<string, unknown>;
+  });
   const { $schema, ...rest } = generated;
   return { $schema, $id: id, ...rest };
 }

@@ -78,8 +78,7 @@ export async function checkCgpCorrelation(
   timeoutMs: number,
 ): Promise<CheckResult> {
   const ids = Array.from({ length: CORRELATION_PROBES }, (_, index) => `ocp-inspect-${index + 1}`);
-  for (const id of ids)
-    session.send(cgpQueryEnvelope(query, id) as Record<string, unknown>, `correlated query ${id}`);
+  for (const id of ids) session.send(cgpQueryEnvelope(query, id), `correlated query ${id}`);
   const pending = new Set(ids);
   const problems: string[] = [];
   for (let index = 0; index < ids.length; index += 1) {

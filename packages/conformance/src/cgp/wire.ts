@@ -143,7 +143,7 @@ export async function exchange(
   context: string,
   timeoutMs: number,
 ): Promise<CgpMessage> {
-  session.send(envelope as Record<string, unknown> | string, context);
+  session.send(envelope, context);
   return readCgp(await session.next(timeoutMs));
 }
 

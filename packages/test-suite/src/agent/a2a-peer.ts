@@ -16,6 +16,7 @@ import {
 } from "@a2a-js/sdk/client";
 import { JsonRpcTransportError } from "@a2a-js/sdk/errors";
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 
 /**
@@ -56,9 +57,7 @@ const REQUEST_TOKEN_TYPE = "a2a-ocp-request+jwt";
 const TOKEN_LIFETIME_SECONDS = 60;
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  isJsonObject(value) ? value : undefined;
 
 /**
  * The base URL of the A2A endpoint a signed profile declares (§7.1, §7.3):
@@ -98,8 +97,7 @@ export function fetchCard(base: string, timeoutMs: number): Promise<AgentCard> {
 
 /** Whether a card (as the SDK reads it) declares a2a+ocp: the OCP extension, or §7.1 `protocols`. */
 export function declaresOcp(card: AgentCard): boolean {
-  const capabilities = card.capabilities as unknown as Record<string, unknown> | undefined;
-  const protocols = capabilities?.["protocols"];
+  const protocols = record(card.capabilities)?.["protocols"];
   return (
     (card.capabilities?.extensions ?? []).some((e) => e.uri === OCP_EXTENSION_URI) ||
     (Array.isArray(protocols) && protocols.includes("a2a+ocp"))

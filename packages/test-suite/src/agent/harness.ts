@@ -168,7 +168,7 @@ export async function startAgentHarness(host = "127.0.0.1"): Promise<AgentHarnes
         agentId: profile.value.id,
         agentKey: profilePublicKey(profile.value),
         ws,
-        profile: verified.value.profile as unknown as Record<string, unknown>,
+        profile: verified.value.profile,
       };
       ws.send(
         control("ocp.connection.registered", {

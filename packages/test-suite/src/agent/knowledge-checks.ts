@@ -5,6 +5,8 @@
  * deletions. Knowledge goes in by `ocp.knowledge.stream` and is observed
  * through the agent's answers to collective queries.
  */
+
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { excerpt, failed, passed, skipped } from "../context.js";
 import type { AgentCheck, AgentCheckContext, Answer, Node } from "./context.js";
 import type { Tester } from "./session.js";
@@ -36,7 +38,8 @@ export const agentCollectiveQuery: AgentCheck = {
         `no ocp.collective.response with the queryId within the query's timeout (${context.queryTimeoutMs} ms)`,
       );
     const problems: string[] = [];
-    const payload = (answer.message.value["payload"] ?? {}) as Record<string, unknown>;
+    const body = answer.message.value["payload"];
+    const payload = isJsonObject(body) ? body : {};
     if (!Array.isArray(payload["findings"])) problems.push("`findings` is not an array");
     const confidence = payload["confidence"];
     if (typeof confidence !== "number" || confidence < 0 || confidence > 1)

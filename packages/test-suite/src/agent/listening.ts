@@ -16,6 +16,7 @@ import {
 import {
   encodeHubControl,
   isHubFrame,
+  isJsonObject,
   parseDeliver,
   profilePublicKey,
 } from "@ocp/a2a-ocp-messaging/internal";
@@ -85,13 +86,15 @@ export async function openListeningAgent(
     let agentKey: Uint8Array | undefined;
     let agentProfile: Record<string, unknown> | undefined;
     let keyNote = "no profile at ocp.hub.lookup";
-    if (answer?.payload["profile"] !== undefined) {
-      const profile = verifyAgentProfile(answer.payload["profile"], nativeEd25519);
+    const offered = answer?.payload["profile"];
+    if (offered !== undefined) {
+      const profile = verifyAgentProfile(offered, nativeEd25519);
       if (!profile.ok) keyNote = `its profile does not verify (${profile.error.message})`;
       else if (profile.value.id !== agentId) keyNote = `its profile is ${profile.value.id}'s`;
       else {
         agentKey = profilePublicKey(profile.value);
-        agentProfile = answer.payload["profile"] as Record<string, unknown>;
+        // A profile that verifies is a JSON object; kept as received (unknown members included).
+        agentProfile = isJsonObject(offered) ? offered : undefined;
         keyNote = "its self-signed profile verifies";
       }
     }

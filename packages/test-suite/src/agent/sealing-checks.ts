@@ -72,7 +72,7 @@ function readable(tester: Tester, message: Received): Record<string, unknown> | 
     agentId: tester.identity.id,
     secretKey: key.secretKey,
   });
-  return opened.ok ? (opened.value as unknown as Record<string, unknown>) : undefined;
+  return opened.ok ? opened.value : undefined;
 }
 
 /** Asks the agent `word`; the node ids of its answer (opened if sealed), or undefined past the timeout. */

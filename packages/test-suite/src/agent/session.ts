@@ -9,6 +9,7 @@
  *   agent connects to the hub, and the testers live inside the hub.
  */
 import type { AgentIdentity } from "@ocp/a2a-ocp-messaging";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { ANSWER_TIMEOUT_MS, MAX_FRAMES_PER_CONNECTION } from "../limits.js";
 
 /** One application message the agent sent: its exact text and its parsed value. */
@@ -41,8 +42,8 @@ export class Inbox {
     } catch {
       return;
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return;
-    this.messages.push({ text, value: value as Record<string, unknown> });
+    if (!isJsonObject(value)) return;
+    this.messages.push({ text, value });
     for (const waiter of [...this.#waiters]) waiter();
   }
 

@@ -4,6 +4,7 @@
  * vote, and keeps presence (answers an awareness query with what it was told).
  */
 import { randomUUID } from "node:crypto";
+import { isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { excerpt, failed, passed, skipped } from "../context.js";
 import { SECOND_VOTE_WATCH_MS } from "../limits.js";
 import type { AgentCheck } from "./context.js";
@@ -61,7 +62,8 @@ export const agentVote: AgentCheck = {
     const problems: string[] = [];
     if (all.length > 1) problems.push(`it voted ${all.length} times on one proposal`);
     for (const vote of all) {
-      const payload = (vote.value["payload"] ?? {}) as Record<string, unknown>;
+      const body = vote.value["payload"];
+      const payload = isJsonObject(body) ? body : {};
       const signed = context.signedByAgent(vote);
       if (signed === undefined)
         problems.push("the agent's key is unknown, so its vote cannot be checked");
@@ -73,9 +75,9 @@ export const agentVote: AgentCheck = {
         problems.push(`vote ${JSON.stringify(payload["vote"])} is none of ${VOTES.join(", ")}`);
     }
     if (problems.length > 0) return failed([...new Set(problems)].join("; "));
-    const payload = first.value["payload"] as Record<string, unknown>;
+    const payload = first.value["payload"];
     return passed(
-      `one vote (${String(payload["vote"])}), signed by the agent, votedBy itself; no second vote within ${SECOND_VOTE_WATCH_MS} ms`,
+      `one vote (${String(isJsonObject(payload) ? payload["vote"] : undefined)}), signed by the agent, votedBy itself; no second vote within ${SECOND_VOTE_WATCH_MS} ms`,
     );
   },
 };

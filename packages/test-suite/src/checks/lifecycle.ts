@@ -4,7 +4,7 @@
  * impostor announcements; the sender of a message is the registered agent.
  */
 import { type AgentIdentity, createAgentProfile, generateIdentity } from "@ocp/a2a-ocp-messaging";
-import { buildAnnouncement } from "@ocp/a2a-ocp-messaging/internal";
+import { buildAnnouncement, isJsonObject } from "@ocp/a2a-ocp-messaging/internal";
 import { nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
 import { type Check, excerpt, failed, outcome, passed } from "../context.js";
 import { attemptRegistration, honestAnnounce, Peer, SUBPROTOCOL } from "../raw.js";
@@ -179,10 +179,12 @@ function keylessAnnouncement(identity: AgentIdentity, nonce: string): string {
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
   const honest = createAgentProfile(identity, {}, nativeEd25519);
   const profile = { ...honest, publicKey: b64(point), signature: b64(signature) };
-  const announcement = JSON.parse(
+  const announcement: unknown = JSON.parse(
     buildAnnouncement(identity, profile, nonce, undefined, nativeEd25519),
-  ) as Record<string, unknown>;
-  return JSON.stringify({ ...announcement, signature: b64(signature) });
+  );
+  // buildAnnouncement writes a JSON object; only its signature is replaced.
+  const members = isJsonObject(announcement) ? announcement : {};
+  return JSON.stringify({ ...members, signature: b64(signature) });
 }
 
 export const senderBinding: Check = {

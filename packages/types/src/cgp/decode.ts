@@ -11,6 +11,7 @@
  *   request it cannot serve and ignore a notification.
  */
 import { describeIssues, parseJsonText } from "../codec.js";
+import { isJsonObject } from "../json-object.js";
 import { CGP_ENVELOPE_TYPES, type CgpEnvelope, CgpEnvelopeSchema } from "./envelope.js";
 import type { CgpFrame } from "./frame.js";
 import { isKnownFrameKind } from "./vocabulary.js";
@@ -54,10 +55,10 @@ function fail(reason: CgpDecodeFailure, error: string): CgpDecodeResult {
  * {@link CgpUnknownEnvelope}.
  */
 export function decodeCgpEnvelope(value: unknown): CgpDecodeResult {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     return fail("invalid_envelope", "not a Context Graph Protocol envelope: not a JSON object");
   }
-  const record = value as Record<string, unknown>;
+  const record = value;
   const type = record.type;
   if (typeof type !== "string") {
     return fail(
@@ -114,10 +115,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function dropAbsent(value: unknown): Json {
   if (Array.isArray(value)) return value.map(dropAbsent);
-  if (value !== null && typeof value === "object") {
+  if (isJsonObject(value)) {
     const out: Record<string, Json> = {};
     for (const key in value) {
-      const member = (value as Record<string, unknown>)[key];
+      const member = value[key];
       if (member === null || member === undefined) continue;
       out[key] = dropAbsent(member);
     }

@@ -208,15 +208,15 @@ export const CgpStrictFrameSchema = z
     relations: z.array(CgpStrictRelationSchema).optional(),
   })
   .superRefine((frame, ctx) => {
-    const has = (key: string) => (frame as Record<string, unknown>)[key] !== undefined;
-    const demand = (keys: readonly string[], why: string) => {
+    const has = (key: keyof typeof frame) => frame[key] !== undefined;
+    const demand = (keys: readonly (keyof typeof frame)[], why: string) => {
       for (const key of keys) {
         if (!has(key)) ctx.addIssue({ code: "custom", path: [key], message: `required ${why}` });
       }
     };
     if (frame.representation === "reference") {
       demand(["content_ref", "canonical_content_hash"], "on a reference frame");
-      for (const key of ["content", "content_digest", "transform"]) {
+      for (const key of ["content", "content_digest", "transform"] as const) {
         if (has(key)) {
           ctx.addIssue({
             code: "custom",

@@ -5,6 +5,7 @@
  * them. Two parties that canonicalize one value get the same bytes, so a
  * digest of a normalized object ({@link canonicalDigest}) is comparable.
  */
+import { isJsonObject } from "../json-object.js";
 import { sha256Digest } from "./bytes.js";
 
 /**
@@ -22,8 +23,8 @@ export function canonicalJson(value: unknown): string {
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object") {
-    const record = value as Record<string, unknown>;
+  if (isJsonObject(value)) {
+    const record = value;
     const members = Object.keys(record)
       .filter((key) => record[key] !== undefined)
       .sort()

@@ -119,12 +119,11 @@ function representationViolations(
   frame: CgpFrameLike,
   add: (rule: CgpViolationRule, field: string, message: string) => void,
 ): void {
-  const record = frame as Record<string, unknown>;
-  const present = (key: string) => record[key] !== undefined && record[key] !== null;
+  const present = (key: keyof CgpFrameLike) => frame[key] !== undefined && frame[key] !== null;
   const representation = frame.representation ?? "full";
   if (representation === "full") {
     if (typeof frame.content !== "string") add("P1", "content", "a full frame carries no content");
-    for (const key of ["content_ref", "transform", "canonical_content_hash"]) {
+    for (const key of ["content_ref", "transform", "canonical_content_hash"] as const) {
       if (present(key)) add("P1", key, `a full frame carries ${key}`);
     }
   } else if (representation === "compact") {
@@ -134,15 +133,15 @@ function representationViolations(
       "canonical_content_hash",
       "transform",
       "content_ref",
-    ]) {
+    ] as const) {
       if (!present(key)) add("P2", key, `a compact frame lacks ${key}`);
     }
   } else {
-    for (const key of ["content_ref", "canonical_content_hash"]) {
+    for (const key of ["content_ref", "canonical_content_hash"] as const) {
       if (!present(key)) add("P3", key, `a reference frame lacks ${key}`);
     }
-    for (const key of ["content", "content_digest", "transform"]) {
-      if (record[key] !== undefined) add("P3", key, `a reference frame carries ${key}`);
+    for (const key of ["content", "content_digest", "transform"] as const) {
+      if (frame[key] !== undefined) add("P3", key, `a reference frame carries ${key}`);
     }
     if (frame.token_cost !== 0) {
       add(
