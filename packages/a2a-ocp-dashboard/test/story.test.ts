@@ -141,6 +141,9 @@ describe("the hub's secure default", () => {
         committed: 0,
         slowConsumerCloses: 0,
         peakOutboundBytes: 0,
+        subscriptions: 0,
+        rejectedByCode: {},
+        storeConnected: true,
       }),
       connectedAgents: () => [],
     };
