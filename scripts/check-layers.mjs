@@ -38,7 +38,7 @@ export const LAYERS = [
   ["@ocp/conformance", "@ocp/a2a-ocp-client"],
   // The compatibility suite tests hubs and agents over the wire and imports neither.
   ["@ocp/a2a-ocp-hub", "@ocp/a2a-ocp-agent", "@ocp/test-suite"],
-  // The hub's dashboard: it reads a hub through `hub.observe()`, which it types itself.
+  // The hub's dashboard: it reads a hub through `hub.observe()`, typed by @ocp/a2a-ocp-messaging/observe.
   ["@ocp/a2a-ocp-dashboard"],
   // The specification's §10.5 client: the agent runtime on a hub connection, one object.
   ["@ocp/a2a-compat", "@ocp/client"],

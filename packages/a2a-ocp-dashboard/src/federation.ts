@@ -4,38 +4,26 @@
  * many messages crossed each way and how many were refused, by code) and a
  * bounded list of what crossed and what was refused. Fed by the hub's
  * federation (`federation.observe`, `federation.links()` from
- * `@ocp/a2a-ocp-hub/federation`), declared here structurally as the hub's
- * events are (events.ts). A crossing's content passes through
- * {@link nodeView}: the dashboard's one rule of what content it shows.
+ * `@ocp/a2a-ocp-hub/federation`), whose events and interface are defined
+ * once in `@ocp/a2a-ocp-messaging/observe`, as the hub's are (events.ts). A
+ * crossing's content passes through {@link nodeView}: the dashboard's one
+ * rule of what content it shows.
  */
+import type {
+  FederationCrossingEvent,
+  FederationEvent,
+  ObservableFederation,
+} from "@ocp/a2a-ocp-messaging/observe";
 import { record } from "./read.js";
 import { nodeView, type RedactionPolicy } from "./redact.js";
 import type { StateLimits } from "./state.js";
 import type { NodeView } from "./views.js";
 
 /** What the federation tells its observers (`FederationEvent` of the hub). */
-export type DashboardFederationEvent =
-  | { kind: "link"; at: number; peer: string; open: boolean }
-  | {
-      kind: "crossing";
-      at: number;
-      peer: string;
-      direction: "out" | "in";
-      outcome: "crossed" | "refused";
-      id?: string | undefined;
-      from?: string | undefined;
-      to: readonly string[];
-      type?: string | undefined;
-      code?: string | undefined;
-      reason?: string | undefined;
-      payload?: unknown;
-    };
+export type DashboardFederationEvent = FederationEvent;
 
 /** What the dashboard needs of a federation: the hub's `Federation` is one. */
-export interface ObservableFederation {
-  links(): Array<{ hubId: string; open: boolean; agents: number }>;
-  observe(listener: (event: DashboardFederationEvent) => void): () => void;
-}
+export type { ObservableFederation } from "@ocp/a2a-ocp-messaging/observe";
 
 /** A peer organisation as the Federation view shows it. */
 export interface PeerView {
@@ -168,7 +156,7 @@ export class FederationBook {
     return [...this.#peers.values()].map((p) => ({ ...p, refusedByCode: { ...p.refusedByCode } }));
   }
 
-  #crossing(event: Extract<DashboardFederationEvent, { kind: "crossing" }>): void {
+  #crossing(event: FederationCrossingEvent): void {
     const code = cut(event.code);
     const view: CrossingView = {
       at: event.at,

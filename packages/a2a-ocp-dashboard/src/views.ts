@@ -1,4 +1,5 @@
 /** What the dashboard page receives: plain JSON, no payload beyond these fields. */
+import type { HubStats } from "@ocp/a2a-ocp-messaging/observe";
 import type { FederationView } from "./federation.js";
 
 export type Presence = "online" | "away" | "offline";
@@ -123,17 +124,20 @@ export interface RefusalView {
   message: string;
 }
 
-export interface HealthView {
-  connected: number;
-  known: number;
-  accepted: number;
-  rejected: number;
-  delivered: number;
-  committed: number;
-  slowConsumerCloses: number;
-  peakOutboundBytes: number;
-  /** False while the hub's store (a cluster's NATS connection) cannot be reached. */
-  storeConnected: boolean;
+/** The hub's health: the counters of its last `stats()` the page shows, and their history. */
+export interface HealthView
+  extends Pick<
+    HubStats,
+    | "connected"
+    | "known"
+    | "accepted"
+    | "rejected"
+    | "delivered"
+    | "committed"
+    | "slowConsumerCloses"
+    | "peakOutboundBytes"
+    | "storeConnected"
+  > {
   refusalsByReason: Record<string, number>;
   /** Time series, one point a second: [t (s), in/s, out/s, connected]. */
   series: [number[], number[], number[], number[]];

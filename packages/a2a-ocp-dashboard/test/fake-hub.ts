@@ -29,6 +29,9 @@ export function fakeHub(
       committed: 0,
       slowConsumerCloses: 0,
       peakOutboundBytes: 0,
+      subscriptions: 0,
+      rejectedByCode: {},
+      storeConnected: true,
     }),
     connectedAgents: () => [],
     emit: (event) => {

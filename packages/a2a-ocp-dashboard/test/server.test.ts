@@ -172,6 +172,7 @@ const stream = (nodes: unknown[]): Extract<DashboardHubEvent, { kind: "message.a
   payload: { streamId: "s", nodes, isIncremental: false, sequenceNumber: 0 },
   recipients: 2,
   excluded: 1,
+  durable: true,
 });
 
 describe("what the model shows", () => {
@@ -286,6 +287,7 @@ describe("what the model shows", () => {
         verified,
         payload,
         excluded: 0,
+        durable: true,
       });
     msg("a2a://bob", "ocp.consensus.propose", {
       proposalId: "p1",
@@ -316,14 +318,13 @@ describe("what the model shows", () => {
 });
 
 describe("the store's health (issue 46)", () => {
-  it("shows the hub's store as unreachable while its stats say so, reachable when they do not say", () => {
+  it("shows the hub's store as reachable until the first sample, and unreachable while its stats say so", () => {
     const state = new DashboardState({
       showAllVisibilities: false,
       defaultVisibility: "workspace",
     });
-    const stats = fakeHub().stats(); // A hub that does not say: reachable.
-    state.sample(stats);
-    expect(state.snapshot().health.storeConnected).toBe(true);
+    expect(state.snapshot().health.storeConnected).toBe(true); // Not sampled yet.
+    const stats = fakeHub().stats();
     state.sample({ ...stats, storeConnected: false });
     expect(state.snapshot().health.storeConnected).toBe(false);
     state.sample({ ...stats, storeConnected: true });

@@ -22,6 +22,7 @@ export const accepted = (
   verified,
   payload,
   excluded: 0,
+  durable: true,
 });
 
 export const node = (

@@ -10,6 +10,7 @@
 import type { AgentProfile, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
 import { isHubFrame, profilePublicKey } from "@ocp/a2a-ocp-messaging/internal";
 import { createDecompressor, nativeEd25519 } from "@ocp/a2a-ocp-messaging/node";
+import type { HubListener, HubStats, ObservableHub } from "@ocp/a2a-ocp-messaging/observe";
 import type { Connection, RegisteredInfo, WsServer } from "@ocp/transport-ws";
 import { CLOSE_CODES, createWsServer } from "@ocp/transport-ws";
 import { CommitQueue } from "./acks.js";
@@ -33,13 +34,12 @@ import { HubSelf, unconfirmedFeature } from "./hub-self.js";
 import { HUB_SWEEP_INTERVAL_MS } from "./limits.js";
 import { MemoryBus } from "./memory-bus.js";
 import { HubNegotiation } from "./negotiation.js";
-import { type HubListener, HubObservers } from "./observe.js";
+import { HubObservers } from "./observe.js";
 import { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 import { readablePayload } from "./readable.js";
 import { checkPayloadRules } from "./sealed.js";
 import { AgentSession } from "./session.js";
 import { SqliteStore } from "./sqlite-store.js";
-import type { HubStats } from "./stats.js";
 import { assertRetention, type HubStore } from "./store.js";
 import { type ApplyContext, holdSubscription, planSubscription } from "./subscription-messages.js";
 import { SubscriptionTable } from "./subscriptions.js";
@@ -50,7 +50,7 @@ interface Known {
   key: Uint8Array;
 }
 
-export class OCPHub {
+export class OCPHub implements ObservableHub {
   readonly options: Readonly<OCPHubOptions>;
   readonly store: HubStore;
   readonly bus: HubBus;

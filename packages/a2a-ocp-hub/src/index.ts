@@ -8,6 +8,16 @@
  * at `./internal`, which semver does not cover.
  */
 
+// What the hub lets an observer see, defined once below the hub and the dashboard.
+export type {
+  AgentLeftEvent,
+  AgentRegisteredEvent,
+  HubEvent,
+  HubListener,
+  HubStats,
+  MessageAcceptedEvent,
+  MessageRefusedEvent,
+} from "@ocp/a2a-ocp-messaging/observe";
 export type { ChainVerdict } from "./audit-chain.js";
 export { SqliteAuditLog, type SqliteAuditLogOptions } from "./audit-sqlite.js";
 export type { BudgetKind, BudgetSpend } from "./budget.js";
@@ -37,17 +47,8 @@ export {
   type HubMetricsServerOptions,
   startHubMetrics,
 } from "./metrics-server.js";
-export type {
-  AgentLeftEvent,
-  AgentRegisteredEvent,
-  HubEvent,
-  HubListener,
-  MessageAcceptedEvent,
-  MessageRefusedEvent,
-} from "./observe.js";
 export { DEFAULT_HUB_DB_PATH, type OCPHubOptions } from "./options.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
-export type { HubStats } from "./stats.js";
 export type {
   CommitOutcome,
   ExpiredDelivery,

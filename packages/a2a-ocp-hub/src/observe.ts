@@ -4,64 +4,14 @@
  * {@link HubEvent}. Nothing is computed while no listener is attached, so an
  * unobserved hub pays one size check per message. Listeners must be quick and
  * must not change the events they get (payloads are the hub's own parsed
- * objects); one that throws is reported through the hub's `onError`.
+ * objects); one that throws is reported through the hub's `onError`. The
+ * events are defined once, in `@ocp/a2a-ocp-messaging/observe`, below the hub
+ * and the dashboard that reads them.
  */
 import type { AuditLog } from "@ocp/a2a-ocp-messaging";
+import type { HubEvent, HubListener } from "@ocp/a2a-ocp-messaging/observe";
 import { HubAudit } from "./audit.js";
 import { isDurable } from "./router.js";
-
-/** An agent registered on a connection. */
-export interface AgentRegisteredEvent {
-  kind: "agent.registered";
-  at: number;
-  agentId: string;
-}
-
-/** An agent's connection closed. */
-export interface AgentLeftEvent {
-  kind: "agent.left";
-  at: number;
-  agentId: string;
-}
-
-/** A message passed the checks and was routed. */
-export interface MessageAcceptedEvent {
-  kind: "message.accepted";
-  at: number;
-  id: string;
-  type: string;
-  from: string;
-  /** Whether the hub verified its signature (always, unless `verifyForwarded` is off for a transient one). */
-  verified: boolean;
-  /** The payload as the hub read it (inflated); `undefined` when encrypted. Read-only. */
-  payload: unknown;
-  /** Recipients it was routed to; `undefined` when a cluster bus routes it. */
-  recipients?: number | undefined;
-  /** Recipients left out by §8.5 visibility. */
-  excluded: number;
-  /** Whether it is durable (committed before this event) or transient. */
-  durable: boolean;
-  /** Its signed `timestamp` (the sender's clock). */
-  sentAt?: string | undefined;
-}
-
-/** A message the hub refused, with the code it answered. */
-export interface MessageRefusedEvent {
-  kind: "message.refused";
-  at: number;
-  from: string;
-  code: string;
-  message: string;
-  id?: string | undefined;
-}
-
-export type HubEvent =
-  | AgentRegisteredEvent
-  | AgentLeftEvent
-  | MessageAcceptedEvent
-  | MessageRefusedEvent;
-
-export type HubListener = (event: HubEvent) => void;
 
 /** The hub's listeners; `emit*` do nothing (and allocate nothing) while there are none. */
 export class HubObservers {

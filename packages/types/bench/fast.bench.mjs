@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The fast path of `@ocp/types/fast` on the hot messages, beside JSON.parse of the
 // same line in the same run: decodeLineFast of a `frames` line (10 frames of 2 KB),
-// encodeFramesLine of its result, and sealQuery + encodeQueryJson of a query.
+// encodeFramesLine of its result (and encodeLine, the schema path, of the same
+// envelope), and sealQuery + encodeQueryJson of a query.
 // Medians of interleaved rounds. Run after `pnpm build`.
 import { loadavg } from "node:os";
 import {
@@ -52,7 +53,7 @@ function measure(fn) {
 }
 
 let sink = 0;
-const runs = { parse: [], decode: [], encode: [], query: [] };
+const runs = { parse: [], decode: [], encode: [], schemaEncode: [], query: [] };
 for (let round = 0; round < ROUNDS; round++) {
   runs.parse.push(measure(() => (sink += JSON.parse(line).result.frames.length)));
   runs.decode.push(
@@ -63,6 +64,9 @@ for (let round = 0; round < ROUNDS; round++) {
     }),
   );
   runs.encode.push(measure(() => (sink += encodeFramesLine("q-1", result).length)));
+  runs.schemaEncode.push(
+    measure(() => (sink += encodeLine({ type: "frames", id: "q-1", result }).length)),
+  );
   runs.query.push(measure(() => (sink += encodeQueryJson(sealQuery(query)).length)));
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -73,6 +77,7 @@ console.log(
 row("JSON.parse of the line", median(runs.parse));
 row("decodeLineFast of the line", median(runs.decode));
 row("encodeFramesLine of its result", median(runs.encode));
+row("encodeLine of the same envelope", median(runs.schemaEncode));
 row("sealQuery + encodeQueryJson", median(runs.query));
 console.log(
   `  decode ratio to JSON.parse        : ${(median(runs.decode) / median(runs.parse)).toFixed(2)}`,

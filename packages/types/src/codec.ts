@@ -3,6 +3,7 @@ import { type Envelope, type EnvelopeInit, EnvelopeSchema } from "./envelope.js"
 import { type OcpError, typesError } from "./errors.js";
 import { scanJsonText } from "./ijson.js";
 import { isJsonObject } from "./json-object.js";
+import { omittedListsByType } from "./wire-lists.js";
 
 /** The outcome of decoding: a value, or a typed error. Never a throw. */
 export type DecodeResult<T = Envelope> =
@@ -122,14 +123,13 @@ export function parseJsonText(
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * The empty lists the reference leaves off the wire, per envelope type:
- * `kinds` and `anchors` of a query, `provenance` and `relations` of a frame.
- * Those names occur nowhere else in their envelope type.
+ * The empty lists the reference leaves off the wire, per envelope type
+ * (`kinds` and `anchors` of a query, `provenance` and `relations` of a
+ * frame): the lists marked `omittedWhenEmpty` where the schemas define them,
+ * read from `EnvelopeSchema` once, at load. The walk refuses a marked name
+ * that occurs elsewhere in its envelope type.
  */
-const OMITTED_WHEN_EMPTY: Partial<Record<Envelope["type"], ReadonlySet<string>>> = {
-  query: new Set(["kinds", "anchors"]),
-  frames: new Set(["provenance", "relations"]),
-};
+const OMITTED_WHEN_EMPTY = omittedListsByType<Envelope["type"]>(EnvelopeSchema);
 
 /**
  * Copies `value` without its `null` and `undefined` members, recursively (the

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NonEmptyStringSchema, U32Schema } from "./primitives.js";
+import { omittedWhenEmpty } from "./wire-lists.js";
 
 /** What a frame represents. A closed set: any other kind fails to decode. */
 export const FRAME_KINDS = [
@@ -63,7 +64,8 @@ export const StrictFrameEmbeddingSchema = FrameEmbeddingSchema.extend({
  * The unit of exchange. Decoding is structural, as in the reference: a frame
  * whose score is 1.5 or whose citation label is empty still decodes, so the
  * host or the conformance suite can say exactly what is wrong with it
- * ({@link validateFrame}). `content` is untrusted data (R3).
+ * ({@link validateFrame}). `content` is untrusted data (R3). Empty
+ * `provenance` and `relations` are left off the wire.
  */
 export const ContextFrameSchema = z.object({
   id: z.string(),
@@ -76,10 +78,10 @@ export const ContextFrameSchema = z.object({
   valid_from: z.string().nullish(),
   valid_to: z.string().nullish(),
   recorded_at: z.string().nullish(),
-  provenance: z.array(ProvenanceSchema).default([]),
+  provenance: omittedWhenEmpty(z.array(ProvenanceSchema).default([])),
   citation_label: z.string().nullish(),
   embedding: FrameEmbeddingSchema.nullish(),
-  relations: z.array(RelationSchema).default([]),
+  relations: omittedWhenEmpty(z.array(RelationSchema).default([])),
 });
 export type ContextFrame = z.infer<typeof ContextFrameSchema>;
 /** A frame as a producer may write it: defaulted fields may be left out. */
@@ -93,10 +95,10 @@ export const StrictContextFrameSchema = ContextFrameSchema.extend({
   id: NonEmptyStringSchema,
   title: NonEmptyStringSchema,
   score: z.number().min(0).max(1),
-  provenance: z.array(StrictProvenanceSchema).default([]),
+  provenance: omittedWhenEmpty(z.array(StrictProvenanceSchema).default([])),
   citation_label: NonEmptyStringSchema.nullish(),
   embedding: StrictFrameEmbeddingSchema.nullish(),
-  relations: z.array(StrictRelationSchema).default([]),
+  relations: omittedWhenEmpty(z.array(StrictRelationSchema).default([])),
 }).meta({
   id: "ContextFrame",
   description:

@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { ContextFrameSchema, FrameKindSchema, StrictContextFrameSchema } from "./frame.js";
 import { NonEmptyStringSchema, U32Schema } from "./primitives.js";
+import { omittedWhenEmpty } from "./wire-lists.js";
 
 /**
  * A retrieval request. `max_tokens` is a hard contract, not a hint. Empty
- * `kinds` means "any kind".
+ * `kinds` means "any kind". Empty `kinds` and `anchors` are left off the wire.
  */
 export const ContextQuerySchema = z.object({
   goal: z.string(),
   query_text: z.string().nullish(),
   embedding: z.array(z.number()).nullish(),
-  kinds: z.array(FrameKindSchema).default([]),
-  anchors: z.array(z.string()).default([]),
+  kinds: omittedWhenEmpty(z.array(FrameKindSchema).default([])),
+  anchors: omittedWhenEmpty(z.array(z.string()).default([])),
   max_frames: U32Schema,
   max_tokens: U32Schema,
   as_of: z.string().nullish(),

@@ -17,6 +17,11 @@
  */
 import type { AuditEntry, VisibilityPolicy, WireMessage } from "@ocp/a2a-ocp-messaging";
 import { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
+import type {
+  FederationLinkState,
+  FederationListener,
+  ObservableFederation,
+} from "@ocp/a2a-ocp-messaging/observe";
 import { CLOSE_CODES, type Connection, createWsServer, type WsServer } from "@ocp/transport-ws";
 import { hubError } from "../errors.js";
 import type { OCPHub } from "../hub.js";
@@ -38,7 +43,7 @@ import {
   PeerLink,
 } from "./link.js";
 import { linkContext } from "./link-context.js";
-import { type CrossingSeen, type FederationListener, FederationObservers } from "./observer.js";
+import { type CrossingSeen, FederationObservers } from "./observer.js";
 import { FederatedStore } from "./outbox.js";
 import { forwardQuery, type QueryForwardContext } from "./query-forward.js";
 import { FederationRegistry, type RemoteAgent } from "./registry.js";
@@ -56,15 +61,7 @@ export interface FederationOptions {
   onError?: (error: unknown) => void;
 }
 
-/** A peer link as {@link Federation.links} reports it. */
-export interface FederationLinkState {
-  hubId: string;
-  open: boolean;
-  /** Agents this peer vouched for (cards kept here). */
-  agents: number;
-}
-
-export class Federation {
+export class Federation implements ObservableFederation {
   readonly store: FederatedStore;
   readonly registry: FederationRegistry;
   readonly config: FederationConfig;

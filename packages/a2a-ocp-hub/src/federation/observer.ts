@@ -7,43 +7,13 @@
  * payload only of a message this hub verified itself (one of its own agents'
  * going out, or one it accepted from a peer), never of a refused inbound one.
  * Nothing is computed while no listener is attached; a listener that throws
- * is reported through the federation's `onError`.
+ * is reported through the federation's `onError`. The events are defined
+ * once, in `@ocp/a2a-ocp-messaging/observe`, below the hub and the dashboard.
  */
 import type { AuditEntry, WireMessage } from "@ocp/a2a-ocp-messaging";
 import type { createDecompressor } from "@ocp/a2a-ocp-messaging/node";
+import type { FederationEvent, FederationListener } from "@ocp/a2a-ocp-messaging/observe";
 import { readablePayload } from "../readable.js";
-
-/** A message crossed the boundary (`crossed`) or was refused at it (`refused`). */
-export interface FederationCrossingEvent {
-  kind: "crossing";
-  at: number;
-  /** The peer hub id: where it went, or where it came from. */
-  peer: string;
-  /** `out`: from this hub's agents to the peer; `in`: from the peer to this hub. */
-  direction: "out" | "in";
-  outcome: "crossed" | "refused";
-  id?: string | undefined;
-  from?: string | undefined;
-  to: readonly string[];
-  type?: string | undefined;
-  /** The refusal code (`federation_withheld`, `federation_spoofed`, a message-layer code). */
-  code?: string | undefined;
-  reason?: string | undefined;
-  /** The payload as this hub read it (inflated), when it verified the message; read-only. */
-  payload?: unknown;
-}
-
-/** A hub link to `peer` came up or went down. */
-export interface FederationLinkEvent {
-  kind: "link";
-  at: number;
-  peer: string;
-  open: boolean;
-}
-
-export type FederationEvent = FederationCrossingEvent | FederationLinkEvent;
-
-export type FederationListener = (event: FederationEvent) => void;
 
 /** Where a crossing's payload comes from: committed text of this hub, or a message it accepted. */
 export type CrossingSource = string | WireMessage | undefined;

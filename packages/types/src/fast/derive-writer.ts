@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { isOmittedWhenEmpty } from "../wire-lists.js";
 import { instantiate, memberRead } from "./derive.js";
 import { defOf, leafOf } from "./schema-reading.js";
 
@@ -7,9 +8,10 @@ import { defOf, leafOf } from "./schema-reading.js";
  * `toWire` of `@ocp/types` writes for a value in the plain form (see
  * `plainFormCheck`), without building the wire object. Members in the
  * schema's declaration order (the order a schema's output, and so `toWire`,
- * has them), absent and `null` members left off, and a defaulted list left
- * off when empty (the reference omits those). Members named in `raw` hold
- * JSON already encoded and are written as they are.
+ * has them), absent and `null` members left off, and a list marked
+ * `omittedWhenEmpty` in the schema left off when empty (the reference omits
+ * those; `toWire` reads the same marks). Members named in `raw` hold JSON
+ * already encoded and are written as they are.
  */
 export type WireWriter = (value: unknown) => string;
 
@@ -74,10 +76,10 @@ class WriterCompiler {
         ? JSON.stringify(`,${label}`)
         : `(o.length === 1 ? ${JSON.stringify(label)} : ${JSON.stringify(`,${label}`)})`;
       const encoded = this.raw.has(key) ? m : this.value(member, m);
+      const omitEmpty = isOmittedWhenEmpty(member);
       const absentable =
-        def.type === "optional" || def.type === "nullable" || def.type === "default";
-      const emptyList =
-        def.type === "default" && Array.isArray(def.defaultValue) ? ` && ${m}.length !== 0` : "";
+        omitEmpty || def.type === "optional" || def.type === "nullable" || def.type === "default";
+      const emptyList = omitEmpty ? ` && ${m}.length !== 0` : "";
       lines.push(`const ${m} = ${memberRead("v", key)};`);
       if (absentable) lines.push(`if (${m} != null${emptyList}) o += ${head} + ${encoded};`);
       else {
