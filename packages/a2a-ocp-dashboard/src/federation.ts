@@ -56,9 +56,24 @@ export interface CrossingView {
   nodes: NodeView[];
 }
 
+/**
+ * Hub links refused before they authenticated (`federation_unknown_peer`:
+ * a hub id or key the federate file does not list). Counted here, never
+ * listed as crossings or under a peer: whoever sends them chose the id they
+ * claim, and a flood of them must not push real rows out of the list.
+ */
+export interface StrangersView {
+  refused: number;
+  refusedByCode: Record<string, number>;
+  /** The hub id the latest one claimed (cut to 200 characters), and when. */
+  lastClaimed?: string | undefined;
+  lastAt?: number | undefined;
+}
+
 export interface FederationView {
   peers: PeerView[];
   crossings: CrossingView[];
+  strangers: StrangersView;
 }
 
 /** Text fields are cut at this many characters. */
@@ -90,6 +105,7 @@ export class FederationBook {
   readonly #limits: Pick<StateLimits, "crossings" | "queue">;
   readonly #peers = new Map<string, PeerView>();
   readonly #crossings: CrossingView[] = [];
+  readonly #strangers: StrangersView = { refused: 0, refusedByCode: {} };
   #queue: DashboardFederationEvent[] = [];
   #fresh: CrossingView[] = [];
   #changed = true;
@@ -142,14 +158,39 @@ export class FederationBook {
     }
     if (links) this.refresh();
     if (!this.#changed && this.#fresh.length === 0) return undefined;
-    const delta = { peers: this.#peerViews(), crossings: this.#fresh };
+    const delta = {
+      peers: this.#peerViews(),
+      crossings: this.#fresh,
+      strangers: this.#strangerView(),
+    };
     this.#fresh = [];
     this.#changed = false;
     return delta;
   }
 
   view(): FederationView {
-    return { peers: this.#peerViews(), crossings: [...this.#crossings] };
+    return {
+      peers: this.#peerViews(),
+      crossings: [...this.#crossings],
+      strangers: this.#strangerView(),
+    };
+  }
+
+  #strangerView(): StrangersView {
+    return { ...this.#strangers, refusedByCode: { ...this.#strangers.refusedByCode } };
+  }
+
+  /** Whether `event` is a refused link attempt by a hub that did not authenticate (see {@link StrangersView}). */
+  #stranger(event: FederationCrossingEvent): boolean {
+    if (event.outcome !== "refused") return false;
+    if (event.code !== "federation_unknown_peer" && this.#peers.has(event.peer)) return false;
+    const code = cut(event.code) ?? "unknown";
+    this.#strangers.refused += 1;
+    this.#strangers.refusedByCode[code] = (this.#strangers.refusedByCode[code] ?? 0) + 1;
+    this.#strangers.lastClaimed = cut(event.peer);
+    this.#strangers.lastAt = event.at;
+    this.#changed = true;
+    return true;
   }
 
   #peerViews(): PeerView[] {
@@ -157,6 +198,7 @@ export class FederationBook {
   }
 
   #crossing(event: FederationCrossingEvent): void {
+    if (this.#stranger(event)) return;
     const code = cut(event.code);
     const view: CrossingView = {
       at: event.at,
@@ -175,7 +217,6 @@ export class FederationBook {
     if (this.#crossings.length > this.#limits.crossings) this.#crossings.shift();
     this.#fresh.push(view);
     if (this.#fresh.length > this.#limits.crossings) this.#fresh.shift();
-    // Counted only for the peers the federate file lists: a stranger's hello adds no entry.
     const peer = this.#peers.get(event.peer);
     if (peer === undefined) return;
     this.#changed = true;

@@ -18,14 +18,16 @@ export interface Org {
   close(): Promise<void>;
 }
 
-const peerEntry = (name: string, key: AgentIdentity, url?: string) => ({
+/** A federate file entry for `name`'s hub (agents `a2a://<name>/…`). */
+export const peerEntry = (name: string, key: AgentIdentity, url?: string) => ({
   hubId: key.id,
   publicKey: Buffer.from(key.publicKey).toString("base64"),
   agents: [`a2a://${name}/`],
   ...(url === undefined ? {} : { url }),
 });
 
-async function startOrg(
+/** `name`'s hub with federation `peers`, listening for hub links when `listen`. */
+export async function startOrg(
   name: string,
   key: AgentIdentity,
   peers: unknown[],

@@ -2,11 +2,15 @@
  * The Federation view in a real browser (issue 44): a dashboard of a hub
  * linked with another organisation's shows a sixth tab, the peer with its
  * link up and what it vouched for, and a row for a public node that crossed;
- * a dashboard of a hub that does not federate shows no such tab.
+ * a hub acme does not list, dialling it, shows as one line of refused link
+ * attempts and no row; a dashboard of a hub that does not federate shows no
+ * such tab.
  */
+
+import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { afterAll, expect, it } from "vitest";
 import { startDashboard } from "../src/index.js";
-import { linkedOrgs, node, streamNodes } from "./federation-support.js";
+import { linkedOrgs, node, peerEntry, startOrg, streamNodes } from "./federation-support.js";
 import { launchChromium, screenshot, watchProblems } from "./support.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -49,6 +53,22 @@ it("renders the peer organisation (link up, vouched agents) and a crossed row in
   expect(text).toContain("fix-public title");
   expect(await page.textContent(`${peer} dd[data-counter="Forwarded"]`)).toBe("1");
   expect(await page.isVisible("#view-federation")).toBe(true);
+
+  // initech is not in acme's federate file: its refused hellos are one line, not rows.
+  const initechKey = generateIdentity("a2a://initech-hub");
+  const initech = await startOrg(
+    "initech",
+    initechKey,
+    [peerEntry("acme", acme.key, acme.federation.url)],
+    false,
+  );
+  cleanups.push(() => initech.close());
+  const strangers = await page.waitForSelector('#peers [data-field="strangers"]', {
+    timeout: 15_000,
+  });
+  expect(await strangers.textContent()).toContain(initechKey.id);
+  expect(await page.isVisible(row)).toBe(true);
+  expect(await page.$$(`#crossings .row:has-text("${initechKey.id}")`)).toEqual([]);
   await screenshot(page, "federation");
 
   // A dashboard not given a federation: no Federation tab.

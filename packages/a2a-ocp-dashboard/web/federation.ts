@@ -4,7 +4,7 @@
  * the recent crossings and refusals, newest first. Content is what the
  * server sent: node titles only where the dashboard's redaction shows them.
  */
-import type { CrossingView, FederationView, PeerView } from "../src/federation.js";
+import type { CrossingView, FederationView, PeerView, StrangersView } from "../src/federation.js";
 import { ago, el, VirtualList } from "./vlist.js";
 
 function peerCard(peer: PeerView): HTMLElement {
@@ -36,6 +36,22 @@ function peerCard(peer: PeerView): HTMLElement {
     .querySelector("ul")!
     .append(...codes.map(([code, n]) => el("li", `${code}: ${n}`, { "data-code": code })));
   return card;
+}
+
+/** One line for refused link attempts by hubs that did not authenticate: a count, never rows. */
+function strangerLine(strangers: StrangersView): HTMLElement {
+  const last =
+    strangers.lastClaimed === undefined ? "" : `; latest claimed ${strangers.lastClaimed}`;
+  const seen = strangers.lastAt === undefined ? "" : ` ${ago(strangers.lastAt)}`;
+  return el(
+    "p",
+    `Refused link attempts by hubs not in the federate file: ${strangers.refused}${last}${seen}`,
+    {
+      class: "strangers",
+      "data-field": "strangers",
+      "data-count": String(strangers.refused),
+    },
+  );
 }
 
 export class FederationPanel {
@@ -72,6 +88,7 @@ export class FederationPanel {
   update(view: FederationView): void {
     this.peers.replaceChildren(
       ...(view.peers.length === 0 ? [el("p", "no peer organisation")] : view.peers.map(peerCard)),
+      ...(view.strangers.refused > 0 ? [strangerLine(view.strangers)] : []),
     );
     this.crossings.items = [...view.crossings].reverse();
   }

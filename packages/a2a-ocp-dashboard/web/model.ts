@@ -67,6 +67,7 @@ export class Model {
       this.federation = {
         peers: delta.federation.peers,
         crossings: [...before, ...delta.federation.crossings].slice(-MAX_RECENT),
+        strangers: delta.federation.strangers,
       };
       changed.add("federation");
     }
