@@ -60,6 +60,21 @@ export const StrictFrameEmbeddingSchema = FrameEmbeddingSchema.extend({
 }).meta({ id: "FrameEmbedding" });
 
 /**
+ * The members a frame of either family (`ocp/1` and `contextgraph/1`) ends
+ * with, at the level a receiver decodes: validity, provenance, citation,
+ * embedding and relations. Not exported from the package.
+ */
+export const FRAME_TAIL = {
+  valid_from: z.string().nullish(),
+  valid_to: z.string().nullish(),
+  recorded_at: z.string().nullish(),
+  provenance: z.array(ProvenanceSchema).default([]),
+  citation_label: z.string().nullish(),
+  embedding: FrameEmbeddingSchema.nullish(),
+  relations: z.array(RelationSchema).default([]),
+};
+
+/**
  * The unit of exchange. Decoding is structural, as in the reference: a frame
  * whose score is 1.5 or whose citation label is empty still decodes, so the
  * host or the conformance suite can say exactly what is wrong with it
@@ -73,13 +88,7 @@ export const ContextFrameSchema = z.object({
   uri: z.string().nullish(),
   score: z.number(),
   token_cost: U32Schema,
-  valid_from: z.string().nullish(),
-  valid_to: z.string().nullish(),
-  recorded_at: z.string().nullish(),
-  provenance: z.array(ProvenanceSchema).default([]),
-  citation_label: z.string().nullish(),
-  embedding: FrameEmbeddingSchema.nullish(),
-  relations: z.array(RelationSchema).default([]),
+  ...FRAME_TAIL,
 });
 export type ContextFrame = z.infer<typeof ContextFrameSchema>;
 /** A frame as a producer may write it: defaulted fields may be left out. */
