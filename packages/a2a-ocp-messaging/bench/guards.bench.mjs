@@ -10,7 +10,7 @@ import { createMessage, signObject } from "../dist/index.js";
 import { accessControlledNodes } from "../dist/internal.js";
 import { parseJson } from "../dist/json.js"; // what MessageStages.parse runs on every frame
 import { createNodeInboundPipeline } from "../dist/node/index.js";
-import { ALICE, alice, beaconMessage, benchNode, lookupKey, streamMessage } from "./messages.mjs";
+import { ALICE, alice, benchNode, lookupKey, mixedMessage } from "./messages.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const PER_ROUND = Number(process.env.BENCH_MESSAGES ?? 1000);
@@ -19,32 +19,25 @@ const node = benchNode;
 
 // Three shapes a hub sees: a stream of nodes, a collective response whose findings carry nodes
 // (one private), and a beacon with no node at all.
-function message(i) {
-  switch (i % 3) {
-    case 0:
-      return streamMessage(i);
-    case 1:
-      return createMessage({
-        type: "ocp.collective.response",
-        from: ALICE,
-        to: "a2a://bench-bob",
-        payload: {
-          queryId: `q-${i}`,
-          processingTime: 12,
-          findings: [
-            {
-              node: node(i, { visibility: "private", sharedWith: ["a2a://bench-bob"] }),
-              relevance: 0.9,
-            },
-            { node: node(i + 1), relevance: 0.7 },
-          ],
-          confidence: 0.8,
+const collectiveResponse = (i) =>
+  createMessage({
+    type: "ocp.collective.response",
+    from: ALICE,
+    to: "a2a://bench-bob",
+    payload: {
+      queryId: `q-${i}`,
+      processingTime: 12,
+      findings: [
+        {
+          node: node(i, { visibility: "private", sharedWith: ["a2a://bench-bob"] }),
+          relevance: 0.9,
         },
-      });
-    default:
-      return beaconMessage(i);
-  }
-}
+        { node: node(i + 1), relevance: 0.7 },
+      ],
+      confidence: 0.8,
+    },
+  });
+const message = (i) => mixedMessage(i, collectiveResponse);
 
 const texts = Array.from({ length: PER_ROUND }, (_, i) =>
   JSON.stringify(signObject(message(i), alice.secretKey)),

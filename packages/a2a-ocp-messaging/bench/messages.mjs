@@ -43,3 +43,7 @@ export const beaconMessage = (i) =>
     to: ["a2a://bench-bob", "a2a://bench-carol"],
     payload: { status: "working", availability: "busy", currentContext: { task: `task ${i}` } },
   });
+
+/** Message `i` of a mixed run: a stream, `middle(i)` and a beacon in turn. */
+export const mixedMessage = (i, middle) =>
+  i % 3 === 0 ? streamMessage(i) : i % 3 === 1 ? middle(i) : beaconMessage(i);

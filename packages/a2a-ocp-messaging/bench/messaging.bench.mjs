@@ -12,25 +12,18 @@ import {
   nativeEd25519Library,
   opensslEd25519,
 } from "../dist/node/index.js";
-import { ALICE, alice, beaconMessage, lookupKey, streamMessage } from "./messages.mjs";
+import { ALICE, alice, lookupKey, mixedMessage } from "./messages.mjs";
 
 const COUNT = Number(process.env.BENCH_MESSAGES ?? 3000);
 
-function message(i) {
-  switch (i % 3) {
-    case 0:
-      return streamMessage(i);
-    case 1:
-      return createMessage({
-        type: "ocp.consensus.vote",
-        from: ALICE,
-        to: "broadcast",
-        payload: { proposalId: "prop-1", vote: "approve", votedBy: ALICE, reasoning: "faster" },
-      });
-    default:
-      return beaconMessage(i);
-  }
-}
+const vote = () =>
+  createMessage({
+    type: "ocp.consensus.vote",
+    from: ALICE,
+    to: "broadcast",
+    payload: { proposalId: "prop-1", vote: "approve", votedBy: ALICE, reasoning: "faster" },
+  });
+const message = (i) => mixedMessage(i, vote);
 
 const unsigned = Array.from({ length: COUNT }, (_, i) => message(i));
 const signed = unsigned.map((m) => signObject(m, alice.secretKey, nativeEd25519));
