@@ -34,13 +34,13 @@ export function packageDocs(root: URL | string): PackageDocs {
   return { dir, readme, read, section: (name, text = readme) => section(text, name) };
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A markdown table row whose first cell is `` `name` `` (and whose second is `value`, when given). */
 export function tableRow(name: string, value?: unknown): RegExp {
   const cells =
     value === undefined
-      ? `\`${escape(name)}\`\\s*\\|`
-      : `\`${escape(name)}\`\\s*\\|\\s*${escape(String(value))}\\s*\\|`;
+      ? `\`${literal(name)}\`\\s*\\|`
+      : `\`${literal(name)}\`\\s*\\|\\s*${literal(String(value))}\\s*\\|`;
   return new RegExp(`\\|\\s*${cells}`);
 }
