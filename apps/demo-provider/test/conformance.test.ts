@@ -55,6 +55,21 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Runs the built `ocp-inspect <transport> <flags> --json --query <query> <target>`; its JSON report. */
+async function inspectJson(
+  transport: "stdio" | "http",
+  flags: readonly string[],
+  query: string,
+  target: readonly string[],
+): Promise<string> {
+  const args = [inspect, transport, ...flags, "--json", "--query", query, ...target];
+  const { stdout } = await run(process.execPath, args);
+  return stdout;
+}
+
+/** The demo provider's CLI over stdio, serving `paths`, as `ocp-inspect stdio`'s command. */
+const demo = (...paths: string[]) => ["--", process.execPath, cli, "--quiet", ...paths];
+
 function expectConformant(stdout: string): void {
   const report = JSON.parse(stdout) as InspectReport;
   expect(report.checks.filter((check) => check.status === "fail")).toEqual([]);
@@ -63,39 +78,17 @@ function expectConformant(stdout: string): void {
 
 describe("ocp-inspect --strict against the demo provider's CLI", () => {
   it("is conformant over stdio, every check including the advisory ones", async () => {
-    const { stdout } = await run(process.execPath, [
-      inspect,
-      "stdio",
-      "--strict",
-      "--json",
-      "--query",
-      "retry backoff",
-      "--",
-      process.execPath,
-      cli,
-      "--quiet",
-      dir,
-    ]);
+    const stdout = await inspectJson("stdio", ["--strict"], "retry backoff", demo(dir));
     expectConformant(stdout);
   });
 
   it("with --max-tokens 600 over this repository's README and docs: conformant, with cited frames", async () => {
-    const { stdout } = await run(process.execPath, [
-      inspect,
+    const stdout = await inspectJson(
       "stdio",
-      "--strict",
-      "--json",
-      "--max-tokens",
-      "600",
-      "--query",
+      ["--strict", "--max-tokens", "600"],
       "How is consent for an egress provider recorded and revoked?",
-      "--",
-      process.execPath,
-      cli,
-      "--quiet",
-      join(repo, "README.md"),
-      join(repo, "docs"),
-    ]);
+      demo(join(repo, "README.md"), join(repo, "docs")),
+    );
     expectConformant(stdout);
     const { probe } = JSON.parse(stdout) as InspectReport;
     expect(probe?.max_tokens).toBe(600);
@@ -107,15 +100,7 @@ describe("ocp-inspect --strict against the demo provider's CLI", () => {
   });
 
   it("is conformant over HTTP", async () => {
-    const { stdout } = await run(process.execPath, [
-      inspect,
-      "http",
-      "--strict",
-      "--json",
-      "--query",
-      "retry backoff",
-      url,
-    ]);
+    const stdout = await inspectJson("http", ["--strict"], "retry backoff", [url]);
     expectConformant(stdout);
     const report = JSON.parse(stdout) as InspectReport;
     // R1 is probed over HTTP too: five malformed requests, each a 4xx bad_request.
@@ -126,6 +111,7 @@ describe("ocp-inspect --strict against the demo provider's CLI", () => {
 });
 
 describe("ocp-inspect --family contextgraph against the demo provider's CLI (upstream's checks)", () => {
+  const CGP = ["--family", "contextgraph"];
   const cgpChecks = [
     "handshake",
     "frame-validity",
@@ -148,34 +134,12 @@ describe("ocp-inspect --family contextgraph against the demo provider's CLI (ups
   }
 
   it("is conformant over stdio: every upstream check, B3 costs, sha256 digests, verify", async () => {
-    const { stdout } = await run(process.execPath, [
-      inspect,
-      "stdio",
-      "--family",
-      "contextgraph",
-      "--json",
-      "--query",
-      "retry backoff",
-      "--",
-      process.execPath,
-      cli,
-      "--quiet",
-      dir,
-    ]);
+    const stdout = await inspectJson("stdio", CGP, "retry backoff", demo(dir));
     expectCgpConformant(stdout);
   });
 
   it("is conformant over HTTP", async () => {
-    const { stdout } = await run(process.execPath, [
-      inspect,
-      "http",
-      "--family",
-      "contextgraph",
-      "--json",
-      "--query",
-      "retry backoff",
-      url,
-    ]);
+    const stdout = await inspectJson("http", CGP, "retry backoff", [url]);
     expectCgpConformant(stdout);
   });
 });

@@ -4,23 +4,15 @@
  * every constant of src/limits.ts with its value.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { packageDocs } from "@ocp/testkit/readme";
 import { describe, expect, it } from "vitest";
 import * as limits from "../src/limits.js";
 
 const run = promisify(execFile);
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const { section } = packageDocs(new URL("..", import.meta.url));
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-
-function section(name: string): string {
-  const start = readme.indexOf(`<!-- ${name} -->`);
-  const end = readme.indexOf(`<!-- /${name} -->`);
-  expect(start, `section ${name}`).toBeGreaterThan(-1);
-  expect(end).toBeGreaterThan(start);
-  return readme.slice(start, end);
-}
 
 describe("README", () => {
   it("shows exactly what `ocp-demo-provider --help` prints", async () => {

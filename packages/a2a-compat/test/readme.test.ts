@@ -1,23 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageDocs, tableRow } from "@ocp/testkit/readme";
 import { describe, expect, it } from "vitest";
 import { A2A_ERROR_CODES } from "../src/errors.js";
 import * as limits from "../src/limits.js";
 
-const dir = fileURLToPath(new URL("..", import.meta.url));
-const readme = readFileSync(join(dir, "README.md"), "utf8");
+const { dir, readme, read, section } = packageDocs(new URL("..", import.meta.url));
 /** The limits and error-code tables, moved out of the README into the package's docs. */
-const reference = readFileSync(join(dir, "docs", "reference.md"), "utf8");
-/** The text between `<!-- name -->` and `<!-- /name -->` of `text` (the README unless named). */
-const section = (name: string, text = readme) => {
-  const start = text.indexOf(`<!-- ${name} -->`);
-  const end = text.indexOf(`<!-- /${name} -->`);
-  expect(start, `section ${name}`).toBeGreaterThan(-1);
-  expect(end).toBeGreaterThan(start);
-  return text.slice(start, end);
-};
+const reference = read("docs/reference.md");
 
 describe("README (A2A compatibility)", () => {
   it("links the docs its security model, limits and error codes moved to", () => {
@@ -28,14 +17,13 @@ describe("README (A2A compatibility)", () => {
   it("docs/reference.md lists every A2A limit with its value", () => {
     const table = section("a2a-limits", reference);
     for (const [name, value] of Object.entries(limits)) {
-      expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
+      expect(table).toMatch(tableRow(name, value));
     }
   });
 
   it("docs/reference.md lists every A2A error code", () => {
     const table = section("a2a-errors", reference);
-    for (const code of Object.keys(A2A_ERROR_CODES))
-      expect(table).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
+    for (const code of Object.keys(A2A_ERROR_CODES)) expect(table).toMatch(tableRow(code));
   });
 
   it("shows what example/a2a-fallback.mjs really prints (run against dist)", () => {

@@ -1,25 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageDocs, tableRow } from "@ocp/testkit/readme";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COLLECTIVE_TIMEOUT_MS } from "../src/agent-collective.js";
 import { AGENT_ERROR_CODES } from "../src/errors.js";
 import * as limits from "../src/limits.js";
 
-const dir = fileURLToPath(new URL("..", import.meta.url));
-const readme = readFileSync(join(dir, "README.md"), "utf8");
+const { dir, readme, read, section } = packageDocs(new URL("..", import.meta.url));
 /** The reference tables and the consensus rules, moved out of the README into the package's docs. */
-const reference = readFileSync(join(dir, "docs", "reference.md"), "utf8");
-const consensus = readFileSync(join(dir, "docs", "consensus.md"), "utf8");
-/** The text between `<!-- name -->` and `<!-- /name -->` of `text` (the README unless named). */
-const section = (name: string, text = readme) => {
-  const start = text.indexOf(`<!-- ${name} -->`);
-  const end = text.indexOf(`<!-- /${name} -->`);
-  expect(start, `section ${name}`).toBeGreaterThan(-1);
-  expect(end).toBeGreaterThan(start);
-  return text.slice(start, end);
-};
+const reference = read("docs/reference.md");
+const consensus = read("docs/consensus.md");
 
 describe("README (agent runtime)", () => {
   it("shows what example/team.mjs really prints (run against dist)", () => {
@@ -33,7 +22,7 @@ describe("README (agent runtime)", () => {
 
   it("opens with example/team.mjs verbatim (the example the output above is of)", () => {
     const first = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(first).toBe(readFileSync(join(dir, "example", "team.mjs"), "utf8"));
+    expect(first).toBe(read("example/team.mjs"));
   });
 
   it("links the docs the reference tables and consensus rules moved to", () => {
@@ -44,24 +33,23 @@ describe("README (agent runtime)", () => {
   it("docs/reference.md lists every agent limit with its value", () => {
     const table = section("agent-limits", reference);
     for (const [name, value] of Object.entries({ ...limits, DEFAULT_COLLECTIVE_TIMEOUT_MS })) {
-      expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${value}\\s*\\|`));
+      expect(table).toMatch(tableRow(name, value));
     }
   });
 
   it("docs/reference.md lists every agent error code", () => {
     const table = section("agent-errors", reference);
-    for (const code of Object.keys(AGENT_ERROR_CODES))
-      expect(table).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
+    for (const code of Object.keys(AGENT_ERROR_CODES)) expect(table).toMatch(tableRow(code));
   });
 
   it("docs/reference.md documents every option of OCPAgentOptions", () => {
-    const source = readFileSync(join(dir, "src", "agent-types.ts"), "utf8");
+    const source = read("src/agent-types.ts");
     const start = source.indexOf("export interface OCPAgentOptions");
     const body = source.slice(start, source.indexOf("\n}", start));
     const names = [...body.matchAll(/^ {2}readonly (\w+)\??:/gm)].map((match) => match[1]!);
     expect(names.length).toBeGreaterThan(5);
     const table = section("options", reference);
-    for (const name of names) expect(table).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|`));
+    for (const name of names) expect(table).toMatch(tableRow(name));
   });
 
   it("docs/consensus.md states the consensus rules: second vote, tie, abstentions, threshold comparison", () => {

@@ -9,22 +9,11 @@ import { join } from "node:path";
 import { HubClient } from "@ocp/a2a-ocp-client";
 import { generateIdentity } from "@ocp/a2a-ocp-messaging";
 import { OCPHub, SqliteAuditLog } from "../dist/index.js";
+import { waitFor } from "./wait.mjs";
 
 const MESSAGES = Number(process.env.BENCH_AUDIT_MESSAGES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 7);
 const dir = mkdtempSync(join(tmpdir(), "ocp-hub-audit-bench-"));
-
-function waitFor(predicate) {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 300_000;
-    const tick = () => {
-      if (predicate()) resolve();
-      else if (Date.now() > deadline) reject(new Error("bench timed out"));
-      else setTimeout(tick, 1);
-    };
-    tick();
-  });
-}
 
 let run = 0;
 async function once(withAudit) {
@@ -56,7 +45,7 @@ async function once(withAudit) {
       }),
     ),
   );
-  await waitFor(() => received === MESSAGES);
+  await waitFor(() => received === MESSAGES, 1);
   const seconds = (performance.now() - start) / 1000;
   if (withAudit) {
     const entries = await hub.options.audit.query({ limit: 10_000 });

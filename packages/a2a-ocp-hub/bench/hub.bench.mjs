@@ -22,6 +22,7 @@ import { createNodeInboundPipeline, nativeEd25519 } from "@ocp/a2a-ocp-messaging
 import { WebSocket, WebSocketServer } from "ws";
 import { OCPHub } from "../dist/index.js";
 import { rotated, spread } from "./stats.mjs";
+import { waitFor } from "./wait.mjs";
 
 const SUBSCRIBERS = [10, 200];
 /** Deliveries per run: messages = DELIVERIES / subscribers. */
@@ -48,18 +49,6 @@ function signedMessages(count) {
       ),
     ),
   );
-}
-
-function waitFor(predicate) {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 300_000;
-    const tick = () => {
-      if (predicate()) resolve();
-      else if (Date.now() > deadline) reject(new Error("bench timed out"));
-      else setTimeout(tick, 2);
-    };
-    tick();
-  });
 }
 
 /** Raw ws: one server broadcasting the same bytes; each recipient runs the inbound pipeline. */

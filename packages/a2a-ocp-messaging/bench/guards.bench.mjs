@@ -6,78 +6,44 @@
 // freshness, replay, signature with native Ed25519) of the same messages.
 // Arms are interleaved over rounds; medians and spread are printed.
 import { loadavg } from "node:os";
-import { createMessage, generateIdentity, signObject } from "../dist/index.js";
+import { createMessage, signObject } from "../dist/index.js";
 import { accessControlledNodes } from "../dist/internal.js";
 import { parseJson } from "../dist/json.js"; // what MessageStages.parse runs on every frame
 import { createNodeInboundPipeline } from "../dist/node/index.js";
+import { ALICE, alice, benchNode, lookupKey, mixedMessage } from "./messages.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const PER_ROUND = Number(process.env.BENCH_MESSAGES ?? 1000);
-const ALICE = "a2a://bench-alice";
-const alice = generateIdentity(ALICE);
 
-const node = (i, extra) => ({
-  id: `node-${i}`,
-  type: "code.solution",
-  title: "WebSocket memory leak fix",
-  data: { code: "ws.on('close', () => { connections.delete(id); })", tested: true },
-  confidence: 0.92,
-  timestamp: "2026-10-13T10:25:00Z",
-  createdBy: ALICE,
-  tags: ["websocket", "memory-leak", "fix"],
-  ...extra,
-});
+const node = benchNode;
 
 // Three shapes a hub sees: a stream of nodes, a collective response whose findings carry nodes
 // (one private), and a beacon with no node at all.
-function message(i) {
-  switch (i % 3) {
-    case 0:
-      return createMessage({
-        type: "ocp.knowledge.stream",
-        from: ALICE,
-        to: "a2a://bench-bob",
-        payload: {
-          streamId: "s",
-          nodes: [node(i), node(i + 1)],
-          isIncremental: true,
-          sequenceNumber: i,
+const collectiveResponse = (i) =>
+  createMessage({
+    type: "ocp.collective.response",
+    from: ALICE,
+    to: "a2a://bench-bob",
+    payload: {
+      queryId: `q-${i}`,
+      processingTime: 12,
+      findings: [
+        {
+          node: node(i, { visibility: "private", sharedWith: ["a2a://bench-bob"] }),
+          relevance: 0.9,
         },
-      });
-    case 1:
-      return createMessage({
-        type: "ocp.collective.response",
-        from: ALICE,
-        to: "a2a://bench-bob",
-        payload: {
-          queryId: `q-${i}`,
-          processingTime: 12,
-          findings: [
-            {
-              node: node(i, { visibility: "private", sharedWith: ["a2a://bench-bob"] }),
-              relevance: 0.9,
-            },
-            { node: node(i + 1), relevance: 0.7 },
-          ],
-          confidence: 0.8,
-        },
-      });
-    default:
-      return createMessage({
-        type: "ocp.awareness.beacon",
-        from: ALICE,
-        to: ["a2a://bench-bob", "a2a://bench-carol"],
-        payload: { status: "working", availability: "busy", currentContext: { task: `task ${i}` } },
-      });
-  }
-}
+        { node: node(i + 1), relevance: 0.7 },
+      ],
+      confidence: 0.8,
+    },
+  });
+const message = (i) => mixedMessage(i, collectiveResponse);
 
 const texts = Array.from({ length: PER_ROUND }, (_, i) =>
   JSON.stringify(signObject(message(i), alice.secretKey)),
 );
 const values = texts.map((t) => JSON.parse(t));
 const meanBytes = Math.round(texts.reduce((n, t) => n + Buffer.byteLength(t), 0) / PER_ROUND);
-const lookupKey = (id) => (id === ALICE ? alice.publicKey : undefined);
 
 let sink = 0;
 const arms = {

@@ -4,13 +4,7 @@
 // OpenSSL and the native default verifying side by side over interleaved rounds.
 // Figures depend on the machine; the ratios are what to compare across runs.
 import { loadavg } from "node:os";
-import {
-  createMessage,
-  generateIdentity,
-  InboundPipeline,
-  signObject,
-  verifyObject,
-} from "../dist/index.js";
+import { createMessage, InboundPipeline, signObject, verifyObject } from "../dist/index.js";
 import { nobleEd25519 } from "../dist/internal.js";
 import {
   createNodeInboundPipeline,
@@ -18,52 +12,18 @@ import {
   nativeEd25519Library,
   opensslEd25519,
 } from "../dist/node/index.js";
+import { ALICE, alice, lookupKey, mixedMessage } from "./messages.mjs";
 
 const COUNT = Number(process.env.BENCH_MESSAGES ?? 3000);
-const ALICE = "a2a://bench-alice";
-const alice = generateIdentity(ALICE);
 
-const node = (i) => ({
-  id: `node-${i}`,
-  type: "code.solution",
-  title: "WebSocket memory leak fix",
-  data: { code: "ws.on('close', () => { connections.delete(id); })", tested: true },
-  confidence: 0.92,
-  timestamp: "2025-10-13T10:25:00Z",
-  createdBy: ALICE,
-  tags: ["websocket", "memory-leak", "fix"],
-});
-
-function message(i) {
-  switch (i % 3) {
-    case 0:
-      return createMessage({
-        type: "ocp.knowledge.stream",
-        from: ALICE,
-        to: "a2a://bench-bob",
-        payload: {
-          streamId: "s",
-          nodes: [node(i), node(i + 1)],
-          isIncremental: true,
-          sequenceNumber: i,
-        },
-      });
-    case 1:
-      return createMessage({
-        type: "ocp.consensus.vote",
-        from: ALICE,
-        to: "broadcast",
-        payload: { proposalId: "prop-1", vote: "approve", votedBy: ALICE, reasoning: "faster" },
-      });
-    default:
-      return createMessage({
-        type: "ocp.awareness.beacon",
-        from: ALICE,
-        to: ["a2a://bench-bob", "a2a://bench-carol"],
-        payload: { status: "working", availability: "busy", currentContext: { task: `task ${i}` } },
-      });
-  }
-}
+const vote = () =>
+  createMessage({
+    type: "ocp.consensus.vote",
+    from: ALICE,
+    to: "broadcast",
+    payload: { proposalId: "prop-1", vote: "approve", votedBy: ALICE, reasoning: "faster" },
+  });
+const message = (i) => mixedMessage(i, vote);
 
 const unsigned = Array.from({ length: COUNT }, (_, i) => message(i));
 const signed = unsigned.map((m) => signObject(m, alice.secretKey, nativeEd25519));
@@ -117,7 +77,6 @@ for (const backend of [nobleEd25519, opensslEd25519, nativeEd25519]) {
   );
 }
 
-const lookupKey = (id) => (id === ALICE ? alice.publicKey : undefined);
 for (const [name, make] of [
   ["inbound pipeline (native)", () => createNodeInboundPipeline({ lookupKey })],
   ["inbound pipeline (noble)", () => new InboundPipeline({ lookupKey })],

@@ -6,23 +6,8 @@ import { MAX_JSON_DEPTH } from "./limits.js";
 /** The guard the message layer narrows parsed JSON with: defined once, in `@ocp/types`. */
 export { isJsonObject } from "@ocp/types/internal";
 
-/** The number of UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD). */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+/** The number of UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD): `@ocp/types`' one count. */
+export { utf8ByteLength as utf8Length } from "@ocp/types/internal";
 
 /**
  * Parses JSON text as I-JSON (RFC 7493) with a depth bound: a value,

@@ -2,21 +2,14 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { packageDocs, tableRow } from "@ocp/testkit/readme";
 import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
 
 const run = promisify(execFile);
-const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+const { readme, section } = packageDocs(new URL("..", import.meta.url));
 const exampleFile = fileURLToPath(new URL("../example/first-run.mjs", import.meta.url));
 const example = readFileSync(exampleFile, "utf8");
-
-function section(name: string): string {
-  const start = readme.indexOf(`<!-- ${name} -->`);
-  const end = readme.indexOf(`<!-- /${name} -->`);
-  expect(start, `section ${name}`).toBeGreaterThan(-1);
-  expect(end).toBeGreaterThan(start);
-  return readme.slice(start, end);
-}
 
 describe("README", () => {
   it("opens with example/first-run.mjs verbatim, a complete program (its own hub) that prints what the README shows and exits 0", async () => {
@@ -31,7 +24,7 @@ describe("README", () => {
     expect(section("limits")).toMatch(/\|\s*`CONNECT_TIMEOUT_MS`\s*\|\s*15000\s*\|/);
     expect(api.CONNECT_TIMEOUT_MS).toBe(15_000);
     for (const code of Object.keys(api.CLIENT_ERROR_CODES)) {
-      expect(section("errors")).toMatch(new RegExp(`\\|\\s*\`${code}\`\\s*\\|`));
+      expect(section("errors")).toMatch(tableRow(code));
     }
   });
 

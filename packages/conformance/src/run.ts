@@ -6,16 +6,7 @@ import { FOREIGN_VERSION, judgeHandshake, judgeVersionMismatch } from "./checks/
 import { afterShutdownHttp, checkMalformedHttp } from "./checks/http-errors.js";
 import { checkMalformed } from "./checks/malformed.js";
 import { judgeSchema } from "./checks/schema.js";
-import { judgeShutdown } from "./checks/shutdown.js";
-import {
-  HANDSHAKE_TIMEOUT_MS,
-  MALFORMED_SETTLE_MS,
-  PROBE_MAX_FRAMES,
-  PROBE_MAX_TOKENS,
-  positiveBound,
-  QUERY_TIMEOUT_MS,
-  SHUTDOWN_TIMEOUT_MS,
-} from "./limits.js";
+import { PROBE_MAX_TOKENS } from "./limits.js";
 import { ask, describeReply, type Reply } from "./probe.js";
 import {
   CHECK_SPECS,
@@ -29,6 +20,16 @@ import {
   type ProbeSummary,
   skip,
 } from "./report.js";
+import {
+  type Bounds,
+  deferred,
+  probeTokens,
+  type RunOptions,
+  resolveBounds,
+  sampleQuery,
+  sessionPool,
+  timedShutdown,
+} from "./run-kit.js";
 import type { Recorded, Session } from "./session.js";
 import {
   describeTarget,
@@ -38,43 +39,11 @@ import {
   transportOf,
 } from "./targets.js";
 
-export interface RunOptions {
-  /** Advisory checks (kinds-filter, max-frames, correlation) decide the verdict too. */
-  readonly strict?: boolean;
-  /** Goal of the probe query; default the reference's ("conformance probe: …"). */
-  readonly goal?: string;
-  /** Budget of the probe query; default the reference's {@link PROBE_MAX_TOKENS}. */
-  readonly maxTokens?: number;
-  readonly handshakeTimeoutMs?: number;
-  /**
-   * How long the foreign-version handshake (H3) may go unanswered; default
-   * `handshakeTimeoutMs`. `ocp-inspect --timeout` sets it with the query bound.
-   */
-  readonly mismatchTimeoutMs?: number;
-  readonly queryTimeoutMs?: number;
-  readonly shutdownTimeoutMs?: number;
-  /** See {@link MALFORMED_SETTLE_MS}. */
-  readonly malformedSettleMs?: number;
-}
-
-interface Bounds {
-  readonly handshake: number;
-  readonly mismatch: number;
-  readonly query: number;
-  readonly shutdown: number;
-  readonly settle: number;
-}
+export type { RunOptions } from "./run-kit.js";
 
 /** The probe query: the Rust reference's sample query (4096 tokens, 8 frames, any kind). */
 export function probeQuery(goal?: string, maxTokens: number = PROBE_MAX_TOKENS): ContextQuery {
-  return {
-    goal: goal ?? "conformance probe: return your most relevant frames",
-    query_text: goal ?? "conformance probe",
-    kinds: [],
-    anchors: [],
-    max_frames: PROBE_MAX_FRAMES,
-    max_tokens: maxTokens,
-  };
+  return sampleQuery(goal, maxTokens);
 }
 
 type Found = Partial<Record<CheckName, CheckResult>>;
@@ -99,36 +68,15 @@ export async function runConformance(
   target: Target,
   options: RunOptions = {},
 ): Promise<ConformanceReport> {
-  const handshake = positiveBound(
-    "handshakeTimeoutMs",
-    options.handshakeTimeoutMs,
-    HANDSHAKE_TIMEOUT_MS,
-  );
-  const bounds: Bounds = {
-    handshake,
-    mismatch: positiveBound("mismatchTimeoutMs", options.mismatchTimeoutMs, handshake),
-    query: positiveBound("queryTimeoutMs", options.queryTimeoutMs, QUERY_TIMEOUT_MS),
-    shutdown: positiveBound("shutdownTimeoutMs", options.shutdownTimeoutMs, SHUTDOWN_TIMEOUT_MS),
-    settle: positiveBound("malformedSettleMs", options.malformedSettleMs, MALFORMED_SETTLE_MS),
-  };
+  const bounds = resolveBounds(options);
   const strict = options.strict === true;
   const transport = transportOf(target);
-  const query = probeQuery(
-    options.goal,
-    positiveBound("maxTokens", options.maxTokens, PROBE_MAX_TOKENS),
-  );
+  const query = probeQuery(options.goal, probeTokens(options));
   const records: Recorded[] = [];
   const record = (entry: Recorded) => records.push(entry);
-  const sessions: Session[] = [];
-  const open = (label: string) => {
-    const session = openSession(target, label, record);
-    sessions.push(session);
-    return session;
-  };
-  let settleProbe!: (reply: Reply) => void;
-  const probe = new Promise<Reply>((resolve) => {
-    settleProbe = resolve;
-  });
+  const pool = sessionPool(target, record);
+  const open = pool.open;
+  const { promise: probe, settle: settleProbe } = deferred<Reply>();
 
   const found: Found = {};
   let identity: NegotiatedIdentity | undefined;
@@ -178,8 +126,7 @@ export async function runConformance(
           ...target,
           headers: { ...target.headers, [EXTENSIONS_HEADER]: "error_code" },
         };
-        const session = openSession(coded, "malformed-coded", record);
-        sessions.push(session);
+        const session = pool.adopt(openSession(coded, "malformed-coded", record));
         found["malformed-input-tolerance"] = await checkMalformedHttp(session, query, {
           handshakeTimeoutMs: bounds.handshake,
           // A refusal needs no work: bounded like a handshake answer.
@@ -221,7 +168,7 @@ export async function runConformance(
       await Promise.all([main(), mismatch(), malformed()]);
     }
   } finally {
-    await Promise.all(sessions.map((session) => session.dispose()));
+    await pool.disposeAll();
   }
   const mismatch = found["version-mismatch"];
   if (identity === undefined && found.handshake?.status === "fail" && mismatch?.status === "fail") {
@@ -356,10 +303,9 @@ async function runMain(
     found.correlation = correlated.check;
   }
   await hooks.beforeShutdown?.();
-  const started = performance.now();
-  const outcome = await session.shutdown(bounds.shutdown);
-  found["shutdown-clean"] = judgeShutdown(outcome, Math.round(performance.now() - started));
-  if (hooks.afterShutdown !== undefined && outcome.kind === "answered") {
+  const shutdown = await timedShutdown(session, bounds.shutdown);
+  found["shutdown-clean"] = shutdown.check;
+  if (hooks.afterShutdown !== undefined && shutdown.answered) {
     const wrong = await hooks.afterShutdown();
     if (wrong !== undefined) found["shutdown-clean"] = fail("shutdown-clean", `R2: ${wrong}`);
   }

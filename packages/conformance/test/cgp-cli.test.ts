@@ -1,36 +1,11 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { ConformanceReport } from "../src/index.js";
 import { fixtureCommand, parseArgs } from "../src/internal.js";
 import { fixtureScript } from "./cgp-helpers.js";
-
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+import { inspect as runInspect } from "./inspect.js";
 
 /** Runs the built `ocp-inspect` as a real child; killed if it outlives 120 s. */
-function inspect(
-  args: readonly string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const inspect = (args: readonly string[]) => runInspect(args, { timeoutMs: 120_000 });
 
 describe("ocp-inspect --family", () => {
   it("parses --family for providers and host --family contextgraph with its host command", () => {

@@ -1,40 +1,13 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { ConformanceReport } from "../src/index.js";
 import { fixtureCommand } from "../src/internal.js";
 import { startHttpFixture } from "./helpers.js";
+import { inspect } from "./inspect.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const FIXTURE = fixtureCommand().args[0]!;
-
-/** Runs the built `ocp-inspect` as a real child; killed if it outlives 60 s. */
-function inspect(
-  args: readonly string[],
-  cwd?: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 describe("ocp-inspect", () => {
   it("prints what the README's example shows (only the shutdown time differs)", async () => {
@@ -44,7 +17,7 @@ describe("ocp-inspect", () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
     const { code, stdout } = await inspect(
       ["stdio", "--query", "retry loop", "--", "node", "dist/fixture/cli.js"],
-      root,
+      { cwd: root },
     );
     const normalise = (text: string) => text.replace(/within \d+ ms/, "within N ms");
     expect(code).toBe(0);

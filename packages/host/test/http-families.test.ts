@@ -1,47 +1,13 @@
+import { DUAL_OCP_COST, DUAL_TEXT, dualProvider } from "@ocp/testkit/dual";
 import { createHttpProviderServer, type HttpProviderServer } from "@ocp/transport-http";
 import { canonicalTokenCost } from "@ocp/types/cgp";
-import type { DualProvider } from "@ocp/types/kit";
 import { afterEach, describe, expect, it } from "vitest";
 import { Host } from "../src/index.js";
 import { CGP_QUERY } from "./cgp-helpers.js";
 
-const TEXT = "Retries double backoff_ms after each attempt, up to max_attempts.";
-/** The provider's own ocp/1 cost: far from what B3 says for TEXT, so each family's answer is told apart. */
-const OCP_COST = 40;
-
-function dual(): DualProvider {
-  return {
-    id: "dual",
-    info: {
-      name: "dual",
-      version: "1.0.0",
-      data_flow: { reads: true, writes: false, egress: false },
-    },
-    capabilities: {
-      query: { kinds: ["doc"], filters: [] },
-      upsert: false,
-      graph: false,
-      subscribe: false,
-      correlation: true,
-    },
-    cgp: { egressScopes: ["local-only"] },
-    async query() {
-      const frame = {
-        id: "retry",
-        kind: "doc" as const,
-        title: "Retry",
-        content: TEXT,
-        score: 0.8,
-        token_cost: OCP_COST,
-        citation_label: "retry.md L1",
-        provenance: [],
-        relations: [],
-      };
-      return { frames: [frame], truncated: false };
-    },
-    async shutdown() {},
-  };
-}
+const TEXT = DUAL_TEXT;
+const OCP_COST = DUAL_OCP_COST;
+const dual = () => dualProvider();
 
 let server: HttpProviderServer | undefined;
 const hosts: Host[] = [];

@@ -1,25 +1,16 @@
 import { readFileSync } from "node:fs";
-import { type StdioProvider, spawnStdioProvider } from "@ocp/transport-stdio";
+import type { StdioProvider } from "@ocp/transport-stdio";
 import { isOcpError, totalTokenCost } from "@ocp/types";
 import { afterEach, describe, expect, it } from "vitest";
-import { fromMcpCli, inspectCli, notesServer, run, SLOW } from "./helpers.js";
+import { fromMcpCli, inspectBridge, notesServer, run, SLOW, spawnBridge } from "./helpers.js";
 
 const open: StdioProvider[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((provider) => provider.shutdown()));
 });
 
-async function bridge(...flags: string[]): Promise<StdioProvider> {
-  const provider = await spawnStdioProvider({
-    id: "bridge",
-    command: process.execPath,
-    args: [fromMcpCli, ...flags, "--", process.execPath, notesServer, "--traps"],
-    handshakeTimeoutMs: 30_000,
-    queryTimeoutMs: 30_000,
-  });
-  open.push(provider);
-  return provider;
-}
+const bridge = (...flags: string[]) =>
+  spawnBridge([...flags, "--", process.execPath, notesServer, "--traps"], open);
 
 const ask = (goal: string, max_tokens = 4096, max_frames = 8) => ({
   goal,
@@ -42,23 +33,7 @@ describe("ocp-from-mcp", () => {
   it(
     "H1-H3, F1-F3, B1, T1, R1, R2: ocp-inspect --strict passes an MCP server bridged over stdio",
     async () => {
-      const { stdout } = await run(
-        process.execPath,
-        [
-          inspectCli,
-          "stdio",
-          "--strict",
-          "--query",
-          "token budgets",
-          "--",
-          process.execPath,
-          fromMcpCli,
-          "--",
-          process.execPath,
-          notesServer,
-        ],
-        { timeout: SLOW },
-      );
+      const stdout = await inspectBridge(["--", process.execPath, notesServer]);
       expect(stdout).toContain("CONFORMANT");
       expect(stdout).toContain("ocp-from-mcp/notes-server");
     },

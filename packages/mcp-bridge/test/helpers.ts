@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type StdioProvider, spawnStdioProvider } from "@ocp/transport-stdio";
 
 export const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -57,4 +58,30 @@ export function listen(args: string[], env: NodeJS.ProcessEnv = process.env): Pr
       reject(new Error(`${args.join(" ")} exited (${code}) before listening:\n${stderr}`)),
     );
   });
+}
+
+/** `ocp-inspect stdio --strict` against `ocp-from-mcp <bridgeArgs>`; the text report. */
+export async function inspectBridge(bridgeArgs: readonly string[]): Promise<string> {
+  const args = ["stdio", "--strict", "--query", "token budgets", "--"];
+  const bridge = [process.execPath, fromMcpCli, ...bridgeArgs];
+  const { stdout } = await run(process.execPath, [inspectCli, ...args, ...bridge], {
+    timeout: SLOW,
+  });
+  return stdout;
+}
+
+/** `ocp-from-mcp <args>` as a stdio provider with generous bounds, added to `open` to be shut down. */
+export async function spawnBridge(
+  args: readonly string[],
+  open: StdioProvider[],
+): Promise<StdioProvider> {
+  const provider = await spawnStdioProvider({
+    id: "bridge",
+    command: process.execPath,
+    args: [fromMcpCli, ...args],
+    handshakeTimeoutMs: 30_000,
+    queryTimeoutMs: 30_000,
+  });
+  open.push(provider);
+  return provider;
 }

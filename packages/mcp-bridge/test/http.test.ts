@@ -4,17 +4,16 @@ import {
   StdioClientTransport,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type StdioProvider, spawnStdioProvider } from "@ocp/transport-stdio";
+import type { StdioProvider } from "@ocp/transport-stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   demoProviderCli,
-  fromMcpCli,
-  inspectCli,
+  inspectBridge,
   type Listening,
   listen,
   notesServer,
-  run,
   SLOW,
+  spawnBridge,
   toMcpCli,
 } from "./helpers.js";
 
@@ -55,22 +54,7 @@ describe("ocp-from-mcp --url (streamable HTTP)", () => {
   it(
     "ocp-inspect --strict passes an MCP server reached over streamable HTTP",
     async () => {
-      const { stdout } = await run(
-        process.execPath,
-        [
-          inspectCli,
-          "stdio",
-          "--strict",
-          "--query",
-          "token budgets",
-          "--",
-          process.execPath,
-          fromMcpCli,
-          "--url",
-          notes.url,
-        ],
-        { timeout: SLOW },
-      );
+      const stdout = await inspectBridge(["--url", notes.url]);
       expect(stdout).toContain("CONFORMANT");
       expect(stdout).toContain("ocp-from-mcp/notes-server");
     },
@@ -80,18 +64,8 @@ describe("ocp-from-mcp --url (streamable HTTP)", () => {
   it(
     "serves the HTTP server's resources and tool results as cited frames",
     async () => {
-      const spawnBridge = async (...flags: string[]) => {
-        const provider = await spawnStdioProvider({
-          id: "bridge",
-          command: process.execPath,
-          args: [fromMcpCli, "--url", notes.url, ...flags],
-          handshakeTimeoutMs: 30_000,
-          queryTimeoutMs: 30_000,
-        });
-        providers.push(provider);
-        return provider;
-      };
-      const resources = await spawnBridge();
+      const bridge = (...flags: string[]) => spawnBridge(["--url", notes.url, ...flags], providers);
+      const resources = await bridge();
       expect(resources.info.name).toBe("ocp-from-mcp/notes-server");
       const first = (await resources.query(ask("consent for egress"))).frames[0]!;
       expect(first).toMatchObject({ uri: "note://consent", citation_label: "consent" });
@@ -101,7 +75,7 @@ describe("ocp-from-mcp --url (streamable HTTP)", () => {
         method: "resources/read",
       });
 
-      const tool = await spawnBridge("--tool", "search_notes");
+      const tool = await bridge("--tool", "search_notes");
       const result = await tool.query(ask("citations"));
       expect(result.frames).toHaveLength(1);
       expect(result.frames[0]).toMatchObject({ uri: "note://citations" });

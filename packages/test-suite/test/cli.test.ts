@@ -2,22 +2,15 @@
  * `ocp-test` as a child process: against our own hub (`ocp-hub`, SQLite)
  * every deciding check passes; usage errors exit 2; --json is pure JSON.
  */
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { execFile, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompatibilityReport } from "../src/index.js";
+import { type HubChild, startHubChild } from "./hub-child.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, "..", "dist", "cli.js");
-const HUB_CLI = join(
-  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json")),
-  "dist",
-  "cli.js",
-);
 
 function ocpTest(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -28,30 +21,15 @@ function ocpTest(args: string[]): Promise<{ code: number; stdout: string; stderr
   });
 }
 
-let hub: ChildProcess;
+let hub: HubChild;
 let url: string;
-let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "ocp-test-"));
-  hub = spawn(process.execPath, [HUB_CLI, "--db", join(dir, "hub.sqlite")], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    hub.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve(line.trim());
-    });
-    hub.once("exit", (code) => reject(new Error(`ocp-hub exited with ${code}`)));
-  });
+  hub = await startHubChild("ocp-test-");
+  url = hub.url;
 }, 60_000);
 
-afterAll(() => {
-  hub.kill("SIGTERM");
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => hub.stop());
 
 describe("ocp-test", () => {
   it("against our own hub (SQLite, default limits): conformant, exit 0, pure JSON", async () => {

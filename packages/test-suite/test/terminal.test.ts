@@ -3,45 +3,23 @@
  * stdout is a terminal; the text report's header is dimmed on a terminal
  * unless NO_COLOR is set, and never when stdout is a pipe.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { colourEnv, ESC, onTerminal } from "@ocp/testkit/terminal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HubChild, startHubChild } from "./hub-child.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const HUB_CLI = join(
-  dirname(createRequire(import.meta.url).resolve("@ocp/a2a-ocp-hub/package.json")),
-  "dist",
-  "cli.js",
-);
 
-let hub: ChildProcess;
+let hub: HubChild;
 let url: string;
-let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "ocp-test-tty-"));
-  hub = spawn(process.execPath, [HUB_CLI, "--db", join(dir, "hub.sqlite")], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    hub.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("\n")) resolve(out.split("\n")[0]!.trim());
-    });
-    hub.once("exit", (code) => reject(new Error(`ocp-hub exited with ${code}`)));
-  });
+  hub = await startHubChild("ocp-test-tty-");
+  url = hub.url;
 }, 60_000);
 
-afterAll(() => {
-  hub.kill("SIGTERM");
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => hub.stop());
 
 const FEW = ["--only", "lifecycle,signatures"];
 

@@ -1,3 +1,4 @@
+import { DUAL_TEXT, dualFrame, dualProvider } from "@ocp/testkit/dual";
 import { wireError } from "@ocp/types";
 import {
   CgpStrictEnvelopeSchema,
@@ -16,39 +17,14 @@ import {
 
 const CGP = "contextgraph/1.0-draft";
 const OCP = "ocp/1.0-draft";
-const TEXT = "Retries double backoff_ms after each attempt, up to max_attempts.";
+const TEXT = DUAL_TEXT;
 
+/** The shared dual provider, refusing the goal "fail" and verifying its one frame. */
 function dual(overrides: Partial<DualProvider> = {}): DualProvider {
-  return {
-    id: "dual",
-    info: {
-      name: "dual",
-      version: "1.0.0",
-      data_flow: { reads: true, writes: false, egress: false },
-    },
-    capabilities: {
-      query: { kinds: ["doc"], filters: [] },
-      upsert: false,
-      graph: false,
-      subscribe: false,
-      correlation: true,
-    },
-    cgp: { egressScopes: ["local-only"] },
+  return dualProvider({
     async query(query) {
       if (query.goal === "fail") throw wireError("budget_unsatisfiable", "too small");
-      // An ocp/1 cost: far above what B3 says for this text.
-      const frame = {
-        id: "retry",
-        kind: "doc" as const,
-        title: "Retry",
-        content: TEXT,
-        score: 0.8,
-        token_cost: 40,
-        citation_label: "retry.md L1",
-        provenance: [],
-        relations: [],
-      };
-      return { frames: [frame], truncated: false };
+      return { frames: [dualFrame()], truncated: false };
     },
     async verify(frames) {
       return frames.map((frame) =>
@@ -59,9 +35,8 @@ function dual(overrides: Partial<DualProvider> = {}): DualProvider {
             : { frame, status: "stale" as const, replacement_digest: sha256Digest(TEXT) },
       );
     },
-    async shutdown() {},
     ...overrides,
-  };
+  });
 }
 
 const started: HttpProviderServer[] = [];

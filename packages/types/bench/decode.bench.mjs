@@ -2,46 +2,15 @@
 // Decode + validate throughput of a `frames` envelope (10 frames of 2 KB each),
 // beside JSON.parse of the same line in the same run. Run after `pnpm build`.
 import { decodeLine, encodeLine, validateResult } from "../dist/index.js";
+import { benchFrames, measure as measureRound, median } from "./kit.mjs";
 
 const ROUNDS = 5;
 const ROUND_MS = 400;
 
-const content = "lorem ipsum dolor sit amet, ".repeat(74).slice(0, 2048);
-const line = encodeLine({
-  type: "frames",
-  result: {
-    truncated: false,
-    frames: Array.from({ length: 10 }, (_, i) => ({
-      id: `bench:${i}`,
-      kind: "doc",
-      title: `Section ${i}`,
-      content,
-      uri: `file:///repo/docs/guide-${i}.md`,
-      score: 1 - i / 10,
-      token_cost: 512,
-      provenance: [
-        {
-          type: "file",
-          uri: `file:///repo/docs/guide-${i}.md`,
-          range: "L1-40",
-          digest: "sha256:00",
-        },
-      ],
-      citation_label: `guide-${i}.md L1-40`,
-    })),
-  },
-});
+const line = encodeLine({ type: "frames", result: { truncated: false, frames: benchFrames() } });
 const query = { max_tokens: 8192, max_frames: 10, kinds: ["doc"] };
 
-function measure(fn) {
-  let ops = 0;
-  const end = performance.now() + ROUND_MS;
-  while (performance.now() < end) {
-    for (let i = 0; i < 50; i++) fn();
-    ops += 50;
-  }
-  return (ops * 1000) / ROUND_MS;
-}
+const measure = (fn) => measureRound(fn, ROUND_MS, 50);
 
 const baseline = [];
 const ours = [];
@@ -61,7 +30,6 @@ for (let round = 0; round < ROUNDS; round++) {
     }),
   );
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mb = Buffer.byteLength(line) / 1e6;
 const b = median(baseline);
 const o = median(ours);

@@ -12,25 +12,12 @@ import {
   sealQuery,
 } from "../dist/fast/index.js";
 import { encodeLine } from "../dist/index.js";
+import { benchFrames, measure as measureRound, median } from "./kit.mjs";
 
 const ROUNDS = 7;
 const ROUND_MS = 300;
 
-const content = "lorem ipsum dolor sit amet, ".repeat(74).slice(0, 2048);
-const frames = Array.from({ length: 10 }, (_, i) => ({
-  id: `bench:${i}`,
-  kind: "doc",
-  title: `Section ${i}`,
-  content,
-  uri: `file:///repo/docs/guide-${i}.md`,
-  score: 1 - i / 10,
-  token_cost: 512,
-  provenance: [
-    { type: "file", uri: `file:///repo/docs/guide-${i}.md`, range: "L1-40", digest: "sha256:00" },
-  ],
-  citation_label: `guide-${i}.md L1-40`,
-  relations: [],
-}));
+const frames = benchFrames();
 const result = { frames, truncated: false };
 const line = encodeLine({ type: "frames", id: "q-1", result });
 const query = {
@@ -42,15 +29,7 @@ const query = {
   max_tokens: 8192,
 };
 
-function measure(fn) {
-  let ops = 0;
-  const end = performance.now() + ROUND_MS;
-  while (performance.now() < end) {
-    for (let i = 0; i < 20; i++) fn();
-    ops += 20;
-  }
-  return (ops * 1000) / ROUND_MS;
-}
+const measure = (fn) => measureRound(fn, ROUND_MS, 20);
 
 let sink = 0;
 const runs = { parse: [], decode: [], encode: [], schemaEncode: [], query: [] };
@@ -69,7 +48,6 @@ for (let round = 0; round < ROUNDS; round++) {
   );
   runs.query.push(measure(() => (sink += encodeQueryJson(sealQuery(query)).length)));
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const row = (name, ops) => console.log(`  ${name.padEnd(34)}: ${ops.toFixed(0).padStart(8)} /s`);
 console.log(
   `fast path (${Buffer.byteLength(line)}-byte frames line; load ${loadavg()[0].toFixed(1)}; sink ${sink > 0 ? "ok" : "?"})`,

@@ -14,7 +14,8 @@ import {
  * make the host keep megabytes of ids.
  */
 export const MAX_CORRELATION_ID_LENGTH = 128;
-const CorrelationIdSchema = z.string().min(1).max(MAX_CORRELATION_ID_LENGTH);
+/** A correlation id, in both families (`contextgraph/1` §3.2 too): opaque, 1 to {@link MAX_CORRELATION_ID_LENGTH} characters. */
+export const CorrelationIdSchema = z.string().min(1).max(MAX_CORRELATION_ID_LENGTH);
 
 /**
  * Extension: the host's `extensions` on `handshake` name what it understands

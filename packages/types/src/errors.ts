@@ -8,6 +8,8 @@
  *   the wire.
  */
 
+import { codeReader } from "./closed-set.js";
+
 export const WIRE_ERROR_CODES = [
   "bad_request",
   "unsupported_kind",
@@ -19,11 +21,11 @@ export const WIRE_ERROR_CODES = [
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
-const KNOWN_CODES: ReadonlySet<string> = new Set(WIRE_ERROR_CODES);
+const readCode = codeReader(WIRE_ERROR_CODES, "internal");
 
 /** The code of an `error` envelope; unknown or absent reads as `internal`. */
 export function readWireErrorCode(code: unknown): WireErrorCode {
-  return typeof code === "string" && KNOWN_CODES.has(code) ? (code as WireErrorCode) : "internal";
+  return readCode(code);
 }
 
 /** Codes of {@link OcpError} raised by this package. */

@@ -61,6 +61,21 @@ export const StrictFrameEmbeddingSchema = FrameEmbeddingSchema.extend({
 }).meta({ id: "FrameEmbedding" });
 
 /**
+ * The members a frame of either family (`ocp/1` and `contextgraph/1`) ends
+ * with, at the level a receiver decodes: validity, provenance, citation,
+ * embedding and relations. Not exported from the package.
+ */
+export const FRAME_TAIL = {
+  valid_from: z.string().nullish(),
+  valid_to: z.string().nullish(),
+  recorded_at: z.string().nullish(),
+  provenance: z.array(ProvenanceSchema).default([]),
+  citation_label: z.string().nullish(),
+  embedding: FrameEmbeddingSchema.nullish(),
+  relations: z.array(RelationSchema).default([]),
+};
+
+/**
  * The unit of exchange. Decoding is structural, as in the reference: a frame
  * whose score is 1.5 or whose citation label is empty still decodes, so the
  * host or the conformance suite can say exactly what is wrong with it
@@ -75,12 +90,10 @@ export const ContextFrameSchema = z.object({
   uri: z.string().nullish(),
   score: z.number(),
   token_cost: U32Schema,
-  valid_from: z.string().nullish(),
-  valid_to: z.string().nullish(),
-  recorded_at: z.string().nullish(),
+  ...FRAME_TAIL,
+  // ocp/1 leaves these two off the wire when empty (the reference), contextgraph/1 keeps
+  // them: marked on schemas of their own, in their places in FRAME_TAIL's order.
   provenance: omittedWhenEmpty(z.array(ProvenanceSchema).default([])),
-  citation_label: z.string().nullish(),
-  embedding: FrameEmbeddingSchema.nullish(),
   relations: omittedWhenEmpty(z.array(RelationSchema).default([])),
 });
 export type ContextFrame = z.infer<typeof ContextFrameSchema>;

@@ -8,6 +8,7 @@
  * @internal
  */
 
+export { utf8ByteLength } from "./cgp/bytes.js";
 export { parseJsonText } from "./codec.js";
 export { type Deadline, Deadlines } from "./deadlines.js";
 export { MAX_CORRELATION_ID_LENGTH } from "./envelope.js";

@@ -217,8 +217,9 @@ export function ruleOf(id: RuleId): Rule {
 
 /**
  * The row of `id` in this table with its literal types, for another family's
- * table whose rule is word for word the same (H1, H2, F1–F3, R1, R2 in
- * `contextgraph/1`): one text per rule, whichever table shows it.
+ * table whose rule is word for word the same (H1, H2, C1, C2, F1–F3, B1, R1,
+ * R2 in `contextgraph/1`), or the same rule checked elsewhere (spread, with
+ * its own `check`: R3, K1, X-ISO): one text per rule, whichever table shows it.
  */
 export function sameRule<I extends RuleId>(id: I): Extract<(typeof RULES)[number], { id: I }> {
   return RULES.find((rule) => rule.id === id) as Extract<(typeof RULES)[number], { id: I }>;

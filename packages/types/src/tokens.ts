@@ -5,6 +5,7 @@
  * the three agree to the token. Needs the `gpt-tokenizer` peer.
  */
 import { countTokens as countO200k, isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base";
+import { utf8ByteLength } from "./cgp/bytes.js";
 
 /** The BPE every declared cost is audited in (the GPT-4o family's). */
 export const TOKENIZER = "o200k_base";
@@ -134,22 +135,5 @@ export function tokensWithin(text: string, limit: number): number | false {
 export function tokenCeiling(text: string): number {
   // A UTF-16 unit is at most 3 UTF-8 bytes; the exact byte length only when that is not enough.
   const ceiling = text.length * 3;
-  return ceiling <= 64 ? ceiling : utf8Length(text);
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i += 1;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
+  return ceiling <= 64 ? ceiling : utf8ByteLength(text);
 }

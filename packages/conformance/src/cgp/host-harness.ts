@@ -185,81 +185,103 @@ const verdict = (name: CheckName, problems: string[], good: string): CheckResult
     ? pass(name, good, "cgp-host")
     : fail(name, problems.join("; "), "cgp-host");
 
-async function budgetDrop(run: Runner): Promise<CheckResult> {
-  const [liar, honest] = await Promise.all([run("over-budget"), run("within-budget")]);
-  const problems: string[] = [];
-  if (shows(liar, "over-budget"))
-    problems.push("B2: frames summing over max_tokens reached the composed output");
-  else if (!reported(liar, "over-budget", /budget|max_tokens|B1|B2|token/i))
-    problems.push("B2: the over-budget provider's frames vanished without a report naming it");
-  if (!shows(honest, "within-budget"))
-    problems.push(`the within-budget twin's frame is missing (${tail(honest)})`);
-  return verdict(
-    "host-budget-drop",
-    problems,
-    "dropped an over-budget provider with a report naming it; kept its within-budget twin",
-  );
+/** A liar the host must drop with a report naming it, beside an honest twin it must keep. */
+interface DropCase {
+  readonly name: CheckName;
+  readonly liar: HostScenario;
+  readonly twin: HostScenario;
+  /** What a report naming the liar's fault matches. */
+  readonly names: RegExp;
+  /** The finding when the liar's frames were composed. */
+  readonly composed: string;
+  /** The finding when the liar's frames vanished unreported. */
+  readonly unreported: string;
+  readonly good: string;
 }
 
-async function frameLimit(run: Runner): Promise<CheckResult> {
-  const [liar, honest] = await Promise.all([run("flood"), run("within-cap")]);
+async function dropsLiarKeepsTwin(run: Runner, drop: DropCase): Promise<CheckResult> {
+  const [liar, honest] = await Promise.all([run(drop.liar), run(drop.twin)]);
   const problems: string[] = [];
-  if (shows(liar, "flood"))
-    problems.push(
+  if (shows(liar, drop.liar)) problems.push(drop.composed);
+  else if (!reported(liar, drop.liar, drop.names)) problems.push(drop.unreported);
+  if (!shows(honest, drop.twin))
+    problems.push(`the ${drop.twin} twin's frame is missing (${tail(honest)})`);
+  return verdict(drop.name, problems, drop.good);
+}
+
+const budgetDrop = (run: Runner) =>
+  dropsLiarKeepsTwin(run, {
+    name: "host-budget-drop",
+    liar: "over-budget",
+    twin: "within-budget",
+    names: /budget|max_tokens|B1|B2|token/i,
+    composed: "B2: frames summing over max_tokens reached the composed output",
+    unreported: "B2: the over-budget provider's frames vanished without a report naming it",
+    good: "dropped an over-budget provider with a report naming it; kept its within-budget twin",
+  });
+
+const frameLimit = (run: Runner) =>
+  dropsLiarKeepsTwin(run, {
+    name: "host-frame-limit",
+    liar: "flood",
+    twin: "within-cap",
+    names: /max_frames|B4|frames|flood|exceed/i,
+    composed:
       "B4: frames of a provider returning more than max_frames reached the composed output (trimmed, not dropped)",
-    );
-  else if (!reported(liar, "flood", /max_frames|B4|frames|flood|exceed/i))
-    problems.push("B4: the flooding provider's frames vanished without a report naming it");
-  if (!shows(honest, "within-cap"))
-    problems.push(`the within-cap twin's frame is missing (${tail(honest)})`);
-  return verdict(
-    "host-frame-limit",
-    problems,
-    "dropped a provider returning max_frames + 4 frames with a report; kept its twin",
-  );
+    unreported: "B4: the flooding provider's frames vanished without a report naming it",
+    good: "dropped a provider returning max_frames + 4 frames with a report; kept its twin",
+  });
+
+/** A provider the host must not query before consent, and must query and compose after it. */
+interface GateCase {
+  readonly name: CheckName;
+  readonly scenario: HostScenario;
+  /** The requirement a provider still missing after consent breaks. */
+  readonly rule: string;
+  /** Who received a payload before consent, as a finding's subject. */
+  readonly unconsented: string;
+  /** Further findings on the run before consent. */
+  readonly before: (run: HostRun) => string[];
+  readonly good: string;
 }
 
-async function consentGate(run: Runner): Promise<CheckResult> {
-  const before = await run("egress");
-  const after = await run("egress", true);
+async function gatedUntilConsent(run: Runner, gate: GateCase): Promise<CheckResult> {
+  const before = await run(gate.scenario);
+  const after = await run(gate.scenario, true);
   const problems: string[] = [];
   if (queried(before) > 0)
+    problems.push(`${gate.unconsented} received ${queried(before)} query payload(s)`);
+  problems.push(...gate.before(before));
+  if (queried(after) === 0 || !shows(after, gate.scenario))
     problems.push(
-      `C2: an egress provider without consent received ${queried(before)} query payload(s)`,
+      `${gate.rule}: after consent the ${gate.scenario} provider was still not queried and composed (${tail(after)})`,
     );
-  if (shows(before, "egress"))
-    problems.push("C1: frames of an unconsented egress provider were composed");
-  if (queried(after) === 0 || !shows(after, "egress"))
-    problems.push(
-      `C1: after consent the egress provider was still not queried and composed (${tail(after)})`,
-    );
-  return verdict(
-    "host-consent-gate",
-    problems,
-    "sent no query to an unconsented egress provider; after consent queried it and composed its frame",
-  );
+  return verdict(gate.name, problems, gate.good);
 }
 
-async function scopeReceipt(run: Runner): Promise<CheckResult> {
-  const before = await run("scoped");
-  const after = await run("scoped", true);
-  const problems: string[] = [];
-  if (queried(before) > 0)
-    problems.push(
-      `C6: a provider declaring third-party-model without a receipt received ${queried(before)} query payload(s)`,
-    );
-  if (!`${before.stdout}\n${before.stderr}`.includes("third-party-model"))
-    problems.push("C6: the refusal does not name the unreceipted scope third-party-model");
-  if (queried(after) === 0 || !shows(after, "scoped"))
-    problems.push(
-      `C6: after consent the scoped provider was still not queried and composed (${tail(after)})`,
-    );
-  return verdict(
-    "host-scope-receipt",
-    problems,
-    "refused an unreceipted off-machine scope, naming third-party-model, with no payload sent; after consent queried it",
-  );
-}
+const consentGate = (run: Runner) =>
+  gatedUntilConsent(run, {
+    name: "host-consent-gate",
+    scenario: "egress",
+    rule: "C1",
+    unconsented: "C2: an egress provider without consent",
+    before: (before) =>
+      shows(before, "egress") ? ["C1: frames of an unconsented egress provider were composed"] : [],
+    good: "sent no query to an unconsented egress provider; after consent queried it and composed its frame",
+  });
+
+const scopeReceipt = (run: Runner) =>
+  gatedUntilConsent(run, {
+    name: "host-scope-receipt",
+    scenario: "scoped",
+    rule: "C6",
+    unconsented: "C6: a provider declaring third-party-model without a receipt",
+    before: (before) =>
+      `${before.stdout}\n${before.stderr}`.includes("third-party-model")
+        ? []
+        : ["C6: the refusal does not name the unreceipted scope third-party-model"],
+    good: "refused an unreceipted off-machine scope, naming third-party-model, with no payload sent; after consent queried it",
+  });
 
 async function provenanceBytes(run: Runner): Promise<CheckResult> {
   const [honest, tampered] = await Promise.all([

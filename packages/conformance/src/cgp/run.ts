@@ -1,13 +1,4 @@
 import { CGP_PROTOCOL_VERSION } from "@ocp/types/cgp";
-import { judgeShutdown } from "../checks/shutdown.js";
-import {
-  HANDSHAKE_TIMEOUT_MS,
-  MALFORMED_SETTLE_MS,
-  PROBE_MAX_TOKENS,
-  positiveBound,
-  QUERY_TIMEOUT_MS,
-  SHUTDOWN_TIMEOUT_MS,
-} from "../limits.js";
 import {
   CGP_CHECK_SPECS,
   type CgpIdentity,
@@ -16,9 +7,17 @@ import {
   type ConformanceReport,
   isConformant,
 } from "../report.js";
-import type { RunOptions } from "../run.js";
-import type { Recorded, Session } from "../session.js";
-import { describeTarget, openSession, type Target, transportOf } from "../targets.js";
+import {
+  type Bounds,
+  deferred,
+  probeTokens,
+  type RunOptions,
+  resolveBounds,
+  sessionPool,
+  timedShutdown,
+} from "../run-kit.js";
+import type { Session } from "../session.js";
+import { describeTarget, type Target, transportOf } from "../targets.js";
 import {
   cgpFail,
   cgpSkip,
@@ -46,14 +45,6 @@ import {
 
 type Found = Partial<Record<CheckName, CheckResult>>;
 
-interface Bounds {
-  readonly handshake: number;
-  readonly mismatch: number;
-  readonly query: number;
-  readonly shutdown: number;
-  readonly settle: number;
-}
-
 /**
  * Runs every contextgraph/1 provider check (upstream's ten, and ours that
  * apply) against `target` over stdio or HTTP. Never throws for anything the
@@ -64,18 +55,7 @@ export async function runCgpConformance(
   target: Target,
   options: RunOptions = {},
 ): Promise<ConformanceReport> {
-  const handshake = positiveBound(
-    "handshakeTimeoutMs",
-    options.handshakeTimeoutMs,
-    HANDSHAKE_TIMEOUT_MS,
-  );
-  const bounds: Bounds = {
-    handshake,
-    mismatch: positiveBound("mismatchTimeoutMs", options.mismatchTimeoutMs, handshake),
-    query: positiveBound("queryTimeoutMs", options.queryTimeoutMs, QUERY_TIMEOUT_MS),
-    shutdown: positiveBound("shutdownTimeoutMs", options.shutdownTimeoutMs, SHUTDOWN_TIMEOUT_MS),
-    settle: positiveBound("malformedSettleMs", options.malformedSettleMs, MALFORMED_SETTLE_MS),
-  };
+  const bounds = resolveBounds(options);
   const transport = transportOf(target);
   const base = {
     target: describeTarget(target),
@@ -94,22 +74,11 @@ export async function runCgpConformance(
     );
     return { ...base, checks, conformant: false };
   }
-  const query = cgpProbeQuery(
-    options.goal,
-    positiveBound("maxTokens", options.maxTokens, PROBE_MAX_TOKENS),
-  );
+  const query = cgpProbeQuery(options.goal, probeTokens(options));
   const found: Found = {};
-  const sessions: Session[] = [];
-  const record = (_entry: Recorded) => {};
-  const open = (label: string) => {
-    const session = openSession(target, label, record);
-    sessions.push(session);
-    return session;
-  };
-  let settleProbe!: (reply: CgpMessage) => void;
-  const probe = new Promise<CgpMessage>((resolve) => {
-    settleProbe = resolve;
-  });
+  const pool = sessionPool(target, () => {});
+  const open = pool.open;
+  const { promise: probe, settle: settleProbe } = deferred<CgpMessage>();
   let identity: CgpIdentity | undefined;
   const gone: CgpMessage = {
     kind: "gone",
@@ -154,7 +123,7 @@ export async function runCgpConformance(
       await Promise.all([main(), mismatch(), malformed(), embedding()]);
     }
   } finally {
-    await Promise.all(sessions.map((session) => session.dispose()));
+    await pool.disposeAll();
   }
   if (found.handshake?.status === "fail") {
     // A provider that did not complete our handshake: the other connections' findings are its echo.
@@ -266,9 +235,7 @@ async function runMain(
     found.correlation = await checkCgpCorrelation(session, query, bounds.query);
   }
   await beforeShutdown?.();
-  const started = performance.now();
-  const outcome = await session.shutdown(bounds.shutdown);
-  const shutdown = judgeShutdown(outcome, Math.round(performance.now() - started));
+  const { check: shutdown } = await timedShutdown(session, bounds.shutdown);
   found["shutdown-clean"] = { ...shutdown, requirements: ["R2"], advisory: false };
   return identity;
 }

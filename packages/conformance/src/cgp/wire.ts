@@ -1,6 +1,7 @@
 import { decodeCgpLine } from "@ocp/types/cgp";
 import { describeExit, excerpt } from "../evidence.js";
-import { PROBE_MAX_FRAMES, PROBE_MAX_TOKENS } from "../limits.js";
+import { PROBE_MAX_TOKENS } from "../limits.js";
+import { sampleQuery } from "../run-kit.js";
 
 /**
  * The instant the as-of-temporal probe pins its query to (upstream's pin). A
@@ -116,14 +117,7 @@ export interface CgpQuery {
 }
 
 export function cgpProbeQuery(goal?: string, maxTokens: number = PROBE_MAX_TOKENS): CgpQuery {
-  return {
-    goal: goal ?? "conformance probe: return your most relevant frames",
-    query_text: goal ?? "conformance probe",
-    kinds: [],
-    anchors: [],
-    max_frames: PROBE_MAX_FRAMES,
-    max_tokens: maxTokens,
-  };
+  return sampleQuery(goal, maxTokens);
 }
 
 /** The probe query pinned to {@link AS_OF_PIN}: only the pin varies. */

@@ -1,10 +1,10 @@
 import type { ContextQueryInit, WireErrorCode } from "@ocp/types";
 import { PROTOCOL_VERSION } from "@ocp/types";
 import { describeIncoming, excerpt } from "../evidence.js";
-import { ask, type Reply } from "../probe.js";
-import { type CheckResult, fail, pass, skip } from "../report.js";
+import type { Reply } from "../probe.js";
+import { type CheckResult, fail } from "../report.js";
 import type { Incoming, Session } from "../session.js";
-import { MALFORMED_INPUTS } from "./malformed.js";
+import { followUp, MALFORMED_INPUTS, malformedHandshake } from "./malformed.js";
 
 /**
  * Whether an HTTP answer is a well-formed OCP `error` envelope, refused with
@@ -57,14 +57,8 @@ export async function checkMalformedHttp(
   query: ContextQueryInit,
   options: HttpMalformedOptions,
 ): Promise<CheckResult> {
-  session.send({ type: "handshake", protocol_version: PROTOCOL_VERSION }, "handshake");
-  const ack = await session.next(options.handshakeTimeoutMs);
-  if (ack.kind !== "message" || !ack.decoded.ok || ack.decoded.value.type !== "handshake_ack") {
-    return skip(
-      "malformed-input-tolerance",
-      `no handshake_ack on the malformed-input connection (${describeIncoming(ack)}); see handshake`,
-    );
-  }
+  const refused = await malformedHandshake(session, options.handshakeTimeoutMs);
+  if (refused !== undefined) return refused;
   const statuses = new Set<number>();
   for (const [index, input] of MALFORMED_INPUTS.entries()) {
     session.send(input.line, `malformed input ${index + 1}`);
@@ -79,20 +73,11 @@ export async function checkMalformedHttp(
     if (answer.kind === "message" && answer.status !== undefined) statuses.add(answer.status);
   }
   const survived = `refused ${MALFORMED_INPUTS.length} malformed requests with well-formed bad_request errors (HTTP ${[...statuses].sort().join(", ")})`;
-  const reply = await ask(session, query, "query after malformed input", options.queryTimeoutMs);
-  if (reply.kind !== "broken") {
-    return pass("malformed-input-tolerance", `${survived} and still answered a valid query`);
-  }
-  const probe = await options.probe;
-  if (probe.kind === "broken") {
-    return pass(
+  return followUp(session, query, options, survived, (evidence) =>
+    fail(
       "malformed-input-tolerance",
-      `${survived}; the follow-up query failed as the probe query did on a clean connection (${reply.evidence}), which frame-validity reports`,
-    );
-  }
-  return fail(
-    "malformed-input-tolerance",
-    `R1: ${reply.evidence} after ${MALFORMED_INPUTS.length} malformed requests, when a valid query followed that a clean connection answered`,
+      `R1: ${evidence} after ${MALFORMED_INPUTS.length} malformed requests, when a valid query followed that a clean connection answered`,
+    ),
   );
 }
 

@@ -36,14 +36,8 @@ export async function checkMalformed(
   query: ContextQueryInit,
   options: MalformedOptions,
 ): Promise<CheckResult> {
-  session.send({ type: "handshake", protocol_version: PROTOCOL_VERSION }, "handshake");
-  const ack = await session.next(options.handshakeTimeoutMs);
-  if (ack.kind !== "message" || !ack.decoded.ok || ack.decoded.value.type !== "handshake_ack") {
-    return skip(
-      "malformed-input-tolerance",
-      `no handshake_ack on the malformed-input connection (${describeIncoming(ack)}); see handshake`,
-    );
-  }
+  const refused = await malformedHandshake(session, options.handshakeTimeoutMs);
+  if (refused !== undefined) return refused;
   let errors = 0;
   let silent = 0;
   for (const [index, input] of MALFORMED_INPUTS.entries()) {
@@ -59,6 +53,47 @@ export async function checkMalformed(
     else errors += 1;
   }
   const survived = `survived ${MALFORMED_INPUTS.length} malformed inputs (${errors} answered, ${silent} silently ignored)`;
+  const last = MALFORMED_INPUTS.length;
+  const lastInput = MALFORMED_INPUTS[last - 1]!;
+  return followUp(session, query, options, survived, (evidence) =>
+    fail(
+      "malformed-input-tolerance",
+      `R1: ${evidence} after malformed input ${last} (${lastInput.what}: ${excerpt(lastInput.line)}), when a valid query followed that a clean connection answered (${errors} answered, ${silent} without a reaction)`,
+    ),
+  );
+}
+
+/**
+ * The plain handshake that opens a malformed-input connection (stdio or
+ * HTTP): `undefined` once acknowledged, else the check skipped (the
+ * handshake check reports the fault).
+ */
+export async function malformedHandshake(
+  session: Session,
+  timeoutMs: number,
+): Promise<CheckResult | undefined> {
+  session.send({ type: "handshake", protocol_version: PROTOCOL_VERSION }, "handshake");
+  const ack = await session.next(timeoutMs);
+  if (ack.kind === "message" && ack.decoded.ok && ack.decoded.value.type === "handshake_ack")
+    return undefined;
+  return skip(
+    "malformed-input-tolerance",
+    `no handshake_ack on the malformed-input connection (${describeIncoming(ack)}); see handshake`,
+  );
+}
+
+/**
+ * The valid query after the malformed inputs (stdio or HTTP): a pass when it
+ * is answered, or when it failed as the probe query did on a clean connection
+ * (frame-validity reports that); else `broke(evidence)`.
+ */
+export async function followUp(
+  session: Session,
+  query: ContextQueryInit,
+  options: { readonly queryTimeoutMs: number; readonly probe: Promise<Reply> },
+  survived: string,
+  broke: (evidence: string) => CheckResult,
+): Promise<CheckResult> {
   const reply = await ask(session, query, "query after malformed input", options.queryTimeoutMs);
   if (reply.kind !== "broken") {
     return pass("malformed-input-tolerance", `${survived} and still answered a valid query`);
@@ -70,10 +105,5 @@ export async function checkMalformed(
       `${survived}; the follow-up query failed as the probe query did on a clean connection (${reply.evidence}), which frame-validity reports`,
     );
   }
-  const last = MALFORMED_INPUTS.length;
-  const lastInput = MALFORMED_INPUTS[last - 1]!;
-  return fail(
-    "malformed-input-tolerance",
-    `R1: ${reply.evidence} after malformed input ${last} (${lastInput.what}: ${excerpt(lastInput.line)}), when a valid query followed that a clean connection answered (${errors} answered, ${silent} without a reaction)`,
-  );
+  return broke(reply.evidence);
 }

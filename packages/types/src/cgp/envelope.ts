@@ -8,7 +8,9 @@
  * from.
  */
 import { z } from "zod";
-import { MAX_CORRELATION_ID_LENGTH } from "../envelope.js";
+// §3.2: a correlation id, opaque and host-generated, bounded as `ocp/1`'s (one schema for both)
+// so a peer cannot make a receiver hold megabytes of ids.
+import { CorrelationIdSchema } from "../envelope.js";
 import { CGP_VERSION_PATTERN } from "../family.js";
 import { NonEmptyStringSchema } from "../primitives.js";
 import { CgpQueryResultSchema, CgpStrictQueryResultSchema } from "./frame.js";
@@ -24,12 +26,6 @@ import {
   CgpVerifyRequestSchema,
   CgpVerifyResponseSchema,
 } from "./payloads.js";
-
-/**
- * §3.2: a correlation id, opaque and host-generated. Bounded (the same bound
- * as `ocp/1`'s) so a peer cannot make a receiver hold megabytes of ids.
- */
-const CorrelationIdSchema = z.string().min(1).max(MAX_CORRELATION_ID_LENGTH);
 
 /** The `type` tags this revision defines, in SPEC order. */
 export const CGP_ENVELOPE_TYPES = [

@@ -11,6 +11,7 @@
  *   unknown members are errors, as in upstream's published JSON Schema.
  */
 import { z } from "zod";
+import { FRAME_TAIL, FrameEmbeddingSchema, ProvenanceSchema, RelationSchema } from "../frame.js";
 import { NonEmptyStringSchema, U32Schema } from "../primitives.js";
 import { CGP_TIMESTAMP_PATTERN, DIGEST_PATTERN } from "./formats.js";
 import { CGP_FRAME_KINDS, REPRESENTATIONS } from "./vocabulary.js";
@@ -35,29 +36,19 @@ export const CgpRepresentationSchema = z.enum(REPRESENTATIONS).meta({
     "How a frame carries content. Absent on the wire means full; compact inlines a transformed rendering plus a resolver handle; reference carries no inline content.",
 });
 
-/** One origin entry; the wire name of its kind is `type` (F5 holds `file` entries to a digest). */
-export const CgpProvenanceSchema = z.object({
-  type: z.string(),
-  uri: z.string().nullish(),
-  range: z.string().nullish(),
-  digest: z.string().nullish(),
-  method: z.string().nullish(),
-  by: z.string().nullish(),
-});
+/**
+ * One origin entry; the wire name of its kind is `type` (F5 holds `file`
+ * entries to a digest). The same members as `ocp/1`'s: one schema for both.
+ */
+export const CgpProvenanceSchema = ProvenanceSchema;
 export type CgpProvenance = z.infer<typeof CgpProvenanceSchema>;
 
-/** A graph edge (§8). `rel` is an open vocabulary; G1 wants a `display_name`. */
-export const CgpRelationSchema = z.object({
-  rel: z.string(),
-  target_uri: z.string(),
-  display_name: z.string().nullish(),
-});
+/** A graph edge (§8). `rel` is an open vocabulary; G1 wants a `display_name`. As in `ocp/1`. */
+export const CgpRelationSchema = RelationSchema;
 export type CgpRelation = z.infer<typeof CgpRelationSchema>;
 
-export const CgpFrameEmbeddingSchema = z.object({
-  fingerprint: z.string(),
-  vector: z.array(z.number()).nullish(),
-});
+/** A frame embedding, as in `ocp/1`: the vector is elidable, the fingerprint identifies it. */
+export const CgpFrameEmbeddingSchema = FrameEmbeddingSchema;
 export type CgpFrameEmbedding = z.infer<typeof CgpFrameEmbeddingSchema>;
 
 /** §6.4.1: an opaque resolver handle for a compact or reference frame's full source. */
@@ -100,13 +91,7 @@ export const CgpFrameSchema = z.object({
   token_cost: U32Schema,
   canonical_token_cost: absentIfNull(U32Schema),
   tokenizer_ref: absentIfNull(z.string()),
-  valid_from: z.string().nullish(),
-  valid_to: z.string().nullish(),
-  recorded_at: z.string().nullish(),
-  provenance: z.array(CgpProvenanceSchema).default([]),
-  citation_label: z.string().nullish(),
-  embedding: CgpFrameEmbeddingSchema.nullish(),
-  relations: z.array(CgpRelationSchema).default([]),
+  ...FRAME_TAIL,
 });
 export type CgpFrame = z.infer<typeof CgpFrameSchema>;
 /** A frame as a producer may write it: defaulted fields may be left out. */

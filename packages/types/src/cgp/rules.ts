@@ -24,14 +24,7 @@ import { CGP_RULES_HANDSHAKE_TO_FRAMES } from "./rules-frames.js";
 /** Every rule of `contextgraph/1`, in the specification's order, our extensions after. */
 export const CGP_RULES = [
   ...CGP_RULES_HANDSHAKE_TO_FRAMES,
-  {
-    id: "B1",
-    source: "spec",
-    summary: "declared token_cost sums to at most max_tokens",
-    host: "drop",
-    check: "budget-honesty",
-    suite: "fail",
-  },
+  sameRule("B1"),
   {
     id: "B2",
     source: "spec",
@@ -130,14 +123,7 @@ export const CGP_RULES = [
   },
   sameRule("R1"),
   sameRule("R2"),
-  {
-    id: "R3",
-    source: "spec",
-    summary: "frame content is fenced as untrusted data",
-    host: "enforce",
-    check: "host-content-quoting",
-    suite: "host",
-  },
+  { ...sameRule("R3"), check: "host-content-quoting" },
   {
     id: "U1",
     source: "spec",
@@ -213,22 +199,8 @@ export const CGP_RULES = [
     check: "handshake",
     suite: "fail",
   },
-  {
-    id: "K1",
-    source: "extension",
-    summary: "only frames of the kinds asked for (when kinds is not empty)",
-    host: "trim",
-    check: "Host.queryAll",
-    suite: "rulebook",
-  },
-  {
-    id: "X-ISO",
-    source: "extension",
-    summary: "one provider's crash, hang or garbage never fails its siblings",
-    host: "enforce",
-    check: "Host.queryAll",
-    suite: "rulebook",
-  },
+  { ...sameRule("K1"), check: "Host.queryAll", suite: "rulebook" },
+  { ...sameRule("X-ISO"), check: "Host.queryAll", suite: "rulebook" },
 ] as const satisfies readonly Rule[];
 
 export type CgpRuleId = (typeof CGP_RULES)[number]["id"];

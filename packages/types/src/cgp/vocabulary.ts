@@ -5,6 +5,9 @@
  * `vendor:name` (U3).
  */
 
+import { codeReader, isOneOf } from "../closed-set.js";
+import { FRAME_KINDS } from "../frame.js";
+
 /** U3: a namespaced name, `vendor:name` with both sides non-empty. */
 export const NAMESPACED_PATTERN: RegExp = /^[^:]+:[^:]+/;
 
@@ -31,11 +34,11 @@ export function isOffMachineScope(scope: string): boolean {
   return scope !== "local-only";
 }
 
-const BASE_SCOPES: ReadonlySet<string> = new Set(EGRESS_SCOPES);
+const isBaseScope = isOneOf(EGRESS_SCOPES);
 
 /** §4.1, U3: whether `scope` is well formed — a base scope, or a namespaced custom one (`vendor:name`). */
 export function isValidEgressScope(scope: string): boolean {
-  return BASE_SCOPES.has(scope) || isNamespaced(scope);
+  return isBaseScope(scope) || isNamespaced(scope);
 }
 
 /**
@@ -73,7 +76,7 @@ export const CGP_ERROR_CODES = [
 ] as const;
 export type CgpErrorCode = (typeof CGP_ERROR_CODES)[number];
 
-const KNOWN_CODES: ReadonlySet<string> = new Set(CGP_ERROR_CODES);
+const readCode = codeReader(CGP_ERROR_CODES, "internal");
 
 /**
  * X1/X2: the code a host acts on. A recognised code is itself; an
@@ -81,7 +84,7 @@ const KNOWN_CODES: ReadonlySet<string> = new Set(CGP_ERROR_CODES);
  * `internal` — never as something safe to retry.
  */
 export function cgpErrorCode(code: unknown): CgpErrorCode {
-  return typeof code === "string" && KNOWN_CODES.has(code) ? (code as CgpErrorCode) : "internal";
+  return readCode(code);
 }
 
 /**
@@ -103,34 +106,29 @@ export const CGP_RELATIONS = [
   "episode.follows",
 ] as const;
 
-/** §6: the frame kinds of `contextgraph/1`, closed within the major family (U2). */
-export const CGP_FRAME_KINDS = [
-  "snippet",
-  "symbol",
-  "fact",
-  "doc",
-  "memory",
-  "episode",
-  "graph",
-] as const;
+/**
+ * §6: the frame kinds of `contextgraph/1`, closed within the major family
+ * (U2): the seven kinds of `ocp/1`, one list for both families.
+ */
+export const CGP_FRAME_KINDS = FRAME_KINDS;
 export type CgpFrameKind = (typeof CGP_FRAME_KINDS)[number];
 
-const KNOWN_KINDS: ReadonlySet<string> = new Set(CGP_FRAME_KINDS);
+const knownKind = isOneOf(CGP_FRAME_KINDS);
 
 /** U2: whether `kind` is one of this revision's frame kinds (an unknown kind is opaque evidence). */
 export function isKnownFrameKind(kind: string): kind is CgpFrameKind {
-  return KNOWN_KINDS.has(kind);
+  return knownKind(kind);
 }
 
 /** §6.4: how a frame carries its content. Absent on the wire means `full`. */
 export const REPRESENTATIONS = ["full", "compact", "reference"] as const;
 export type Representation = (typeof REPRESENTATIONS)[number];
 
-const KNOWN_REPRESENTATIONS: ReadonlySet<string> = new Set(REPRESENTATIONS);
+const knownRepresentation = isOneOf(REPRESENTATIONS);
 
 /** Whether `value` is one of this revision's representations. */
 export function isRepresentation(value: unknown): value is Representation {
-  return typeof value === "string" && KNOWN_REPRESENTATIONS.has(value);
+  return knownRepresentation(value);
 }
 
 /** §9: a verify verdict. A host reuses a held frame only on `valid` (V3). */
