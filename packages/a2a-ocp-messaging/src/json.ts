@@ -4,10 +4,8 @@ import { fail, ok, type Result } from "./errors.js";
 import { MAX_JSON_DEPTH } from "./limits.js";
 
 /** The guard the message layer narrows parsed JSON with: defined once, in `@ocp/types`. */
-export { isJsonObject } from "@ocp/types/internal";
-
 /** The number of UTF-8 bytes of `text` (a lone surrogate counts as the 3 bytes of U+FFFD): `@ocp/types`' one count. */
-export { utf8ByteLength as utf8Length } from "@ocp/types/internal";
+export { isJsonObject, utf8ByteLength as utf8Length } from "@ocp/types/internal";
 
 /**
  * Parses JSON text as I-JSON (RFC 7493) with a depth bound: a value,
