@@ -19,6 +19,7 @@ export type {
   FederationView,
   ObservableFederation,
   PeerView,
+  StrangersView,
 } from "./federation.js";
 export { QueryBook } from "./queries.js";
 export { contradicts, nodeView, type RedactionPolicy } from "./redact.js";
