@@ -17,7 +17,8 @@
 // BENCH_ARMS (comma-separated subset of core,jetstream,jscrypto,three,one), BENCH_PAIRS (3),
 // BENCH_WINDOW (16), BENCH_WARMUP_MESSAGES (per arm before the timed rounds, 12000;
 // 0: none, the timed rounds start with fresh processes, as a bench from outside does),
-// BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
+// BENCH_HUB_ARGS (extra ocp-hub options, e.g. "--warmup 0" for hubs that skip
+// their start-up warm-up), BENCH_HUB_NODE_ARGS (extra node flags for the hub processes, e.g.
 // "--cpu-prof --cpu-prof-dir=prof" to profile them), BENCH_HUB_LOG_DIR (where the
 // hubs' other stdout lines go, e.g. those of "--trace-deopt"), BENCH_AGENTS ("one":
 // every agent on this thread, the default; "threads": a worker thread per pair),
@@ -46,6 +47,7 @@ const TOTAL = Number(process.env.BENCH_CLUSTER_MESSAGES ?? 1500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ARMS = (process.env.BENCH_ARMS ?? "core,jetstream,jscrypto,three,one").split(",");
 const HUB_NODE_ARGS = (process.env.BENCH_HUB_NODE_ARGS ?? "").split(" ").filter(Boolean);
+const HUB_ARGS = (process.env.BENCH_HUB_ARGS ?? "").split(" ").filter(Boolean);
 const HUB_LOG_DIR = process.env.BENCH_HUB_LOG_DIR;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 16);
@@ -129,7 +131,7 @@ async function startNats() {
 
 const hubPids = {};
 function startHub(arm, args) {
-  const child = spawn(process.execPath, [...HUB_NODE_ARGS, CLI, "--no-rate-limits", ...args], {
+  const child = spawn(process.execPath, [...HUB_NODE_ARGS, CLI, "--no-rate-limits", ...HUB_ARGS, ...args], {
     stdio: ["ignore", "pipe", "ignore"],
   });
   children.push(child);
@@ -496,7 +498,7 @@ try {
   }
   process.stdout.write(
     warmups === 0
-      ? "no warm-up (BENCH_WARMUP_MESSAGES=0): the timed rounds start with fresh processes\n"
+      ? `no warm-up (BENCH_WARMUP_MESSAGES=0): the timed rounds start with fresh processes${HUB_ARGS.length === 0 ? " (each hub ran its own start-up warm-up, ocp-hub's default)" : ` (ocp-hub ${HUB_ARGS.join(" ")})`}\n`
       : `warm-up: ${warmups} rounds per arm (${warmups * expected} messages); rate and CPU µs per message (bench / nats-server / hubs), first → last warm-up round:\n`,
   );
   for (const name of warmups === 0 ? [] : names) {

@@ -17,7 +17,9 @@ import { OCPHub } from "./hub.js";
 import { loadHubIdentity } from "./hub-identity.js";
 import { isLoopbackName, startHubMetrics } from "./metrics-server.js";
 import { WORKSPACE_PATTERN } from "./nats/subjects.js";
+import { HUB_WARMUP_MAX_MESSAGES, HUB_WARMUP_MESSAGES } from "./limits.js";
 import { DEFAULT_HUB_DB_PATH } from "./options.js";
+import { warmUpHub } from "./warmup.js";
 
 /**
  * The NATS cluster code, loaded only for `--nats`: its `@nats-io/*` packages
@@ -77,6 +79,10 @@ Options:
                          lists (docs/federation.md); needs --identity (with --nats,
                          one shared by the cluster's hubs, and --db for each hub's
                          federation tables). Without it the hub accepts no hub link
+  --warmup N             before listening, carry N signed durable messages through a
+                         private in-memory hub of this process (loopback, its two
+                         throwaway agents only), so the first agents meet compiled
+                         code (default ${HUB_WARMUP_MESSAGES}; 0 skips it)
   --audit-retention D    keep the audit log (in --db) for D: 30s, 10m, 2h, 7d (default 7d)
   --no-audit             keep no audit log (with --nats, one is kept only when --db is given)
   --dashboard            serve the live dashboard (needs @ocp/a2a-ocp-dashboard)
@@ -180,6 +186,7 @@ const OptionsSchema = z.object({
     )
     .default([]),
   identity: z.string().min(1).optional(),
+  warmup: z.coerce.number().int().min(0).max(HUB_WARMUP_MAX_MESSAGES).default(HUB_WARMUP_MESSAGES),
   federate: z.string().min(1).optional(),
   audit: z.boolean().default(true),
   "audit-retention": z
@@ -225,6 +232,7 @@ async function main(): Promise<void> {
         allow: { type: "string" },
         "allow-origin": { type: "string", multiple: true },
         identity: { type: "string" },
+        warmup: { type: "string" },
         federate: { type: "string" },
         audit: { type: "boolean" },
         "audit-retention": { type: "string" },
@@ -282,6 +290,14 @@ async function main(): Promise<void> {
   if (o["broadcasts-per-minute"] !== undefined) limits["broadcasts"] = o["broadcasts-per-minute"];
   const onError = (error: unknown) =>
     process.stderr.write(`ocp-hub: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (o.warmup > 0) {
+    const warm = await warmUpHub({ messages: o.warmup });
+    process.stderr.write(
+      warm.completed
+        ? `ocp-hub: warmed up: ${warm.messages} messages through a private hub in ${warm.ms} ms (--warmup 0 skips it)\n`
+        : `ocp-hub: warm-up stopped after ${warm.messages} messages (${warm.reason}); starting anyway\n`,
+    );
+  }
   // Cluster: a NATS connection with the JetStream store and the NATS bus.
   const cluster =
     o.nats === undefined

@@ -58,3 +58,4 @@ export type {
 } from "./store.js";
 export type { SubscriptionTable } from "./subscriptions.js";
 export type { DeliveryTrace, HubTracing } from "./telemetry.js";
+export { type WarmUpOptions, type WarmUpReport, warmUpHub } from "./warmup.js";

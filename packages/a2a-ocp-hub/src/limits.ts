@@ -108,3 +108,19 @@ export const HUB_METRICS_HOP_BUCKETS_SECONDS: readonly number[] = [
  * ended as `abandoned`, so a hub never holds spans without bound.
  */
 export const HUB_TRACE_MAX_OPEN_SPANS = 10_000;
+
+/**
+ * Signed durable messages `ocp-hub` carries through a private hub of its own
+ * before it listens (`--warmup N`, 0 to skip; `warmUpHub`): enough for V8 to
+ * compile the accept path, so the first agents do not pay for it.
+ */
+export const HUB_WARMUP_MESSAGES = 2000;
+
+/** Most messages a warm-up may be asked to carry (`--warmup N` above it is refused). */
+export const HUB_WARMUP_MAX_MESSAGES = 100_000;
+
+/** Messages the warm-up's sender keeps unacknowledged at once, as a busy agent would. */
+export const HUB_WARMUP_IN_FLIGHT = 16;
+
+/** Time a warm-up may take, ms; past it the warm-up stops and the hub starts anyway. */
+export const HUB_WARMUP_TIMEOUT_MS = 30_000;
