@@ -131,9 +131,13 @@ async function startNats() {
 
 const hubPids = {};
 function startHub(arm, args) {
-  const child = spawn(process.execPath, [...HUB_NODE_ARGS, CLI, "--no-rate-limits", ...HUB_ARGS, ...args], {
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...HUB_NODE_ARGS, CLI, "--no-rate-limits", ...HUB_ARGS, ...args],
+    {
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
   children.push(child);
   hubPids[arm] = [...(hubPids[arm] ?? []), child.pid];
   return new Promise((resolve, reject) => {

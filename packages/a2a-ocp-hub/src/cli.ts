@@ -5,19 +5,17 @@ import { readFileSync } from "node:fs";
  * first line of stdout (`ws://127.0.0.1:PORT/`), logs to stderr, and shuts
  * down cleanly on SIGINT/SIGTERM.
  */
-import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { nativeEd25519Library } from "@ocp/a2a-ocp-messaging/node";
 import { normalizeOrigin } from "@ocp/transport-ws/internal";
-import { parseJsonText } from "@ocp/types/internal";
 import { z } from "zod";
 import { SqliteAuditLog } from "./audit-sqlite.js";
 import { parseDuration, runAudit } from "./cli-audit.js";
+import { readAllowList, readIdentity } from "./cli-files.js";
 import { OCPHub } from "./hub.js";
-import { loadHubIdentity } from "./hub-identity.js";
+import { HUB_WARMUP_MAX_MESSAGES, HUB_WARMUP_MESSAGES } from "./limits.js";
 import { isLoopbackName, startHubMetrics } from "./metrics-server.js";
 import { WORKSPACE_PATTERN } from "./nats/subjects.js";
-import { HUB_WARMUP_MAX_MESSAGES, HUB_WARMUP_MESSAGES } from "./limits.js";
 import { DEFAULT_HUB_DB_PATH } from "./options.js";
 import { warmUpHub } from "./warmup.js";
 
@@ -118,39 +116,6 @@ function usageError(message: string): never {
   const line = message.replace(/\s*\n\s*/g, " ");
   process.stderr.write(`ocp-hub: ${line}\nrun "ocp-hub --help" for usage\n`);
   process.exit(2);
-}
-
-/** The signed profiles of an allow-list file: `{"profiles": [...]}` or an array; exits 2 when unreadable. */
-async function readAllowList(path: string): Promise<unknown[]> {
-  try {
-    const json = parseJsonText(await readFile(path, "utf8"));
-    if (!json.ok) throw json.error;
-    const value = json.value as { profiles?: unknown } | unknown[];
-    const profiles = Array.isArray(value) ? value : value?.profiles;
-    if (!Array.isArray(profiles)) throw new Error('expected {"profiles": [...]} or an array');
-    return profiles;
-  } catch (error) {
-    process.stderr.write(
-      `ocp-hub: --allow ${path}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exit(2);
-  }
-}
-
-/** The hub's identity file (created when absent); exits 2 when it is unsafe or unreadable. */
-async function readIdentity(path: string) {
-  try {
-    const { identity, created } = await loadHubIdentity(path);
-    process.stderr.write(
-      `ocp-hub: identity ${identity.id} ${created ? "created in" : "from"} ${path}\n`,
-    );
-    return identity;
-  } catch (error) {
-    process.stderr.write(
-      `ocp-hub: --identity ${path}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exit(2);
-  }
 }
 
 const PositiveInt = z.coerce.number().int().positive();

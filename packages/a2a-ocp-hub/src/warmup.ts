@@ -42,8 +42,11 @@ export interface WarmUpOptions {
   messages?: number;
   /** Time the warm-up may take, ms (`HUB_WARMUP_TIMEOUT_MS` by default). */
   timeoutMs?: number;
-  /** Called with the private hub's URL once it listens (to log it, or to show it refuses strangers). */
-  onListening?: (url: string) => void;
+  /**
+   * Called with the private hub's URL once it listens, and awaited before the
+   * first message: to log it, or to show that it refuses strangers.
+   */
+  onListening?: (url: string) => void | Promise<void>;
 }
 
 /** What a warm-up did. */
@@ -105,7 +108,7 @@ export async function warmUpHub(options: WarmUpOptions = {}): Promise<WarmUpRepo
   const run = new Carrier(wanted);
   let timer: NodeJS.Timeout | undefined;
   try {
-    options.onListening?.(hub.url);
+    await options.onListening?.(hub.url);
     const connect = async (id: AgentIdentity, index: number, onMessage: (raw: string) => void) => {
       const client = await connectWs({
         url: hub.url,
