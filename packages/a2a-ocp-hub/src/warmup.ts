@@ -97,13 +97,18 @@ export async function warmUpHub(options: WarmUpOptions = {}): Promise<WarmUpRepo
   const sender = generateIdentity(SENDER);
   const recipient = generateIdentity(RECIPIENT);
   const profiles = [sender, recipient].map((id) => createAgentProfile(id, {}, nativeEd25519));
-  const hub = await OCPHub.start({
-    host: "127.0.0.1",
-    port: 0,
-    dbPath: ":memory:",
-    allowedProfiles: profiles,
-    rateLimits: false,
-  });
+  let hub: OCPHub;
+  try {
+    hub = await OCPHub.start({
+      host: "127.0.0.1",
+      port: 0,
+      dbPath: ":memory:",
+      allowedProfiles: profiles,
+      rateLimits: false,
+    });
+  } catch (error) {
+    return report(0, `the private hub did not start: ${errorText(error)}`);
+  }
   const clients: WsClient[] = [];
   const run = new Carrier(wanted);
   let timer: NodeJS.Timeout | undefined;
@@ -132,13 +137,17 @@ export async function warmUpHub(options: WarmUpOptions = {}): Promise<WarmUpRepo
     await Promise.race([run.carry(sender, recipient, outbox), timedOut]);
     return report(run.arrived, run.failure);
   } catch (error) {
-    return report(run.arrived, error instanceof Error ? error.message : String(error));
+    return report(run.arrived, errorText(error));
   } finally {
     clearTimeout(timer);
     run.fail("closed");
     await Promise.allSettled(clients.map((client) => client.close()));
     await hub.close();
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The sender's window and the recipient's count of one warm-up. */

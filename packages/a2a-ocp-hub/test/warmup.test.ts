@@ -68,6 +68,19 @@ describe("warmUpHub: the start-up warm-up through a private hub", () => {
     expect(report).toMatchObject({ messages: 50, completed: true });
   });
 
+  it("a failure inside it is reported, not thrown, and its hub is still closed", async () => {
+    let url = "";
+    const report = await warmUpHub({
+      messages: 100,
+      onListening: (at) => {
+        url = at;
+        throw new Error("listener broke");
+      },
+    });
+    expect(report).toMatchObject({ messages: 0, completed: false, reason: "listener broke" });
+    expect(await listening(url)).toBe(false);
+  });
+
   it("0 messages skips it without listening at all", async () => {
     let listened = false;
     const report = await warmUpHub({
