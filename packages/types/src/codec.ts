@@ -137,7 +137,7 @@ const OMITTED_WHEN_EMPTY = omittedListsByType<Envelope["type"]>(EnvelopeSchema);
  * One pass that builds fresh objects: no `delete`, which would leave the
  * copies in slow dictionary mode for `JSON.stringify`.
  */
-function dropAbsent(value: unknown, omit: ReadonlySet<string> | undefined): Json {
+export function dropAbsent(value: unknown, omit?: ReadonlySet<string>): Json {
   if (Array.isArray(value)) return value.map((member) => dropAbsent(member, omit));
   if (isJsonObject(value)) {
     const out: Record<string, Json> = {};

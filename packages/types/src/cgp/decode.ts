@@ -10,7 +10,7 @@
  *   {@link CgpUnknownEnvelope}, so a provider can answer `bad_request` to a
  *   request it cannot serve and ignore a notification.
  */
-import { describeIssues, parseJsonText } from "../codec.js";
+import { describeIssues, dropAbsent, type Json, parseJsonText } from "../codec.js";
 import { isJsonObject } from "../json-object.js";
 import { CGP_ENVELOPE_TYPES, type CgpEnvelope, CgpEnvelopeSchema } from "./envelope.js";
 import type { CgpFrame } from "./frame.js";
@@ -109,22 +109,6 @@ export function isOpaqueFrame(frame: Pick<CgpFrame, "kind">): boolean {
 /** Whether a decoded message is one this revision does not define. */
 export function isUnknownEnvelope(envelope: CgpDecoded): envelope is CgpUnknownEnvelope {
   return envelope.type === "unknown";
-}
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function dropAbsent(value: unknown): Json {
-  if (Array.isArray(value)) return value.map(dropAbsent);
-  if (isJsonObject(value)) {
-    const out: Record<string, Json> = {};
-    for (const key in value) {
-      const member = value[key];
-      if (member === null || member === undefined) continue;
-      out[key] = dropAbsent(member);
-    }
-    return out;
-  }
-  return value as Json;
 }
 
 /**
