@@ -215,12 +215,13 @@ class Carrier {
       return;
     }
     if (!isJsonObject(frame) || !isJsonObject(frame["payload"])) return;
-    const id = frame["payload"]["id"];
-    if (typeof id !== "string") return;
+    // Any refusal ends the run, with or without the id it refers to.
     if (frame["type"] === HUB_TYPES.REJECT) {
       this.fail(`the private hub refused a warm-up message (${String(frame["payload"]["code"])})`);
       return;
     }
+    const id = frame["payload"]["id"];
+    if (typeof id !== "string") return;
     this.#waiting.get(id)?.();
     this.#waiting.delete(id);
   }
